@@ -1,0 +1,103 @@
+//===- hroof/CounterLayout.h - the one layout of hroof's counters --------===//
+//
+// The single source of truth for which counters exist, their order and their
+// key names ("flops.f32", "bytes.global.load", ...). Shared, as plain data, by
+// the LLVM pass (static model and, later, the device-side counter array), the
+// runtime and the report readers. Header-only, no dependencies, so any of them
+// can include it.
+//
+// Keys follow ../shared/DESIGN.md: flops.{f64,f32,f16,bf16},
+// tensor_flops.{f16,bf16,tf32,fp8,int8,f64},
+// special.<prec>.{div,sqrt,rcp,rsqrt,transcendental}, other.<prec>,
+// bytes.<space>.{load,store,atomic}. The extra space "generic" holds accesses
+// whose address space the static model could not prove (the dynamic counts
+// resolve them at run time, so there it stays zero).
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_COUNTERLAYOUT_H
+#define HROOF_COUNTERLAYOUT_H
+
+#include <cstdint>
+
+namespace hroof {
+
+enum class Precision : uint8_t { F64, F32, F16, BF16 };
+constexpr int NumPrecisions = 4;
+constexpr const char *PrecisionNames[NumPrecisions] = {"f64", "f32", "f16",
+                                                       "bf16"};
+
+enum class TensorType : uint8_t { F16, BF16, TF32, FP8, INT8, F64 };
+constexpr int NumTensorTypes = 6;
+constexpr const char *TensorTypeNames[NumTensorTypes] = {"f16",  "bf16", "tf32",
+                                                         "fp8",  "int8", "f64"};
+
+enum class SpecialOp : uint8_t { Div, Sqrt, Rcp, Rsqrt, Transcendental };
+constexpr int NumSpecialOps = 5;
+constexpr const char *SpecialOpNames[NumSpecialOps] = {"div", "sqrt", "rcp",
+                                                       "rsqrt", "transcendental"};
+
+enum class MemSpace : uint8_t { Global, Shared, Local, Constant, Generic };
+constexpr int NumMemSpaces = 5;
+constexpr const char *MemSpaceNames[NumMemSpaces] = {"global", "shared", "local",
+                                                     "constant", "generic"};
+
+enum class MemDir : uint8_t { Load, Store, Atomic };
+constexpr int NumMemDirs = 3;
+constexpr const char *MemDirNames[NumMemDirs] = {"load", "store", "atomic"};
+
+// Flat counter indices, in this order: flops, tensor_flops, special, other, bytes.
+constexpr int FlopsBase = 0;
+constexpr int TensorBase = FlopsBase + NumPrecisions;
+constexpr int SpecialBase = TensorBase + NumTensorTypes;
+constexpr int OtherBase = SpecialBase + NumPrecisions * NumSpecialOps;
+constexpr int BytesBase = OtherBase + NumPrecisions;
+constexpr int NumCounters = BytesBase + NumMemSpaces * NumMemDirs;
+
+constexpr int flopsIndex(Precision P) { return FlopsBase + int(P); }
+constexpr int tensorIndex(TensorType T) { return TensorBase + int(T); }
+constexpr int specialIndex(Precision P, SpecialOp O) {
+  return SpecialBase + int(P) * NumSpecialOps + int(O);
+}
+constexpr int otherIndex(Precision P) { return OtherBase + int(P); }
+constexpr int bytesIndex(MemSpace S, MemDir D) {
+  return BytesBase + int(S) * NumMemDirs + int(D);
+}
+
+/// Key path of counter \p Index as its parts, e.g. {"bytes","global","load"}.
+/// Unused trailing parts are null.
+struct CounterKey {
+  const char *Parts[3];
+};
+inline CounterKey counterKey(int Index) {
+  if (Index < TensorBase)
+    return {{"flops", PrecisionNames[Index - FlopsBase], nullptr}};
+  if (Index < SpecialBase)
+    return {{"tensor_flops", TensorTypeNames[Index - TensorBase], nullptr}};
+  if (Index < OtherBase) {
+    int I = Index - SpecialBase;
+    return {{"special", PrecisionNames[I / NumSpecialOps],
+             SpecialOpNames[I % NumSpecialOps]}};
+  }
+  if (Index < BytesBase)
+    return {{"other", PrecisionNames[Index - OtherBase], nullptr}};
+  int I = Index - BytesBase;
+  return {{"bytes", MemSpaceNames[I / NumMemDirs], MemDirNames[I % NumMemDirs]}};
+}
+
+/// Dotted key, e.g. "bytes.global.load".
+inline void counterKeyString(int Index, char *Out, int Size) {
+  CounterKey K = counterKey(Index);
+  int N = 0;
+  for (const char *P : K.Parts) {
+    if (!P)
+      break;
+    if (N && N < Size - 1)
+      Out[N++] = '.';
+    for (; *P && N < Size - 1; ++P)
+      Out[N++] = *P;
+  }
+  Out[N] = 0;
+}
+
+} // namespace hroof
+
+#endif // HROOF_COUNTERLAYOUT_H

@@ -1,0 +1,102 @@
+//===- hroof/Expr.h - launch-time expressions of the static model --------===//
+//
+// The static model (written by the hroof pass, read by `hroof static` and the
+// runtime) describes counts as products of expressions over a kernel's integer
+// arguments and the PTX special registers (tid, ntid, ctaid, nctaid). This file
+// parses those expressions from their JSON form and evaluates them.
+//
+// JSON form (docs/static-model.md): a number is a constant; otherwise an array
+// whose first element names the operation:
+//   ["arg", I]                          kernel (or device function) argument I
+//   ["sreg", "tid.x"]                   tid|ntid|ctaid|nctaid . x|y|z
+//   ["add"|"mul"|"sub"|"and"|"or"|"xor"|"shl", A, B]   two's complement, wraps
+//   ["udiv"|"sdiv"|"urem"|"srem"|"lshr"|"ashr", W, A, B]  at bit width W
+//   ["smin"|"smax"|"umin"|"umax", W, A, B]
+//   ["icmp", PRED, W, A, B]             PRED one of eq ne slt sle sgt sge ult ule ugt uge; 0 or 1
+//   ["not", A]                          1 - (A != 0)
+//   ["select", C, A, B]
+//   ["sext"|"zext", W, A]               extend from W bits
+//   ["max"|"min", A, B], ["ceildiv", A, B]   exact integer math (int64)
+// Values are int64 holding the low bits of the IR value; operations that
+// depend on the width (compares, division, extension) name it, so evaluation
+// is exact modulo 2^W like the IR itself.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_EXPR_H
+#define HROOF_EXPR_H
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hroof {
+
+/// Thrown for malformed expressions and for values that cannot be evaluated
+/// (a missing argument, a division by zero).
+struct ExprError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class SReg : uint8_t { Tid, NTid, CtaId, NCtaId };
+
+enum class ExprOp : uint8_t {
+  Const, Arg, SReg,
+  Add, Sub, Mul, And, Or, Xor, Shl,
+  UDiv, SDiv, URem, SRem, LShr, AShr, SMin, SMax, UMin, UMax,
+  ICmp, Not, Select, SExt, ZExt,
+  Max, Min, CeilDiv
+};
+
+enum class CmpPred : uint8_t { EQ, NE, SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE };
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+/// Values of the special registers of one thread, plus the kernel arguments.
+struct EvalEnv {
+  std::array<int64_t, 3> Tid{}, NTid{1, 1, 1}, CtaId{}, NCtaId{1, 1, 1};
+  /// Argument values; HasArg[i] false means "not given".
+  std::vector<int64_t> Args;
+  std::vector<bool> HasArg;
+  /// Names used in error messages ("n" rather than "argument 0").
+  std::vector<std::string> ArgNames;
+};
+
+struct Expr {
+  ExprOp Op = ExprOp::Const;
+  CmpPred Pred = CmpPred::EQ;
+  int Width = 64;          ///< bit width for width-sensitive operations
+  int64_t Imm = 0;         ///< constant value, argument index
+  SReg Reg = SReg::Tid;    ///< for SReg
+  int Dim = 0;             ///< for SReg: 0=x 1=y 2=z
+  std::vector<ExprPtr> Ops;
+
+  static ExprPtr parse(const nlohmann::json &J);
+  static ExprPtr constant(int64_t V);
+  nlohmann::json toJson() const;
+  /// Human-readable infix form, e.g. "max(0, n - (ctaid.x*ntid.x + tid.x))".
+  std::string str(const std::vector<std::string> *ArgNames = nullptr) const;
+
+  int64_t eval(const EvalEnv &Env) const;
+
+  /// Bit mask of the thread-varying registers used: bit d for tid.d, bit 3+d
+  /// for ctaid.d.
+  unsigned threadVarMask() const;
+  /// Arguments referenced (indices).
+  void collectArgs(std::vector<int> &Out) const;
+  bool isConst() const { return Op == ExprOp::Const; }
+};
+
+/// Truncates \p V to \p W bits and sign- or zero-extends back to 64.
+int64_t sextBits(int64_t V, int W);
+int64_t zextBits(int64_t V, int W);
+bool evalPred(CmpPred P, int W, int64_t A, int64_t B);
+const char *predName(CmpPred P);
+
+} // namespace hroof
+
+#endif // HROOF_EXPR_H

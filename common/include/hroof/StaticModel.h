@@ -1,0 +1,73 @@
+//===- hroof/StaticModel.h - read and evaluate the pass's static model ----===//
+//
+// The hroof pass writes, per device compile, a JSON static model
+// (docs/static-model.md): per kernel, a list of terms, each a constant count
+// vector times a per-thread multiplicity (a product of expressions). This
+// reader turns it into plain structs and evaluates a kernel's totals for one
+// launch (grid, block, argument values).
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_STATICMODEL_H
+#define HROOF_STATICMODEL_H
+
+#include "hroof/CounterLayout.h"
+#include "hroof/Expr.h"
+#include "hroof/ThreadSum.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace hroof {
+
+using CountVector = std::array<uint64_t, NumCounters>;
+using TotalVector = std::array<u128, NumCounters>;
+
+struct ModelParam {
+  std::string Name; ///< source name where known, else "argN"
+  std::string Type; ///< IR type, e.g. "i32", "ptr", "float"
+  bool IsInteger = false;
+};
+
+struct ModelTerm {
+  CountVector Counts{};
+  std::vector<ExprPtr> Factors; ///< empty product = 1 per thread
+  std::string Where;            ///< function and block, for humans
+};
+
+struct KernelModel {
+  std::string Name, Mangled;
+  std::vector<ModelParam> Params;
+  bool Exact = true;
+  std::vector<std::string> Unknown;
+  std::vector<ModelTerm> Terms;
+  std::vector<std::string> Functions; ///< device functions counted in
+};
+
+struct StaticModule {
+  std::string Source, Arch;
+  std::vector<KernelModel> Kernels;
+};
+
+/// Parses the JSON written by the pass; throws std::runtime_error with a
+/// message naming what is wrong.
+StaticModule parseStaticModel(const nlohmann::json &J);
+
+/// Index of the parameter called \p Name (or "argN"), -1 if none.
+int findParam(const KernelModel &K, const std::string &Name);
+
+/// Totals of one launch. \p Args holds values by parameter index.
+TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L,
+                           const EvalEnv &Args,
+                           const ThreadSumOptions &Opts = {});
+
+/// Parameters that the model needs values for (indices).
+std::vector<int> neededArgs(const KernelModel &K);
+
+/// Dotted key of counter I ("flops.f32").
+std::string counterName(int I);
+/// Counter index of a dotted key, -1 if unknown.
+int counterIndex(const std::string &Key);
+
+} // namespace hroof
+
+#endif // HROOF_STATICMODEL_H

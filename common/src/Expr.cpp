@@ -1,0 +1,319 @@
+//===- Expr.cpp - parse and evaluate static-model expressions -------------===//
+#include "hroof/Expr.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace hroof {
+
+int64_t sextBits(int64_t V, int W) {
+  if (W >= 64)
+    return V;
+  uint64_t U = uint64_t(V) & ((uint64_t(1) << W) - 1);
+  uint64_t Sign = uint64_t(1) << (W - 1);
+  return int64_t((U ^ Sign) - Sign);
+}
+
+int64_t zextBits(int64_t V, int W) {
+  if (W >= 64)
+    return V;
+  return int64_t(uint64_t(V) & ((uint64_t(1) << W) - 1));
+}
+
+bool evalPred(CmpPred P, int W, int64_t A, int64_t B) {
+  int64_t SA = sextBits(A, W), SB = sextBits(B, W);
+  uint64_t UA = uint64_t(zextBits(A, W)), UB = uint64_t(zextBits(B, W));
+  switch (P) {
+  case CmpPred::EQ: return UA == UB;
+  case CmpPred::NE: return UA != UB;
+  case CmpPred::SLT: return SA < SB;
+  case CmpPred::SLE: return SA <= SB;
+  case CmpPred::SGT: return SA > SB;
+  case CmpPred::SGE: return SA >= SB;
+  case CmpPred::ULT: return UA < UB;
+  case CmpPred::ULE: return UA <= UB;
+  case CmpPred::UGT: return UA > UB;
+  case CmpPred::UGE: return UA >= UB;
+  }
+  return false;
+}
+
+static const char *PredNames[] = {"eq", "ne", "slt", "sle", "sgt",
+                                  "sge", "ult", "ule", "ugt", "uge"};
+const char *predName(CmpPred P) { return PredNames[int(P)]; }
+
+namespace {
+struct OpInfo {
+  const char *Name;
+  ExprOp Op;
+  int NumOps;     // expression operands
+  bool HasWidth;  // a width precedes the operands
+};
+const OpInfo OpTable[] = {
+    {"add", ExprOp::Add, 2, false},   {"sub", ExprOp::Sub, 2, false},
+    {"mul", ExprOp::Mul, 2, false},   {"and", ExprOp::And, 2, false},
+    {"or", ExprOp::Or, 2, false},     {"xor", ExprOp::Xor, 2, false},
+    {"shl", ExprOp::Shl, 2, false},   {"udiv", ExprOp::UDiv, 2, true},
+    {"sdiv", ExprOp::SDiv, 2, true},  {"urem", ExprOp::URem, 2, true},
+    {"srem", ExprOp::SRem, 2, true},  {"lshr", ExprOp::LShr, 2, true},
+    {"ashr", ExprOp::AShr, 2, true},  {"smin", ExprOp::SMin, 2, true},
+    {"smax", ExprOp::SMax, 2, true},  {"umin", ExprOp::UMin, 2, true},
+    {"umax", ExprOp::UMax, 2, true},  {"not", ExprOp::Not, 1, false},
+    {"select", ExprOp::Select, 3, false}, {"sext", ExprOp::SExt, 1, true},
+    {"zext", ExprOp::ZExt, 1, true},  {"max", ExprOp::Max, 2, false},
+    {"min", ExprOp::Min, 2, false},   {"ceildiv", ExprOp::CeilDiv, 2, false},
+};
+const char *SRegNames[] = {"tid", "ntid", "ctaid", "nctaid"};
+
+const OpInfo *findOp(ExprOp Op) {
+  for (const OpInfo &I : OpTable)
+    if (I.Op == Op)
+      return &I;
+  return nullptr;
+}
+
+int parseWidth(const nlohmann::json &J) {
+  if (!J.is_number_integer() || J.get<int>() < 1 || J.get<int>() > 64)
+    throw ExprError("bad bit width in expression: " + J.dump());
+  return J.get<int>();
+}
+
+// Floor division and modulo for int64 (C++ truncates toward zero).
+int64_t floorDiv(int64_t A, int64_t B) {
+  int64_t Q = A / B;
+  if ((A % B != 0) && ((A < 0) != (B < 0)))
+    --Q;
+  return Q;
+}
+} // namespace
+
+ExprPtr Expr::constant(int64_t V) {
+  auto E = std::make_shared<Expr>();
+  E->Imm = V;
+  return E;
+}
+
+ExprPtr Expr::parse(const nlohmann::json &J) {
+  if (J.is_number_integer())
+    return constant(J.get<int64_t>());
+  if (J.is_number_unsigned())
+    return constant(int64_t(J.get<uint64_t>()));
+  if (!J.is_array() || J.empty() || !J[0].is_string())
+    throw ExprError("malformed expression: " + J.dump());
+  std::string Name = J[0].get<std::string>();
+  auto E = std::make_shared<Expr>();
+  if (Name == "arg") {
+    if (J.size() != 2 || !J[1].is_number_integer() || J[1].get<int>() < 0)
+      throw ExprError("malformed arg expression: " + J.dump());
+    E->Op = ExprOp::Arg;
+    E->Imm = J[1].get<int64_t>();
+    return E;
+  }
+  if (Name == "sreg") {
+    if (J.size() != 2 || !J[1].is_string())
+      throw ExprError("malformed sreg expression: " + J.dump());
+    std::string S = J[1].get<std::string>();
+    auto Dot = S.find('.');
+    if (Dot == std::string::npos || Dot + 2 != S.size() || S[Dot + 1] < 'x' ||
+        S[Dot + 1] > 'z')
+      throw ExprError("unknown special register: " + S);
+    std::string R = S.substr(0, Dot);
+    int I = 0;
+    for (; I < 4; ++I)
+      if (R == SRegNames[I])
+        break;
+    if (I == 4)
+      throw ExprError("unknown special register: " + S);
+    E->Op = ExprOp::SReg;
+    E->Reg = SReg(I);
+    E->Dim = S[Dot + 1] - 'x';
+    return E;
+  }
+  if (Name == "icmp") {
+    if (J.size() != 5 || !J[1].is_string())
+      throw ExprError("malformed icmp expression: " + J.dump());
+    std::string P = J[1].get<std::string>();
+    int I = 0;
+    for (; I < 10; ++I)
+      if (P == PredNames[I])
+        break;
+    if (I == 10)
+      throw ExprError("unknown icmp predicate: " + P);
+    E->Op = ExprOp::ICmp;
+    E->Pred = CmpPred(I);
+    E->Width = parseWidth(J[2]);
+    E->Ops = {parse(J[3]), parse(J[4])};
+    return E;
+  }
+  for (const OpInfo &I : OpTable) {
+    if (Name != I.Name)
+      continue;
+    size_t Expected = 1 + (I.HasWidth ? 1 : 0) + I.NumOps;
+    if (J.size() != Expected)
+      throw ExprError("wrong operand count for '" + Name + "': " + J.dump());
+    E->Op = I.Op;
+    size_t K = 1;
+    if (I.HasWidth)
+      E->Width = parseWidth(J[K++]);
+    for (; K < J.size(); ++K)
+      E->Ops.push_back(parse(J[K]));
+    return E;
+  }
+  throw ExprError("unknown expression operation '" + Name + "'");
+}
+
+nlohmann::json Expr::toJson() const {
+  using nlohmann::json;
+  switch (Op) {
+  case ExprOp::Const: return Imm;
+  case ExprOp::Arg: return json::array({"arg", Imm});
+  case ExprOp::SReg:
+    return json::array({"sreg", std::string(SRegNames[int(Reg)]) + "." +
+                                    char('x' + Dim)});
+  case ExprOp::ICmp:
+    return json::array({"icmp", predName(Pred), Width, Ops[0]->toJson(),
+                        Ops[1]->toJson()});
+  default: break;
+  }
+  const OpInfo *I = findOp(Op);
+  json A = json::array({I->Name});
+  if (I->HasWidth)
+    A.push_back(Width);
+  for (const ExprPtr &O : Ops)
+    A.push_back(O->toJson());
+  return A;
+}
+
+std::string Expr::str(const std::vector<std::string> *ArgNames) const {
+  auto S = [&](int I) { return Ops[I]->str(ArgNames); };
+  switch (Op) {
+  case ExprOp::Const: return std::to_string(Imm);
+  case ExprOp::Arg:
+    if (ArgNames && Imm < int64_t(ArgNames->size()) && !(*ArgNames)[Imm].empty())
+      return (*ArgNames)[Imm];
+    return "arg" + std::to_string(Imm);
+  case ExprOp::SReg:
+    return std::string(SRegNames[int(Reg)]) + "." + char('x' + Dim);
+  case ExprOp::Add: return "(" + S(0) + " + " + S(1) + ")";
+  case ExprOp::Sub: return "(" + S(0) + " - " + S(1) + ")";
+  case ExprOp::Mul: return S(0) + "*" + S(1);
+  case ExprOp::ICmp:
+    return "[" + S(0) + " " + predName(Pred) + " " + S(1) + "]";
+  case ExprOp::Not: return "!" + S(0);
+  case ExprOp::Select: return "(" + S(0) + " ? " + S(1) + " : " + S(2) + ")";
+  case ExprOp::SExt:
+  case ExprOp::ZExt: return S(0);
+  default: break;
+  }
+  const OpInfo *I = findOp(Op);
+  std::string R = std::string(I->Name) + "(";
+  for (size_t K = 0; K < Ops.size(); ++K)
+    R += (K ? ", " : "") + Ops[K]->str(ArgNames);
+  return R + ")";
+}
+
+int64_t Expr::eval(const EvalEnv &Env) const {
+  switch (Op) {
+  case ExprOp::Const: return Imm;
+  case ExprOp::Arg:
+    if (Imm >= int64_t(Env.Args.size()) ||
+        (Imm < int64_t(Env.HasArg.size()) && !Env.HasArg[Imm])) {
+      std::string N = Imm < int64_t(Env.ArgNames.size()) && !Env.ArgNames[Imm].empty()
+                          ? Env.ArgNames[Imm]
+                          : "arg" + std::to_string(Imm);
+      throw ExprError("the value of argument '" + N + "' is needed");
+    }
+    return Env.Args[Imm];
+  case ExprOp::SReg:
+    switch (Reg) {
+    case SReg::Tid: return Env.Tid[Dim];
+    case SReg::NTid: return Env.NTid[Dim];
+    case SReg::CtaId: return Env.CtaId[Dim];
+    case SReg::NCtaId: return Env.NCtaId[Dim];
+    }
+    return 0;
+  default: break;
+  }
+  int64_t A = Ops[0]->eval(Env);
+  if (Op == ExprOp::Not)
+    return A == 0 ? 1 : 0;
+  if (Op == ExprOp::SExt)
+    return sextBits(A, Width);
+  if (Op == ExprOp::ZExt)
+    return zextBits(A, Width);
+  if (Op == ExprOp::Select)
+    return A != 0 ? Ops[1]->eval(Env) : Ops[2]->eval(Env);
+  int64_t B = Ops[1]->eval(Env);
+  uint64_t UA = uint64_t(A), UB = uint64_t(B);
+  int W = Width;
+  switch (Op) {
+  case ExprOp::Add: return int64_t(UA + UB);
+  case ExprOp::Sub: return int64_t(UA - UB);
+  case ExprOp::Mul: return int64_t(UA * UB);
+  case ExprOp::And: return A & B;
+  case ExprOp::Or: return A | B;
+  case ExprOp::Xor: return A ^ B;
+  case ExprOp::Shl: return (UB >= 64) ? 0 : int64_t(UA << UB);
+  case ExprOp::ICmp: return evalPred(Pred, W, A, B) ? 1 : 0;
+  case ExprOp::UDiv:
+  case ExprOp::URem: {
+    uint64_t X = zextBits(A, W), Y = zextBits(B, W);
+    if (Y == 0)
+      throw ExprError("division by zero in expression " + str());
+    return int64_t(Op == ExprOp::UDiv ? X / Y : X % Y);
+  }
+  case ExprOp::SDiv:
+  case ExprOp::SRem: {
+    int64_t X = sextBits(A, W), Y = sextBits(B, W);
+    if (Y == 0)
+      throw ExprError("division by zero in expression " + str());
+    return Op == ExprOp::SDiv ? X / Y : X % Y;
+  }
+  case ExprOp::LShr: {
+    uint64_t S = zextBits(B, W);
+    return S >= uint64_t(W) ? 0 : int64_t(uint64_t(zextBits(A, W)) >> S);
+  }
+  case ExprOp::AShr: {
+    uint64_t S = zextBits(B, W);
+    int64_t X = sextBits(A, W);
+    return S >= uint64_t(W) ? (X < 0 ? -1 : 0) : (X >> S);
+  }
+  case ExprOp::SMin: return sextBits(A, W) <= sextBits(B, W) ? A : B;
+  case ExprOp::SMax: return sextBits(A, W) >= sextBits(B, W) ? A : B;
+  case ExprOp::UMin: return uint64_t(zextBits(A, W)) <= uint64_t(zextBits(B, W)) ? A : B;
+  case ExprOp::UMax: return uint64_t(zextBits(A, W)) >= uint64_t(zextBits(B, W)) ? A : B;
+  case ExprOp::Max: return A >= B ? A : B;
+  case ExprOp::Min: return A <= B ? A : B;
+  case ExprOp::CeilDiv:
+    if (B <= 0)
+      throw ExprError("non-positive divisor in " + str());
+    return -floorDiv(-A, B);
+  default: break;
+  }
+  throw ExprError("cannot evaluate expression " + str());
+}
+
+unsigned Expr::threadVarMask() const {
+  if (Op == ExprOp::SReg) {
+    if (Reg == SReg::Tid)
+      return 1u << Dim;
+    if (Reg == SReg::CtaId)
+      return 1u << (3 + Dim);
+    return 0;
+  }
+  unsigned M = 0;
+  for (const ExprPtr &O : Ops)
+    M |= O->threadVarMask();
+  return M;
+}
+
+void Expr::collectArgs(std::vector<int> &Out) const {
+  if (Op == ExprOp::Arg) {
+    Out.push_back(int(Imm));
+    return;
+  }
+  for (const ExprPtr &O : Ops)
+    O->collectArgs(Out);
+}
+
+} // namespace hroof

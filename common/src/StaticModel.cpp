@@ -1,0 +1,139 @@
+//===- StaticModel.cpp - read and evaluate the pass's static model --------===//
+#include "hroof/StaticModel.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace hroof {
+
+std::string counterName(int I) {
+  char Buf[64];
+  counterKeyString(I, Buf, sizeof Buf);
+  return Buf;
+}
+
+int counterIndex(const std::string &Key) {
+  for (int I = 0; I < NumCounters; ++I)
+    if (counterName(I) == Key)
+      return I;
+  return -1;
+}
+
+static std::string need(const nlohmann::json &J, const char *Field,
+                        const std::string &Where) {
+  if (!J.contains(Field) || !J[Field].is_string())
+    throw std::runtime_error(Where + ": missing string field '" + Field + "'");
+  return J[Field].get<std::string>();
+}
+
+StaticModule parseStaticModel(const nlohmann::json &J) {
+  if (!J.is_object() || !J.contains("hroof_static_model"))
+    throw std::runtime_error("not an hroof static model (no 'hroof_static_model' field)");
+  if (J["hroof_static_model"] != 1)
+    throw std::runtime_error("unsupported static model version " +
+                             J["hroof_static_model"].dump());
+  StaticModule M;
+  M.Source = J.value("source", "");
+  M.Arch = J.value("arch", "");
+  if (!J.contains("kernels") || !J["kernels"].is_array())
+    throw std::runtime_error("static model: missing 'kernels' array");
+  for (const auto &KJ : J["kernels"]) {
+    KernelModel K;
+    K.Mangled = need(KJ, "mangled", "kernel");
+    K.Name = KJ.value("name", K.Mangled);
+    std::string Where = "kernel " + K.Name;
+    K.Exact = KJ.value("exact", false);
+    for (const auto &U : KJ.value("unknown", nlohmann::json::array()))
+      K.Unknown.push_back(U.get<std::string>());
+    for (const auto &F : KJ.value("functions", nlohmann::json::array()))
+      K.Functions.push_back(F.get<std::string>());
+    for (const auto &PJ : KJ.value("params", nlohmann::json::array())) {
+      ModelParam P;
+      P.Name = need(PJ, "name", Where + " param");
+      P.Type = need(PJ, "type", Where + " param");
+      P.IsInteger = P.Type.size() > 1 && P.Type[0] == 'i' &&
+                    std::all_of(P.Type.begin() + 1, P.Type.end(), ::isdigit);
+      K.Params.push_back(P);
+    }
+    for (const auto &TJ : KJ.value("terms", nlohmann::json::array())) {
+      ModelTerm T;
+      T.Where = TJ.value("where", "");
+      if (!TJ.contains("counts") || !TJ["counts"].is_object())
+        throw std::runtime_error(Where + ": term without 'counts'");
+      for (auto It = TJ["counts"].begin(); It != TJ["counts"].end(); ++It) {
+        int I = counterIndex(It.key());
+        if (I < 0)
+          throw std::runtime_error(Where + ": unknown counter '" + It.key() + "'");
+        if (!It.value().is_number_unsigned() && !It.value().is_number_integer())
+          throw std::runtime_error(Where + ": counter '" + It.key() + "' is not an integer");
+        T.Counts[I] = It.value().get<uint64_t>();
+      }
+      try {
+        for (const auto &FJ : TJ.value("factors", nlohmann::json::array()))
+          T.Factors.push_back(Expr::parse(FJ));
+      } catch (const ExprError &E) {
+        throw std::runtime_error(Where + ": " + E.what());
+      }
+      K.Terms.push_back(std::move(T));
+    }
+    M.Kernels.push_back(std::move(K));
+  }
+  return M;
+}
+
+int findParam(const KernelModel &K, const std::string &Name) {
+  for (size_t I = 0; I < K.Params.size(); ++I)
+    if (K.Params[I].Name == Name)
+      return int(I);
+  if (Name.size() > 3 && Name.compare(0, 3, "arg") == 0 &&
+      std::all_of(Name.begin() + 3, Name.end(), ::isdigit)) {
+    size_t I = std::stoul(Name.substr(3));
+    if (I < K.Params.size())
+      return int(I);
+  }
+  return -1;
+}
+
+std::vector<int> neededArgs(const KernelModel &K) {
+  std::vector<int> Out;
+  for (const ModelTerm &T : K.Terms)
+    for (const ExprPtr &F : T.Factors)
+      F->collectArgs(Out);
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L,
+                           const EvalEnv &Args, const ThreadSumOptions &Opts) {
+  EvalEnv Env = Args;
+  Env.ArgNames.clear();
+  for (const ModelParam &P : K.Params)
+    Env.ArgNames.push_back(P.Name);
+  // Terms with the same multiplicity are summed once.
+  std::map<std::string, std::pair<const std::vector<ExprPtr> *, CountVector>> Groups;
+  for (const ModelTerm &T : K.Terms) {
+    nlohmann::json Key = nlohmann::json::array();
+    for (const ExprPtr &F : T.Factors)
+      Key.push_back(F->toJson());
+    auto &G = Groups[Key.dump()];
+    if (!G.first)
+      G = {&T.Factors, CountVector{}};
+    for (int I = 0; I < NumCounters; ++I)
+      G.second[I] += T.Counts[I];
+  }
+  TotalVector Total{};
+  for (auto &[Key, G] : Groups) {
+    bool Any = std::any_of(G.second.begin(), G.second.end(),
+                           [](uint64_t C) { return C != 0; });
+    if (!Any)
+      continue;
+    u128 Mult = sumOverThreads(*G.first, L, Env, Opts);
+    for (int I = 0; I < NumCounters; ++I)
+      Total[I] += Mult * u128(G.second[I]);
+  }
+  return Total;
+}
+
+} // namespace hroof

@@ -1,0 +1,473 @@
+//===- Counting.cpp - the counting model for single instructions ----------===//
+#include "Counting.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Regex.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace hroof {
+
+namespace {
+
+std::optional<Precision> precisionOf(Type *T) {
+  T = T->getScalarType();
+  if (T->isDoubleTy())
+    return Precision::F64;
+  if (T->isFloatTy())
+    return Precision::F32;
+  if (T->isHalfTy())
+    return Precision::F16;
+  if (T->isBFloatTy())
+    return Precision::BF16;
+  return std::nullopt;
+}
+
+uint64_t lanes(Type *T) {
+  if (auto *V = dyn_cast<FixedVectorType>(T))
+    return V->getNumElements();
+  return 1;
+}
+
+/// FP type of an instruction: its result, else its first FP operand.
+Type *fpTypeOf(const Instruction &I) {
+  if (precisionOf(I.getType()))
+    return I.getType();
+  for (const Value *Op : I.operands())
+    if (precisionOf(Op->getType()))
+      return Op->getType();
+  return nullptr;
+}
+
+void addFlops(BlockCounts &Out, Type *T, uint64_t PerLane) {
+  if (auto P = precisionOf(T))
+    Out.add(flopsIndex(*P), PerLane * lanes(T));
+}
+void addSpecial(BlockCounts &Out, Type *T, SpecialOp Op) {
+  if (auto P = precisionOf(T))
+    Out.add(specialIndex(*P, Op), lanes(T));
+}
+void addOther(BlockCounts &Out, Type *T) {
+  if (T)
+    if (auto P = precisionOf(T))
+      Out.add(otherIndex(*P), lanes(T));
+}
+
+uint64_t storeSize(const Instruction &I, Type *T) {
+  return I.getModule()->getDataLayout().getTypeStoreSize(T).getFixedValue();
+}
+
+void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
+  Out.add(bytesIndex(resolveMemSpace(Ptr), Dir), N);
+}
+
+MemSpace spaceOfAS(unsigned AS) {
+  switch (AS) {
+  case 1: return MemSpace::Global;
+  case 3: return MemSpace::Shared;
+  case 4: return MemSpace::Constant;
+  case 5: return MemSpace::Local;
+  default: return MemSpace::Generic;
+  }
+}
+
+MemSpace resolveObject(const Value *Obj, int Depth);
+
+MemSpace resolvePointer(const Value *Ptr, int Depth) {
+  if (Depth > 6)
+    return MemSpace::Generic;
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  if (AS != 0)
+    return spaceOfAS(AS);
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(Ptr, Objs, nullptr, 0);
+  std::optional<MemSpace> Result;
+  for (const Value *O : Objs) {
+    MemSpace S = resolveObject(O, Depth);
+    if (Result && *Result != S)
+      return MemSpace::Generic;
+    Result = S;
+  }
+  return Result.value_or(MemSpace::Generic);
+}
+
+MemSpace resolveObject(const Value *Obj, int Depth) {
+  unsigned AS = Obj->getType()->isPointerTy() ? Obj->getType()->getPointerAddressSpace() : 0;
+  if (AS != 0)
+    return spaceOfAS(AS);
+  if (isa<AllocaInst>(Obj))
+    return MemSpace::Local;
+  if (const auto *GV = dyn_cast<GlobalValue>(Obj))
+    return spaceOfAS(GV->getAddressSpace());
+  if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(Obj))
+    return spaceOfAS(ASC->getSrcAddressSpace());
+  if (const auto *A = dyn_cast<Argument>(Obj)) {
+    const Function *F = A->getParent();
+    if (F->getCallingConv() == CallingConv::PTX_Kernel)
+      return MemSpace::Global; // DESIGN.md: kernel pointer arguments are global
+    if (!F->hasLocalLinkage() || F->user_empty())
+      return MemSpace::Generic;
+    std::optional<MemSpace> Result;
+    for (const User *U : F->users()) {
+      const auto *CB = dyn_cast<CallBase>(U);
+      if (!CB || CB->getCalledOperand() != F)
+        return MemSpace::Generic;
+      MemSpace S = resolvePointer(CB->getArgOperand(A->getArgNo()), Depth + 1);
+      if (Result && *Result != S)
+        return MemSpace::Generic;
+      Result = S;
+    }
+    return Result.value_or(MemSpace::Generic);
+  }
+  return MemSpace::Generic;
+}
+
+/// Tensor input type from the type tokens of an mma/wmma/wgmma name.
+std::optional<TensorType> tensorTypeOf(const SmallVectorImpl<StringRef> &Tokens,
+                                       bool F16IfNone) {
+  for (StringRef T : Tokens) {
+    if (T == "bf16") return TensorType::BF16;
+    if (T == "tf32") return TensorType::TF32;
+    if (T == "e4m3" || T == "e5m2") return TensorType::FP8;
+    if (T == "s8" || T == "u8") return TensorType::INT8;
+  }
+  for (StringRef T : Tokens) {
+    if (T == "f16") return TensorType::F16;
+    if (T == "f64") return TensorType::F64;
+  }
+  if (F16IfNone)
+    return TensorType::F16;
+  return std::nullopt;
+}
+
+/// Parses "mMnNkK" at \p S; returns 2*M*N*K or 0.
+uint64_t shapeFlops(StringRef S) {
+  static const Regex Shape("^m([0-9]+)n([0-9]+)k([0-9]+)$");
+  SmallVector<StringRef, 4> M;
+  if (!Shape.match(S, &M))
+    return 0;
+  uint64_t A, B, C;
+  if (M[1].getAsInteger(10, A) || M[2].getAsInteger(10, B) ||
+      M[3].getAsInteger(10, C))
+    return 0;
+  return 2 * A * B * C;
+}
+
+/// Counts a matrix instruction named by dot-separated tokens (NVVM intrinsic
+/// or PTX opcode). \p LanesPerOp: 32 (warp) or 128 (warpgroup).
+bool countMatrixOp(StringRef Name, uint64_t LanesPerOp, bool F16IfNone,
+                   BlockCounts &Out) {
+  SmallVector<StringRef, 12> Tokens;
+  Name.split(Tokens, '.');
+  uint64_t Flops = 0;
+  for (StringRef T : Tokens)
+    if ((Flops = shapeFlops(T)))
+      break;
+  auto Type = tensorTypeOf(Tokens, F16IfNone);
+  if (!Flops || !Type || Flops % LanesPerOp) {
+    Out.Unknown.push_back("unrecognized matrix instruction '" + Name.str() + "'");
+    return false;
+  }
+  for (StringRef T : Tokens)
+    if (T == "sp") {
+      Out.Unknown.push_back("sparse matrix instruction '" + Name.str() + "' not modeled");
+      return false;
+    }
+  Out.add(tensorIndex(*Type), Flops / LanesPerOp);
+  return true;
+}
+
+/// Bytes one lane moves for a wmma fragment load/store, from its name
+/// (llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f16.p1).
+void countWmmaMemory(const CallBase &CB, StringRef Name, BlockCounts &Out) {
+  SmallVector<StringRef, 12> T;
+  Name.split(T, '.');
+  static const Regex Shape("^m([0-9]+)n([0-9]+)k([0-9]+)$");
+  uint64_t M = 0, N = 0, K = 0;
+  char Frag = 0;
+  bool Store = false;
+  unsigned ElemBits = 0;
+  for (size_t I = 0; I < T.size(); ++I) {
+    SmallVector<StringRef, 4> Mt;
+    if (Shape.match(T[I], &Mt)) {
+      Mt[1].getAsInteger(10, M);
+      Mt[2].getAsInteger(10, N);
+      Mt[3].getAsInteger(10, K);
+    } else if ((T[I] == "load" || T[I] == "store") && I + 1 < T.size()) {
+      Store = T[I] == "store";
+      Frag = T[I + 1].empty() ? 0 : T[I + 1][0];
+    } else if (T[I] == "f16" || T[I] == "bf16") {
+      ElemBits = 16;
+    } else if (T[I] == "f32" || T[I] == "tf32" || T[I] == "s32") {
+      ElemBits = 32;
+    } else if (T[I] == "f64") {
+      ElemBits = 64;
+    } else if (T[I] == "s8" || T[I] == "u8") {
+      ElemBits = 8;
+    }
+  }
+  uint64_t Elems = Frag == 'a' ? M * K : Frag == 'b' ? K * N : M * N;
+  uint64_t Bytes = Elems * ElemBits / 8;
+  if (!Elems || !ElemBits || Bytes % 32) {
+    Out.Unknown.push_back("unrecognized wmma fragment access '" + Name.str() + "'");
+    return;
+  }
+  addBytes(Out, CB.getArgOperand(0), Store ? MemDir::Store : MemDir::Load, Bytes / 32);
+}
+
+void countCall(const CallBase &CB, BlockCounts &Out) {
+  if (CB.isInlineAsm()) {
+    countInlineAsm(cast<InlineAsm>(CB.getCalledOperand())->getAsmString(), Out);
+    return;
+  }
+  const Function *F = CB.getCalledFunction();
+  if (!F) {
+    Out.Unknown.push_back("indirect call");
+    return;
+  }
+  if (!F->isDeclaration()) {
+    Out.Calls.push_back(&CB);
+    return;
+  }
+  StringRef Name = F->getName();
+  Type *RT = CB.getType();
+  if (auto *II = dyn_cast<IntrinsicInst>(&CB)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fma:
+    case Intrinsic::fmuladd:
+      addFlops(Out, RT, 2);
+      return;
+    case Intrinsic::sqrt:
+      addSpecial(Out, RT, SpecialOp::Sqrt);
+      return;
+    case Intrinsic::exp: case Intrinsic::exp2: case Intrinsic::exp10:
+    case Intrinsic::log: case Intrinsic::log2: case Intrinsic::log10:
+    case Intrinsic::sin: case Intrinsic::cos: case Intrinsic::tan:
+    case Intrinsic::asin: case Intrinsic::acos: case Intrinsic::atan:
+    case Intrinsic::atan2: case Intrinsic::sinh: case Intrinsic::cosh:
+    case Intrinsic::tanh: case Intrinsic::pow: case Intrinsic::powi:
+      addSpecial(Out, RT, SpecialOp::Transcendental);
+      return;
+    case Intrinsic::memcpy: case Intrinsic::memmove:
+    case Intrinsic::memcpy_inline: case Intrinsic::memset:
+    case Intrinsic::memset_inline: {
+      auto *Len = dyn_cast<ConstantInt>(CB.getArgOperand(2));
+      if (!Len) {
+        Out.Unknown.push_back(Name.str() + " with a length that is not a constant");
+        return;
+      }
+      uint64_t N = Len->getZExtValue();
+      addBytes(Out, CB.getArgOperand(0), MemDir::Store, N);
+      if (II->getIntrinsicID() != Intrinsic::memset &&
+          II->getIntrinsicID() != Intrinsic::memset_inline)
+        addBytes(Out, CB.getArgOperand(1), MemDir::Load, N);
+      return;
+    }
+    default:
+      break;
+    }
+    if (!Name.starts_with("llvm.nvvm.")) {
+      // Other generic FP intrinsics (fabs, minnum, floor, ...) are "other".
+      addOther(Out, fpTypeOf(CB));
+      return;
+    }
+    StringRef N = Name.drop_front(strlen("llvm.nvvm."));
+    if (N.starts_with("fma.")) { addFlops(Out, RT, 2); return; }
+    if ((N.starts_with("add.r") || N.starts_with("mul.r")) && precisionOf(RT)) {
+      addFlops(Out, RT, 1);
+      return;
+    }
+    if (N.starts_with("div.")) { addSpecial(Out, RT, SpecialOp::Div); return; }
+    if (N.starts_with("sqrt.")) { addSpecial(Out, RT, SpecialOp::Sqrt); return; }
+    if (N.starts_with("rcp.")) { addSpecial(Out, RT, SpecialOp::Rcp); return; }
+    if (N.starts_with("rsqrt.")) { addSpecial(Out, RT, SpecialOp::Rsqrt); return; }
+    if (N.starts_with("ex2.") || N.starts_with("lg2.") || N.starts_with("sin.") ||
+        N.starts_with("cos.") || N.starts_with("tanh.")) {
+      addSpecial(Out, RT, SpecialOp::Transcendental);
+      return;
+    }
+    if (N.starts_with("wmma.")) {
+      if (N.contains(".mma."))
+        countMatrixOp(N, 32, /*F16IfNone=*/true, Out);
+      else
+        countWmmaMemory(CB, N, Out);
+      return;
+    }
+    if (N.starts_with("mma.")) {
+      countMatrixOp(N, 32, false, Out);
+      return;
+    }
+    if (N.starts_with("ldmatrix.sync.aligned.m8n8.x")) {
+      // Each 8x8 b16 matrix is 128 bytes per warp: 4 bytes per lane.
+      uint64_t X = N.contains(".x4") ? 4 : N.contains(".x2") ? 2 : 1;
+      Out.add(bytesIndex(MemSpace::Shared, MemDir::Load), 4 * X);
+      return;
+    }
+    if (N.starts_with("cp.async.ca.shared.global.") ||
+        N.starts_with("cp.async.cg.shared.global.")) {
+      uint64_t Bytes = 0;
+      SmallVector<StringRef, 8> T;
+      N.split(T, '.');
+      for (StringRef Tok : T)
+        if (!Tok.getAsInteger(10, Bytes))
+          break;
+      Out.add(bytesIndex(MemSpace::Global, MemDir::Load), Bytes);
+      Out.add(bytesIndex(MemSpace::Shared, MemDir::Store), Bytes);
+      return;
+    }
+    if (N.starts_with("cp.async.bulk") || N.starts_with("tcgen05") ||
+        N.starts_with("ldmatrix") || N.starts_with("stmatrix") ||
+        N.starts_with("wgmma")) {
+      Out.Unknown.push_back("unmodeled " + Name.str());
+      return;
+    }
+    if (N.starts_with("atomic.")) {
+      addBytes(Out, CB.getArgOperand(0), MemDir::Atomic, storeSize(CB, RT));
+      return;
+    }
+    // Special registers, barriers, fences, shuffles, votes, conversions.
+    addOther(Out, fpTypeOf(CB));
+    return;
+  }
+  // Declarations that are not intrinsics.
+  if (Name == "__assertfail" || Name == "__nv_assertfail")
+    return; // only on the failing path, which traps
+  Out.Unknown.push_back("call to external function " + Name.str());
+}
+
+} // namespace
+
+MemSpace resolveMemSpace(const Value *Ptr) { return resolvePointer(Ptr, 0); }
+
+void countInlineAsm(StringRef Asm, BlockCounts &Out) {
+  SmallVector<StringRef, 16> Stmts;
+  Asm.split(Stmts, ';');
+  for (StringRef S : Stmts) {
+    S = S.trim(" \t\r\n{}");
+    // Drop lines that are only declarations or labels, and predicate guards.
+    SmallVector<StringRef, 4> Lines;
+    S.split(Lines, '\n');
+    for (StringRef L : Lines) {
+      L = L.trim(" \t\r{}");
+      if (L.empty() || L.starts_with("//") || L.starts_with(".reg") ||
+          L.ends_with(":"))
+        continue;
+      if (L.starts_with("@"))
+        L = L.drop_until([](char C) { return C == ' ' || C == '\t'; }).trim();
+      StringRef Op = L.take_until([](char C) { return C == ' ' || C == '\t'; });
+      if (Op.starts_with("mma.sync") || Op.starts_with("wmma.mma")) {
+        countMatrixOp(Op, 32, Op.starts_with("wmma"), Out);
+      } else if (Op.starts_with("wgmma.mma_async")) {
+        countMatrixOp(Op, 128, false, Out);
+      } else if (Op.starts_with("ldmatrix.sync.aligned.m8n8")) {
+        uint64_t X = Op.contains(".x4") ? 4 : Op.contains(".x2") ? 2 : 1;
+        Out.add(bytesIndex(MemSpace::Shared, MemDir::Load), 4 * X);
+      } else if (Op.starts_with("cp.async.ca.shared.global") ||
+                 Op.starts_with("cp.async.cg.shared.global")) {
+        // cp.async.cg.shared.global [dst], [src], 16;  size is the 3rd operand
+        StringRef Args = L.drop_front(Op.size());
+        SmallVector<StringRef, 4> Parts;
+        Args.split(Parts, ',');
+        uint64_t Bytes = 0;
+        if (Parts.size() >= 3 && !Parts[2].trim().getAsInteger(0, Bytes)) {
+          Out.add(bytesIndex(MemSpace::Global, MemDir::Load), Bytes);
+          Out.add(bytesIndex(MemSpace::Shared, MemDir::Store), Bytes);
+        } else {
+          Out.Unknown.push_back("inline asm '" + L.str() + "': copy size not a constant");
+        }
+      } else if (Op.starts_with("mov") || Op.starts_with("bar") ||
+                 Op.starts_with("fence") || Op.starts_with("membar") ||
+                 Op.starts_with("wgmma.fence") || Op.starts_with("wgmma.commit") ||
+                 Op.starts_with("wgmma.wait") || Op.starts_with("cp.async.commit") ||
+                 Op.starts_with("cp.async.wait") || Op.starts_with("setmaxnreg") ||
+                 Op.starts_with("griddepcontrol") || Op.starts_with("elect") ||
+                 Op.starts_with("activemask") || Op.starts_with("nanosleep") ||
+                 Op.starts_with("trap") || Op.starts_with("exit") ||
+                 Op.starts_with("prefetch") || Op.starts_with("createpolicy") ||
+                 Op.starts_with("shfl") || Op.starts_with("vote") ||
+                 Op.starts_with("cvt") || Op.starts_with("setp") ||
+                 Op.starts_with("selp") || Op.starts_with("and") ||
+                 Op.starts_with("or") || Op.starts_with("xor") ||
+                 Op.starts_with("not") || Op.starts_with("brev") ||
+                 Op.starts_with("popc") || Op.starts_with("clz") ||
+                 Op.starts_with("bfe") || Op.starts_with("bfi") ||
+                 Op.starts_with("prmt") || Op.starts_with("lop3") ||
+                 Op.starts_with("shf") || Op.starts_with("shl") ||
+                 Op.starts_with("shr")) {
+        // No FLOPs and no memory access.
+      } else {
+        Out.Unknown.push_back("unparsed inline asm '" + L.str() + "'");
+      }
+    }
+  }
+}
+
+void countInstruction(const Instruction &I, BlockCounts &Out) {
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+    addFlops(Out, I.getType(), 1);
+    return;
+  case Instruction::FDiv:
+  case Instruction::FRem:
+    addSpecial(Out, I.getType(), SpecialOp::Div);
+    return;
+  case Instruction::FNeg:
+  case Instruction::FCmp:
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::FPToSI:
+  case Instruction::FPToUI:
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+    addOther(Out, fpTypeOf(I));
+    return;
+  case Instruction::Load: {
+    const auto &L = cast<LoadInst>(I);
+    addBytes(Out, L.getPointerOperand(), MemDir::Load, storeSize(I, L.getType()));
+    return;
+  }
+  case Instruction::Store: {
+    const auto &S = cast<StoreInst>(I);
+    addBytes(Out, S.getPointerOperand(), MemDir::Store,
+             storeSize(I, S.getValueOperand()->getType()));
+    return;
+  }
+  case Instruction::AtomicRMW: {
+    const auto &A = cast<AtomicRMWInst>(I);
+    addBytes(Out, A.getPointerOperand(), MemDir::Atomic,
+             storeSize(I, A.getValOperand()->getType()));
+    return;
+  }
+  case Instruction::AtomicCmpXchg: {
+    const auto &A = cast<AtomicCmpXchgInst>(I);
+    addBytes(Out, A.getPointerOperand(), MemDir::Atomic,
+             storeSize(I, A.getCompareOperand()->getType()));
+    return;
+  }
+  case Instruction::Call:
+  case Instruction::Invoke:
+  case Instruction::CallBr:
+    countCall(cast<CallBase>(I), Out);
+    return;
+  default:
+    return;
+  }
+}
+
+BlockCounts countBlock(const BasicBlock &BB) {
+  BlockCounts Out;
+  for (const Instruction &I : BB)
+    countInstruction(I, Out);
+  return Out;
+}
+
+} // namespace hroof

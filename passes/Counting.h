@@ -1,0 +1,56 @@
+//===- Counting.h - what one instruction counts (the counting model) ------===//
+//
+// InstructionCounter applies DESIGN.md's counting model to single LLVM
+// instructions of NVPTX device code: FLOPs by precision, Tensor Core FLOPs by
+// input type (NVVM mma/wmma intrinsics and inline-asm mma.sync / wmma /
+// wgmma strings), special operations, other FP operations, and requested bytes
+// by memory space and direction. Counts are per thread; a warp-level matrix
+// instruction contributes 2*M*N*K/32 per lane (per warpgroup lane: /128).
+//
+// Used by KernelModel (the static model) and printed by print<hroof-kernels>.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_PASSES_COUNTING_H
+#define HROOF_PASSES_COUNTING_H
+
+#include "hroof/CounterLayout.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Instructions.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace hroof {
+
+using CountVector = std::array<uint64_t, NumCounters>;
+
+/// Counts of one basic block (per execution by one thread).
+struct BlockCounts {
+  CountVector Counts{};
+  /// Reasons why these counts are not exact (unparsed asm, unknown call...).
+  std::vector<std::string> Unknown;
+  /// Calls to functions with a body, modeled by the caller's KernelModel.
+  std::vector<const llvm::CallBase *> Calls;
+  void add(int Index, uint64_t N) { Counts[Index] += N; }
+};
+
+/// Memory space of pointer \p Ptr, as far as it can be proven. Kernel pointer
+/// arguments point to global memory; addrspacecasts, globals and allocas give
+/// their space; pointers reaching a local function's argument are followed to
+/// its call sites.
+MemSpace resolveMemSpace(const llvm::Value *Ptr);
+
+/// Adds the counts of \p I to \p Out.
+void countInstruction(const llvm::Instruction &I, BlockCounts &Out);
+
+/// Tensor/memory counts of an inline-asm string, per thread. Unparsed
+/// statements that may compute or access memory are reported in Unknown.
+void countInlineAsm(llvm::StringRef Asm, BlockCounts &Out);
+
+/// Counts of a whole basic block.
+BlockCounts countBlock(const llvm::BasicBlock &BB);
+
+} // namespace hroof
+
+#endif // HROOF_PASSES_COUNTING_H

@@ -1,0 +1,312 @@
+//===- ExprBuilder.cpp - IR values and SCEVs as launch-time expressions ---===//
+#include "ExprBuilder.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+using json::Array;
+
+namespace hroof {
+
+JExpr jOp(StringRef Op, JExpr A, JExpr B) {
+  return Array{Op, std::move(A), std::move(B)};
+}
+JExpr jWOp(StringRef Op, unsigned W, JExpr A, JExpr B) {
+  return Array{Op, W, std::move(A), std::move(B)};
+}
+JExpr jExt(bool Signed, unsigned W, JExpr A) {
+  if (W >= 64)
+    return A;
+  return Array{Signed ? "sext" : "zext", W, std::move(A)};
+}
+JExpr jCmp(StringRef Pred, unsigned W, JExpr A, JExpr B) {
+  return Array{"icmp", Pred, W, std::move(A), std::move(B)};
+}
+
+static std::optional<const char *> sregName(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x: return "tid.x";
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y: return "tid.y";
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z: return "tid.z";
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x: return "ntid.x";
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y: return "ntid.y";
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z: return "ntid.z";
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return "ctaid.x";
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return "ctaid.y";
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return "ctaid.z";
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: return "nctaid.x";
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y: return "nctaid.y";
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z: return "nctaid.z";
+  default: return std::nullopt;
+  }
+}
+
+static const char *predName(CmpInst::Predicate P) {
+  switch (P) {
+  case CmpInst::ICMP_EQ: return "eq";
+  case CmpInst::ICMP_NE: return "ne";
+  case CmpInst::ICMP_SLT: return "slt";
+  case CmpInst::ICMP_SLE: return "sle";
+  case CmpInst::ICMP_SGT: return "sgt";
+  case CmpInst::ICMP_SGE: return "sge";
+  case CmpInst::ICMP_ULT: return "ult";
+  case CmpInst::ICMP_ULE: return "ule";
+  case CmpInst::ICMP_UGT: return "ugt";
+  case CmpInst::ICMP_UGE: return "uge";
+  default: return nullptr;
+  }
+}
+
+std::optional<JExpr> ExprBuilder::build(const Value *V) {
+  auto It = Cache.find(V);
+  if (It != Cache.end())
+    return It->second;
+  if (!InProgress.insert(V).second)
+    return std::nullopt; // a cycle through phis: a loop variable
+  std::optional<JExpr> R = buildUncached(V);
+  InProgress.erase(V);
+  Cache[V] = R;
+  return R;
+}
+
+std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
+  if (!V->getType()->isIntegerTy() || V->getType()->getIntegerBitWidth() > 64)
+    return std::nullopt;
+  unsigned W = V->getType()->getIntegerBitWidth();
+  if (const auto *C = dyn_cast<ConstantInt>(V))
+    return W == 1 ? JExpr(int64_t(C->getZExtValue())) : JExpr(C->getSExtValue());
+  if (const auto *A = dyn_cast<Argument>(V)) {
+    if (A->getParent() != &F)
+      return std::nullopt;
+    return Array{"arg", int64_t(A->getArgNo())};
+  }
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    if (auto N = sregName(II->getIntrinsicID()))
+      return Array{"sreg", *N};
+    if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_warpsize)
+      return JExpr(32);
+    auto Bin = [&](const char *Op) -> std::optional<JExpr> {
+      auto A = build(II->getArgOperand(0)), B = build(II->getArgOperand(1));
+      if (!A || !B)
+        return std::nullopt;
+      return jWOp(Op, W, std::move(*A), std::move(*B));
+    };
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::smin: return Bin("smin");
+    case Intrinsic::smax: return Bin("smax");
+    case Intrinsic::umin: return Bin("umin");
+    case Intrinsic::umax: return Bin("umax");
+    default: return std::nullopt;
+    }
+  }
+  if (const auto *Fr = dyn_cast<FreezeInst>(V))
+    return build(Fr->getOperand(0));
+  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
+    auto A = build(BO->getOperand(0)), B = build(BO->getOperand(1));
+    if (!A || !B)
+      return std::nullopt;
+    switch (BO->getOpcode()) {
+    case Instruction::Add: return jOp("add", std::move(*A), std::move(*B));
+    case Instruction::Sub: return jOp("sub", std::move(*A), std::move(*B));
+    case Instruction::Mul: return jOp("mul", std::move(*A), std::move(*B));
+    case Instruction::Shl: return jOp("shl", std::move(*A), std::move(*B));
+    case Instruction::And: return jOp("and", std::move(*A), std::move(*B));
+    case Instruction::Or: return jOp("or", std::move(*A), std::move(*B));
+    case Instruction::Xor:
+      if (W == 1) // i1 xor: keep it 0/1
+        return jWOp("urem", 64, jOp("add", std::move(*A), std::move(*B)), 2);
+      return jOp("xor", std::move(*A), std::move(*B));
+    case Instruction::UDiv: return jWOp("udiv", W, std::move(*A), std::move(*B));
+    case Instruction::SDiv: return jWOp("sdiv", W, std::move(*A), std::move(*B));
+    case Instruction::URem: return jWOp("urem", W, std::move(*A), std::move(*B));
+    case Instruction::SRem: return jWOp("srem", W, std::move(*A), std::move(*B));
+    case Instruction::LShr: return jWOp("lshr", W, std::move(*A), std::move(*B));
+    case Instruction::AShr: return jWOp("ashr", W, std::move(*A), std::move(*B));
+    default: return std::nullopt;
+    }
+  }
+  if (const auto *C = dyn_cast<CastInst>(V)) {
+    if (!C->getSrcTy()->isIntegerTy())
+      return std::nullopt;
+    auto A = build(C->getOperand(0));
+    if (!A)
+      return std::nullopt;
+    unsigned SW = C->getSrcTy()->getIntegerBitWidth();
+    switch (C->getOpcode()) {
+    case Instruction::SExt:
+      // i1 true sign-extends to -1.
+      return jExt(true, SW, std::move(*A));
+    case Instruction::ZExt: return jExt(false, SW, std::move(*A));
+    case Instruction::Trunc: return A; // later width-aware uses truncate
+    default: return std::nullopt;
+    }
+  }
+  if (const auto *Cmp = dyn_cast<ICmpInst>(V)) {
+    const char *P = predName(Cmp->getPredicate());
+    if (!P || !Cmp->getOperand(0)->getType()->isIntegerTy())
+      return std::nullopt;
+    auto A = build(Cmp->getOperand(0)), B = build(Cmp->getOperand(1));
+    if (!A || !B)
+      return std::nullopt;
+    return jCmp(P, Cmp->getOperand(0)->getType()->getIntegerBitWidth(),
+                std::move(*A), std::move(*B));
+  }
+  if (const auto *S = dyn_cast<SelectInst>(V)) {
+    auto C = build(S->getCondition()), A = build(S->getTrueValue()),
+         B = build(S->getFalseValue());
+    if (!C || !A || !B)
+      return std::nullopt;
+    return Array{"select", std::move(*C), std::move(*A), std::move(*B)};
+  }
+  if (const auto *Phi = dyn_cast<PHINode>(V)) {
+    // Only a phi whose incoming values are all the same expression.
+    std::optional<JExpr> Same;
+    for (const Value *In : Phi->incoming_values()) {
+      auto E = build(In);
+      if (!E || (Same && *Same != *E))
+        return std::nullopt;
+      Same = std::move(E);
+    }
+    return Same;
+  }
+  return std::nullopt;
+}
+
+std::optional<JExpr> ExprBuilder::build(const SCEV *S) {
+  unsigned W = S->getType()->isIntegerTy() ? S->getType()->getIntegerBitWidth() : 0;
+  if (!W || W > 64)
+    return std::nullopt;
+  if (const auto *C = dyn_cast<SCEVConstant>(S))
+    return JExpr(C->getAPInt().getSExtValue());
+  if (const auto *U = dyn_cast<SCEVUnknown>(S))
+    return build(U->getValue());
+  if (const auto *C = dyn_cast<SCEVCastExpr>(S)) {
+    auto A = build(C->getOperand(0));
+    if (!A)
+      return std::nullopt;
+    unsigned SW = C->getOperand(0)->getType()->getIntegerBitWidth();
+    switch (S->getSCEVType()) {
+    case scTruncate: return A;
+    case scZeroExtend: return jExt(false, SW, std::move(*A));
+    case scSignExtend: return jExt(true, SW, std::move(*A));
+    default: return std::nullopt;
+    }
+  }
+  if (const auto *D = dyn_cast<SCEVUDivExpr>(S)) {
+    auto A = build(D->getLHS()), B = build(D->getRHS());
+    if (!A || !B)
+      return std::nullopt;
+    return jWOp("udiv", W, std::move(*A), std::move(*B));
+  }
+  if (isa<SCEVAddRecExpr>(S))
+    return std::nullopt;
+  if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
+    const char *Op = nullptr;
+    bool Width = true;
+    switch (S->getSCEVType()) {
+    case scAddExpr: Op = "add"; Width = false; break;
+    case scMulExpr: Op = "mul"; Width = false; break;
+    case scSMaxExpr: Op = "smax"; break;
+    case scUMaxExpr: Op = "umax"; break;
+    case scSMinExpr: Op = "smin"; break;
+    case scUMinExpr:
+    case scSequentialUMinExpr: Op = "umin"; break;
+    default: return std::nullopt;
+    }
+    std::optional<JExpr> Acc;
+    for (const SCEV *O : N->operands()) {
+      auto E = build(O);
+      if (!E)
+        return std::nullopt;
+      if (!Acc)
+        Acc = std::move(E);
+      else
+        Acc = Width ? jWOp(Op, W, std::move(*Acc), std::move(*E))
+                    : jOp(Op, std::move(*Acc), std::move(*E));
+    }
+    return Acc;
+  }
+  return std::nullopt;
+}
+
+std::optional<JExpr> ExprBuilder::condition(const Value *C, bool Polarity) {
+  if (const auto *Cmp = dyn_cast<ICmpInst>(C)) {
+    CmpInst::Predicate P =
+        Polarity ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    const char *Name = predName(P);
+    if (!Name || !Cmp->getOperand(0)->getType()->isIntegerTy())
+      return std::nullopt;
+    auto A = build(Cmp->getOperand(0)), B = build(Cmp->getOperand(1));
+    if (!A || !B)
+      return std::nullopt;
+    return jCmp(Name, Cmp->getOperand(0)->getType()->getIntegerBitWidth(),
+                std::move(*A), std::move(*B));
+  }
+  auto E = build(C);
+  if (!E)
+    return std::nullopt;
+  if (Polarity)
+    return jExt(false, 1, std::move(*E));
+  return Array{"not", jExt(false, 1, std::move(*E))};
+}
+
+bool substituteArgs(JExpr &E, const std::vector<std::optional<JExpr>> &Args) {
+  json::Array *A = E.getAsArray();
+  if (!A || A->empty())
+    return true;
+  auto Op = (*A)[0].getAsString();
+  if (Op && *Op == "arg") {
+    auto I = (*A)[1].getAsInteger();
+    if (!I || *I < 0 || size_t(*I) >= Args.size() || !Args[*I])
+      return false;
+    E = *Args[*I];
+    return true;
+  }
+  if (Op && *Op == "sreg")
+    return true;
+  bool OK = true;
+  for (size_t K = 1; K < A->size(); ++K)
+    OK &= substituteArgs((*A)[K], Args);
+  return OK;
+}
+
+std::string exprToString(const JExpr &E, const Function *F) {
+  if (auto I = E.getAsInteger())
+    return std::to_string(*I);
+  const json::Array *A = E.getAsArray();
+  if (!A || A->empty() || !(*A)[0].getAsString())
+    return "?";
+  StringRef Op = *(*A)[0].getAsString();
+  auto S = [&](size_t K) { return exprToString((*A)[K], F); };
+  if (Op == "arg") {
+    int64_t I = *(*A)[1].getAsInteger();
+    if (F && I < int64_t(F->arg_size()) && F->getArg(I)->hasName())
+      return F->getArg(I)->getName().str();
+    return "arg" + std::to_string(I);
+  }
+  if (Op == "sreg")
+    return (*A)[1].getAsString()->str();
+  if (Op == "add") return "(" + S(1) + " + " + S(2) + ")";
+  if (Op == "sub") return "(" + S(1) + " - " + S(2) + ")";
+  if (Op == "mul") return S(1) + "*" + S(2);
+  if (Op == "icmp")
+    return "[" + S(3) + " " + (*A)[1].getAsString()->str() + " " + S(4) + "]";
+  if (Op == "not") return "!" + S(1);
+  if (Op == "sext" || Op == "zext") return S(2);
+  std::string R = Op.str() + "(";
+  size_t First = (Op == "udiv" || Op == "sdiv" || Op == "urem" || Op == "srem" ||
+                  Op == "lshr" || Op == "ashr" || Op == "smin" || Op == "smax" ||
+                  Op == "umin" || Op == "umax")
+                     ? 2
+                     : 1;
+  for (size_t K = First; K < A->size(); ++K)
+    R += (K > First ? ", " : "") + S(K);
+  return R + ")";
+}
+
+} // namespace hroof

@@ -1,0 +1,552 @@
+//===- KernelModel.cpp - the static model of every kernel in a module -----===//
+#include "KernelModel.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <cstdlib>
+#include <set>
+
+#define DEBUG_TYPE "hroof-kernels"
+
+using namespace llvm;
+
+static cl::opt<std::string>
+    StaticJsonPath("hroof-static-json",
+                   cl::desc("hroof: write the static model of the device "
+                            "module to this JSON file (%a: GPU architecture)"),
+                   cl::init(""));
+static cl::opt<unsigned> MaxPaths(
+    "hroof-max-paths",
+    cl::desc("hroof: most distinct path conditions kept per basic block"),
+    cl::init(64));
+
+namespace hroof {
+
+AnalysisKey KernelModelAnalysis::Key;
+
+namespace {
+
+using Product = std::vector<JExpr>;
+using Alts = std::vector<Product>; // a sum of disjoint products
+
+std::string blockName(const BasicBlock &BB) {
+  std::string S;
+  raw_string_ostream OS(S);
+  BB.printAsOperand(OS, false);
+  return S;
+}
+
+bool isKernel(const Function &F) {
+  return F.getCallingConv() == CallingConv::PTX_Kernel;
+}
+
+class ModuleModeler;
+
+class FunctionModeler {
+public:
+  FunctionModeler(Function &F, FunctionAnalysisManager &FAM, ModuleModeler &MM)
+      : F(F), LI(FAM.getResult<LoopAnalysis>(F)),
+        DT(FAM.getResult<DominatorTreeAnalysis>(F)),
+        PDT(FAM.getResult<PostDominatorTreeAnalysis>(F)),
+        SE(FAM.getResult<ScalarEvolutionAnalysis>(F)), EB(F), MM(MM) {}
+
+  FunctionModel run() {
+    Out.IsKernel = isKernel(F);
+    ReversePostOrderTraversal<Function *> RPOT(&F);
+    for (BasicBlock *BB : RPOT) {
+      RPOIndex[BB] = RPO.size();
+      RPO.push_back(BB);
+    }
+    region(nullptr, &F.getEntryBlock(), Alts{Product{}});
+    return std::move(Out);
+  }
+
+private:
+  void unknown(std::string Why) {
+    if (std::find(Out.Unknown.begin(), Out.Unknown.end(), Why) == Out.Unknown.end())
+      Out.Unknown.push_back(std::move(Why));
+  }
+  std::string at(const BasicBlock &BB) {
+    return F.getName().str() + ":" + blockName(BB);
+  }
+
+  /// The node representing \p BB in the region of loop \p L: BB itself, the
+  /// header of the sub-loop of L that contains it, or null when outside L.
+  BasicBlock *nodeOf(BasicBlock *BB, Loop *L) {
+    Loop *X = LI.getLoopFor(BB);
+    if (X == L)
+      return BB;
+    if (!X || (L && !L->contains(X)))
+      return nullptr;
+    while (X->getParentLoop() != L)
+      X = X->getParentLoop();
+    return X->getHeader();
+  }
+
+  Alts cross(const Alts &A, const Alts &B, const BasicBlock &Where) {
+    Alts R;
+    for (const Product &X : A)
+      for (const Product &Y : B) {
+        Product P = X;
+        P.insert(P.end(), Y.begin(), Y.end());
+        R.push_back(std::move(P));
+      }
+    if (R.size() > MaxPaths) {
+      unknown("too many distinct paths to " + at(Where) +
+              " (raise -hroof-max-paths)");
+      R.resize(MaxPaths);
+    }
+    return R;
+  }
+
+  /// Appends the atoms of condition \p C (with \p Polarity) to \p P.
+  void decompose(const Value *C, bool Polarity, Product &P, const BasicBlock &Where) {
+    const Value *A, *B;
+    using namespace PatternMatch;
+    if (Polarity && match(C, m_LogicalAnd(m_Value(A), m_Value(B)))) {
+      decompose(A, true, P, Where);
+      decompose(B, true, P, Where);
+      return;
+    }
+    if (!Polarity && match(C, m_LogicalOr(m_Value(A), m_Value(B)))) {
+      decompose(A, false, P, Where);
+      decompose(B, false, P, Where);
+      return;
+    }
+    if (match(C, m_Not(m_Value(A)))) {
+      decompose(A, !Polarity, P, Where);
+      return;
+    }
+    if (auto E = EB.condition(C, Polarity)) {
+      P.push_back(std::move(*E));
+      return;
+    }
+    unknown("branch on data or on a loop variable in " + at(Where));
+  }
+
+  /// Conditions under which control goes from \p P to \p N.
+  Alts edge(BasicBlock *P, BasicBlock *N) {
+    Instruction *T = P->getTerminator();
+    if (auto *BI = dyn_cast<BranchInst>(T)) {
+      if (BI->isUnconditional() || BI->getSuccessor(0) == BI->getSuccessor(1))
+        return {Product{}};
+      Product Atoms;
+      decompose(BI->getCondition(), BI->getSuccessor(0) == N, Atoms, *P);
+      return {Atoms};
+    }
+    if (auto *SI = dyn_cast<SwitchInst>(T)) {
+      auto Cond = EB.build(SI->getCondition());
+      if (!Cond) {
+        unknown("switch on data or on a loop variable in " + at(*P));
+        return {Product{}};
+      }
+      unsigned W = SI->getCondition()->getType()->getIntegerBitWidth();
+      Alts R;
+      Product Default;
+      for (auto &Case : SI->cases()) {
+        JExpr V(Case.getCaseValue()->getSExtValue());
+        if (Case.getCaseSuccessor() == N)
+          R.push_back({jCmp("eq", W, *Cond, V)});
+        Default.push_back(jCmp("ne", W, *Cond, V));
+      }
+      if (SI->getDefaultDest() == N)
+        R.push_back(std::move(Default));
+      return R;
+    }
+    unknown("unsupported terminator '" + std::string(T->getOpcodeName()) +
+            "' in " + at(*P));
+    return {Product{}};
+  }
+
+  /// Header executions per entry into loop \p L.
+  std::optional<JExpr> tripCount(Loop *L) {
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (!isa<SCEVCouldNotCompute>(BTC) && BTC->getType()->isIntegerTy())
+      if (auto E = EB.build(BTC))
+        return jOp("add", jExt(false, BTC->getType()->getIntegerBitWidth(),
+                               std::move(*E)),
+                   1);
+    return inductionTripCount(L);
+  }
+
+  /// Rotated loop whose latch continues while (IV [+ Step]) pred Bound.
+  std::optional<JExpr> inductionTripCount(Loop *L) {
+    BasicBlock *Latch = L->getLoopLatch(), *Pre = L->getLoopPreheader();
+    if (!Latch || !Pre || L->getExitingBlock() != Latch)
+      return std::nullopt;
+    auto *BI = dyn_cast<BranchInst>(Latch->getTerminator());
+    if (!BI || !BI->isConditional())
+      return std::nullopt;
+    auto *Cmp = dyn_cast<ICmpInst>(BI->getCondition());
+    if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
+      return std::nullopt;
+    bool ContinueOnTrue = L->contains(BI->getSuccessor(0));
+    CmpInst::Predicate P =
+        ContinueOnTrue ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    Value *X = Cmp->getOperand(0), *Bound = Cmp->getOperand(1);
+    if (!L->isLoopInvariant(Bound)) {
+      std::swap(X, Bound);
+      P = CmpInst::getSwappedPredicate(P);
+    }
+    if (!L->isLoopInvariant(Bound))
+      return std::nullopt;
+    // X is the IV phi or IV + Step.
+    PHINode *Phi = dyn_cast<PHINode>(X);
+    Value *Step = nullptr;
+    bool PostInc = false;
+    if (!Phi || Phi->getParent() != L->getHeader()) {
+      auto *Inc = dyn_cast<BinaryOperator>(X);
+      if (!Inc || Inc->getOpcode() != Instruction::Add)
+        return std::nullopt;
+      for (int I = 0; I < 2; ++I) {
+        auto *Ph = dyn_cast<PHINode>(Inc->getOperand(I));
+        if (Ph && Ph->getParent() == L->getHeader() &&
+            L->isLoopInvariant(Inc->getOperand(1 - I)) &&
+            Ph->getIncomingValueForBlock(Latch) == Inc) {
+          Phi = Ph;
+          Step = Inc->getOperand(1 - I);
+        }
+      }
+      PostInc = true;
+    } else {
+      auto *Inc = dyn_cast<BinaryOperator>(Phi->getIncomingValueForBlock(Latch));
+      if (!Inc || Inc->getOpcode() != Instruction::Add)
+        return std::nullopt;
+      for (int I = 0; I < 2; ++I)
+        if (Inc->getOperand(I) == Phi && L->isLoopInvariant(Inc->getOperand(1 - I)))
+          Step = Inc->getOperand(1 - I);
+    }
+    if (!Phi || !Step)
+      return std::nullopt;
+    auto S = EB.build(Phi->getIncomingValueForBlock(Pre));
+    auto St = EB.build(Step), B = EB.build(Bound);
+    if (!S || !St || !B)
+      return std::nullopt;
+    unsigned W = Phi->getType()->getIntegerBitWidth();
+    bool Signed = CmpInst::isSigned(P) || P == CmpInst::ICMP_NE;
+    JExpr SX = jExt(Signed, W, *S), BX = jExt(Signed, W, *B),
+          StX = jExt(true, W, *St);
+    JExpr Trips(0);
+    switch (P) {
+    case CmpInst::ICMP_SLT: case CmpInst::ICMP_ULT: case CmpInst::ICMP_NE:
+      Trips = jOp("ceildiv", jOp("sub", BX, SX), StX);
+      break;
+    case CmpInst::ICMP_SLE: case CmpInst::ICMP_ULE:
+      Trips = jOp("ceildiv", jOp("sub", jOp("add", BX, 1), SX), StX);
+      break;
+    case CmpInst::ICMP_SGT: case CmpInst::ICMP_UGT:
+      Trips = jOp("ceildiv", jOp("sub", SX, BX), jOp("sub", 0, StX));
+      break;
+    case CmpInst::ICMP_SGE: case CmpInst::ICMP_UGE:
+      Trips = jOp("ceildiv", jOp("sub", jOp("add", SX, 1), BX), jOp("sub", 0, StX));
+      break;
+    default:
+      return std::nullopt;
+    }
+    if (P == CmpInst::ICMP_NE && !isa<ConstantInt>(Step))
+      return std::nullopt;
+    if (P == CmpInst::ICMP_NE && cast<ConstantInt>(Step)->isNegative())
+      Trips = jOp("ceildiv", jOp("sub", SX, BX), jOp("sub", 0, StX));
+    if (!PostInc) // the compare sees the value before the increment
+      Trips = jOp("add", std::move(Trips), 1);
+    return json::Array{"max", 1, std::move(Trips)};
+  }
+
+  void emitBlock(BasicBlock *BB, const Alts &Mult) {
+    BlockCounts C = countBlock(*BB);
+    for (const std::string &U : C.Unknown)
+      unknown(U + " in " + at(*BB));
+    bool Any = std::any_of(C.Counts.begin(), C.Counts.end(),
+                           [](uint64_t V) { return V != 0; });
+    if (Any)
+      for (const Product &P : Mult)
+        Out.Terms.push_back({C.Counts, P, at(*BB)});
+    for (const CallBase *CB : C.Calls)
+      emitCall(*CB, Mult);
+  }
+
+  void emitCall(const CallBase &CB, const Alts &Mult);
+
+  void region(Loop *L, BasicBlock *Entry, const Alts &Base) {
+    DenseMap<BasicBlock *, Alts> Cond;
+    for (BasicBlock *BB : RPO) {
+      if (nodeOf(BB, L) != BB)
+        continue; // outside this region, or inside a sub-loop but not its header
+      if (BB == Entry) {
+        Cond[BB] = Alts{Product{}};
+      } else {
+        // A block that post-dominates its immediate dominator runs exactly
+        // when the dominator does (within one iteration of L).
+        BasicBlock *IDom = DT.getNode(BB)->getIDom()
+                               ? DT.getNode(BB)->getIDom()->getBlock()
+                               : nullptr;
+        BasicBlock *DN = IDom ? nodeOf(IDom, L) : nullptr;
+        if (DN && Cond.count(DN) && PDT.dominates(BB, IDom) &&
+            !(L && IDom == L->getHeader() && false)) {
+          Cond[BB] = Cond[DN];
+        } else {
+          Alts Sum;
+          for (BasicBlock *P : predecessors(BB)) {
+            if (L && BB == L->getHeader())
+              continue;
+            BasicBlock *PN = nodeOf(P, L);
+            if (!PN || PN == BB)
+              continue; // from outside, or a sub-loop's own back edge
+            auto It = Cond.find(PN);
+            if (It == Cond.end()) {
+              unknown("irreducible control flow at " + at(*BB));
+              continue;
+            }
+            Alts E;
+            if (PN != P) { // leaving a sub-loop
+              Loop *Sub = LI.getLoopFor(PN);
+              SmallVector<BasicBlock *, 4> Exits;
+              Sub->getUniqueExitBlocks(Exits);
+              if (Exits.size() != 1)
+                unknown("loop at " + at(*PN) + " has several exits");
+              E = Alts{Product{}};
+            } else {
+              E = edge(P, BB);
+            }
+            Alts C = cross(It->second, E, *BB);
+            Sum.insert(Sum.end(), C.begin(), C.end());
+          }
+          if (Sum.size() > MaxPaths) {
+            unknown("too many distinct paths to " + at(*BB) +
+                    " (raise -hroof-max-paths)");
+            Sum.resize(MaxPaths);
+          }
+          Cond[BB] = std::move(Sum);
+        }
+      }
+      Alts Mult = cross(Base, Cond[BB], *BB);
+      if (Loop *Sub = LI.getLoopFor(BB); Sub != L && Sub->getHeader() == BB) {
+        std::optional<JExpr> Trips = tripCount(Sub);
+        if (!Trips)
+          unknown("loop at " + at(*BB) +
+                  " has a trip count hroof cannot express (data-dependent or "
+                  "irregular); counted as one iteration per entry");
+        else
+          for (Product &P : Mult)
+            P.push_back(*Trips);
+        region(Sub, BB, Mult);
+      } else {
+        emitBlock(BB, Mult);
+      }
+    }
+  }
+
+  Function &F;
+  LoopInfo &LI;
+  DominatorTree &DT;
+  PostDominatorTree &PDT;
+  ScalarEvolution &SE;
+  ExprBuilder EB;
+  ModuleModeler &MM;
+  FunctionModel Out;
+  std::vector<BasicBlock *> RPO;
+  DenseMap<BasicBlock *, unsigned> RPOIndex;
+};
+
+class ModuleModeler {
+public:
+  ModuleModeler(Module &M, ModuleAnalysisManager &MAM)
+      : FAM(MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager()) {}
+
+  /// Model of \p F, or null while it is being built (recursion).
+  const FunctionModel *get(Function &F) {
+    auto It = Models.find(&F);
+    if (It != Models.end())
+      return &It->second;
+    if (!InProgress.insert(&F).second)
+      return nullptr;
+    FunctionModel FM = FunctionModeler(F, FAM, *this).run();
+    InProgress.erase(&F);
+    return &(Models[&F] = std::move(FM));
+  }
+
+  ModuleModel take(Module &M) {
+    ModuleModel R;
+    for (Function &F : M)
+      if (isKernel(F) && !F.isDeclaration())
+        R[&F] = Models.count(&F) ? Models[&F] : FunctionModel{};
+    return R;
+  }
+
+  FunctionAnalysisManager &FAM;
+  std::map<const Function *, FunctionModel> Models;
+  SmallPtrSet<const Function *, 8> InProgress;
+};
+
+void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
+  Function *G = CB.getCalledFunction();
+  const FunctionModel *GM = MM.get(*G);
+  if (!GM) {
+    unknown("recursive call to " + G->getName().str() + " in " +
+            at(*CB.getParent()));
+    return;
+  }
+  auto Add = [](std::vector<std::string> &V, const std::string &S) {
+    if (std::find(V.begin(), V.end(), S) == V.end())
+      V.push_back(S);
+  };
+  Add(Out.Callees, G->getName().str());
+  for (const std::string &C : GM->Callees)
+    Add(Out.Callees, C);
+  for (const std::string &U : GM->Unknown)
+    unknown(U);
+  std::vector<std::optional<JExpr>> Args;
+  for (const Use &A : CB.args())
+    Args.push_back(EB.build(A.get()));
+  for (const ModelTerm &T : GM->Terms) {
+    Product Callee;
+    for (const JExpr &F : T.Factors) {
+      JExpr S = F;
+      if (substituteArgs(S, Args))
+        Callee.push_back(std::move(S));
+      else
+        unknown("counts of " + G->getName().str() + " depend on an argument " +
+                "that is data or a loop variable at " + at(*CB.getParent()));
+    }
+    for (const Product &P : Mult) {
+      Product All = P;
+      All.insert(All.end(), Callee.begin(), Callee.end());
+      Out.Terms.push_back({T.Counts, std::move(All), T.Where});
+    }
+  }
+}
+
+std::string typeName(Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
+  return S;
+}
+
+} // namespace
+
+ModuleModel KernelModelAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
+  ModuleModeler MM(M, MAM);
+  for (Function &F : M)
+    if (isKernel(F) && !F.isDeclaration())
+      MM.get(F);
+  return MM.take(M);
+}
+
+static std::string countsToString(const CountVector &C) {
+  std::string S;
+  for (int I = 0; I < NumCounters; ++I) {
+    if (!C[I])
+      continue;
+    char Key[64];
+    counterKeyString(I, Key, sizeof Key);
+    S += (S.empty() ? "" : " ") + std::string(Key) + "=" + std::to_string(C[I]);
+  }
+  return S;
+}
+
+PreservedAnalyses KernelModelPrinter::run(Module &M, ModuleAnalysisManager &MAM) {
+  auto &Model = MAM.getResult<KernelModelAnalysis>(M);
+  for (auto &[F, FM] : Model) {
+    OS << "kernel " << F->getName() << " '" << demangle(F->getName().str()) << "'\n";
+    OS << "  exact: " << (FM.exact() ? "yes" : "no") << "\n";
+    for (const std::string &U : FM.Unknown)
+      OS << "  unknown: " << U << "\n";
+    for (const std::string &C : FM.Callees)
+      OS << "  calls: " << C << "\n";
+    for (const ModelTerm &T : FM.Terms) {
+      OS << "  term " << T.Where << ": " << countsToString(T.Counts) << " x ";
+      if (T.Factors.empty())
+        OS << "1";
+      for (size_t I = 0; I < T.Factors.size(); ++I)
+        OS << (I ? " * " : "") << exprToString(T.Factors[I], F);
+      OS << "\n";
+    }
+  }
+  return PreservedAnalyses::all();
+}
+
+json::Value modelToJson(const Module &M, const ModuleModel &Model) {
+  json::Array Kernels;
+  std::string Arch;
+  for (auto &[F, FM] : Model) {
+    if (Arch.empty() && F->hasFnAttribute("target-cpu"))
+      Arch = F->getFnAttribute("target-cpu").getValueAsString().str();
+    json::Array Params;
+    for (const Argument &A : F->args())
+      Params.push_back(json::Object{
+          {"name", A.hasName() ? A.getName().str() : "arg" + std::to_string(A.getArgNo())},
+          {"type", typeName(A.getType())}});
+    json::Array Terms;
+    for (const ModelTerm &T : FM.Terms) {
+      json::Object Counts;
+      for (int I = 0; I < NumCounters; ++I)
+        if (T.Counts[I]) {
+          char Key[64];
+          counterKeyString(I, Key, sizeof Key);
+          Counts[std::string(Key)] = int64_t(T.Counts[I]);
+        }
+      json::Array Factors;
+      for (const JExpr &E : T.Factors)
+        Factors.push_back(E);
+      Terms.push_back(json::Object{{"where", T.Where},
+                                   {"counts", std::move(Counts)},
+                                   {"factors", std::move(Factors)}});
+    }
+    json::Array Unknown, Callees;
+    for (const std::string &U : FM.Unknown)
+      Unknown.push_back(U);
+    for (const std::string &C : FM.Callees)
+      Callees.push_back(C);
+    Kernels.push_back(json::Object{{"name", demangle(F->getName().str())},
+                                   {"mangled", F->getName()},
+                                   {"exact", FM.exact()},
+                                   {"unknown", std::move(Unknown)},
+                                   {"functions", std::move(Callees)},
+                                   {"params", std::move(Params)},
+                                   {"terms", std::move(Terms)}});
+  }
+  return json::Object{{"hroof_static_model", 1},
+                      {"source", M.getSourceFileName()},
+                      {"arch", Arch},
+                      {"kernels", std::move(Kernels)}};
+}
+
+PreservedAnalyses StaticModelWriter::run(Module &M, ModuleAnalysisManager &MAM) {
+  std::string Path = StaticJsonPath;
+  if (Path.empty())
+    if (const char *E = std::getenv("HROOF_STATIC_JSON"))
+      Path = E;
+  if (Path.empty())
+    return PreservedAnalyses::all();
+  auto &Model = MAM.getResult<KernelModelAnalysis>(M);
+  json::Value J = modelToJson(M, Model);
+  std::string Arch = json::Object(*J.getAsObject()).getString("arch")->str();
+  for (size_t P; (P = Path.find("%a")) != std::string::npos;)
+    Path.replace(P, 2, Arch);
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC) {
+    M.getContext().emitError("hroof: cannot write static model to '" + Path +
+                             "': " + EC.message());
+    return PreservedAnalyses::all();
+  }
+  OS << formatv("{0:2}", J) << "\n";
+  return PreservedAnalyses::all();
+}
+
+} // namespace hroof

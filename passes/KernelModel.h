@@ -1,0 +1,90 @@
+//===- KernelModel.h - the static model of every kernel in a module -------===//
+//
+// KernelModelAnalysis (module analysis, registered as "hroof-kernels") builds
+// for each kernel (ptx_kernel calling convention) and each device function it
+// calls a list of terms: per-thread counts of one basic block (Counting.h)
+// times the block's per-thread multiplicity, a product of expressions
+// (ExprBuilder.h) of the kernel's arguments and the PTX special registers:
+//  - branch conditions on the path to the block (control dependence, as a
+//    sum of disjoint path conjunctions; a block that post-dominates its
+//    immediate dominator inherits the dominator's condition),
+//  - trip counts of the enclosing loops (ScalarEvolution's backedge-taken
+//    count, else the induction-variable pattern of a rotated loop, which
+//    covers thread-dependent starts such as grid-stride loops),
+//  - the terms of called device functions, with their arguments substituted.
+// Summing a term over every thread of a launch (common/ThreadSum) gives exact
+// launch totals. Whatever cannot be expressed is listed in Unknown, and the
+// kernel is not exact.
+//
+//   opt -load-pass-plugin=build/lib/hroof.so -passes='print<hroof-kernels>' \
+//       -disable-output kernel.ll
+//   opt -load-pass-plugin=build/lib/hroof.so -passes=hroof-static-json \
+//       -hroof-static-json=model.json -disable-output kernel.ll
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_PASSES_KERNELMODEL_H
+#define HROOF_PASSES_KERNELMODEL_H
+
+#include "Counting.h"
+#include "ExprBuilder.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace hroof {
+
+struct ModelTerm {
+  CountVector Counts{};
+  std::vector<JExpr> Factors; ///< product; empty = 1 per thread
+  std::string Where;          ///< "function:block"
+};
+
+struct FunctionModel {
+  bool IsKernel = false;
+  std::vector<ModelTerm> Terms;
+  std::vector<std::string> Unknown;       ///< why not exact (deduplicated)
+  std::vector<std::string> Callees;       ///< device functions counted in
+  bool exact() const { return Unknown.empty(); }
+};
+
+using ModuleModel = llvm::MapVector<const llvm::Function *, FunctionModel>;
+
+class KernelModelAnalysis : public llvm::AnalysisInfoMixin<KernelModelAnalysis> {
+public:
+  using Result = ModuleModel;
+  Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+
+private:
+  friend llvm::AnalysisInfoMixin<KernelModelAnalysis>;
+  static llvm::AnalysisKey Key;
+};
+
+/// print<hroof-kernels>: the model of every kernel, readable.
+class KernelModelPrinter : public llvm::PassInfoMixin<KernelModelPrinter> {
+public:
+  explicit KernelModelPrinter(llvm::raw_ostream &OS) : OS(OS) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::raw_ostream &OS;
+};
+
+/// hroof-static-json: writes the model as JSON (docs/static-model.md) to the
+/// path of -hroof-static-json or $HROOF_STATIC_JSON ("%a" becomes the GPU
+/// architecture). Does nothing when neither is set.
+class StaticModelWriter : public llvm::PassInfoMixin<StaticModelWriter> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+};
+
+/// The model as JSON.
+llvm::json::Value modelToJson(const llvm::Module &M, const ModuleModel &Model);
+
+} // namespace hroof
+
+#endif // HROOF_PASSES_KERNELMODEL_H

@@ -1,0 +1,214 @@
+//===- Main.cpp - the hroof command-line tool -----------------------------===//
+//
+//   hroof static FILE.cu [--arch sm_90] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]
+//                [--arg NAME=VALUE]... [--kernel REGEX] [--json] [-- clang args]
+//   hroof demo
+//
+// Links neither LLVM nor CUPTI: it runs clang with the plugin and reads the
+// static model it writes (common/StaticModel.h).
+//===----------------------------------------------------------------------===//
+#include "Settings.h"
+#include "StaticReport.h"
+#include "Toolchain.h"
+
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <regex>
+
+using namespace hroof;
+
+namespace {
+
+struct StaticOptions {
+  std::string File, Arch = "sm_90", Grid, Block, KernelRegex;
+  std::vector<std::string> Args, Extra;
+  bool Json = false, Terms = false;
+};
+
+StaticModule loadModel(const StaticOptions &O) {
+  std::string Text;
+  if (O.File.size() > 5 && O.File.substr(O.File.size() - 5) == ".json") {
+    std::ifstream In(O.File);
+    if (!In)
+      throw UserError("cannot read '" + O.File + "'");
+    std::stringstream SS;
+    SS << In.rdbuf();
+    Text = SS.str();
+  } else {
+    Text = compileStaticModel(Toolchain::find(), O.File, O.Arch, O.Extra).ModelJson;
+  }
+  nlohmann::json J = nlohmann::json::parse(Text, nullptr, false);
+  if (J.is_discarded())
+    throw UserError("'" + O.File + "' is not valid JSON");
+  try {
+    return parseStaticModel(J);
+  } catch (const std::exception &E) {
+    throw UserError("'" + O.File + "': " + E.what());
+  }
+}
+
+int runStatic(const StaticOptions &O) {
+  StaticModule M = loadModel(O);
+  // Kernel selection.
+  std::vector<const KernelModel *> Selected;
+  std::regex Re;
+  try {
+    Re = std::regex(O.KernelRegex.empty() ? ".*" : O.KernelRegex);
+  } catch (const std::regex_error &E) {
+    throw UserError("--kernel '" + O.KernelRegex + "' is not a valid regular expression");
+  }
+  std::string All;
+  for (const KernelModel &K : M.Kernels) {
+    All += (All.empty() ? "" : ", ") + K.Name;
+    if (std::regex_search(K.Name, Re) || std::regex_search(K.Mangled, Re))
+      Selected.push_back(&K);
+  }
+  if (M.Kernels.empty())
+    throw UserError("'" + O.File + "' has no kernels");
+  if (Selected.empty())
+    throw UserError("--kernel '" + O.KernelRegex + "' matches no kernel in '" +
+                    O.File + "' (kernels: " + All + ")");
+  // Launch.
+  LaunchRequest Req;
+  if (O.Grid.empty() != O.Block.empty())
+    throw UserError("give both --grid and --block, or neither");
+  if (!O.Grid.empty())
+    Req.Shape = LaunchShape{parseDims(O.Grid, "--grid"), parseDims(O.Block, "--block")};
+  for (const std::string &A : O.Args) {
+    auto Eq = A.find('=');
+    if (Eq == std::string::npos || Eq == 0)
+      throw UserError("bad --arg '" + A + "': expected NAME=VALUE");
+    std::string Name = A.substr(0, Eq);
+    bool Known = false;
+    std::string Params;
+    for (const KernelModel *K : Selected) {
+      Known |= findParam(*K, Name) >= 0;
+      for (const ModelParam &P : K->Params)
+        Params += (Params.empty() ? "" : ", ") + P.Name;
+    }
+    if (!Known)
+      throw UserError("unknown --arg '" + Name + "': no selected kernel has a " +
+                      "parameter of that name (parameters: " + Params + ")");
+    Req.Args[Name] = A.substr(Eq + 1);
+  }
+  std::vector<KernelResult> Results;
+  for (const KernelModel *K : Selected)
+    Results.push_back(evaluateForLaunch(*K, Req));
+
+  if (O.Json) {
+    nlohmann::json Out;
+    Out["source"] = O.File;
+    Out["arch"] = M.Arch;
+    if (Req.Shape)
+      Out["launch"] = {{"grid", Req.Shape->Grid}, {"block", Req.Shape->Block},
+                       {"args", Req.Args}};
+    Out["kernels"] = nlohmann::json::array();
+    for (const KernelResult &R : Results) {
+      const KernelModel &K = *R.Kernel;
+      nlohmann::json KJ = {{"name", K.Name}, {"mangled", K.Mangled},
+                           {"exact", K.Exact}, {"unknown", K.Unknown},
+                           {"functions", K.Functions}};
+      KJ["params"] = nlohmann::json::array();
+      for (const ModelParam &P : K.Params)
+        KJ["params"].push_back({{"name", P.Name}, {"type", P.Type}});
+      if (R.Total) {
+        KJ["total"] = countsToJson(*R.Total);
+        u128 F = totalFlops(*R.Total), B = globalBytes(*R.Total);
+        KJ["flops_total"] = uint64_t(F);
+        KJ["ai"] = {{"global", B ? nlohmann::json(double(F) / double(B))
+                                 : nlohmann::json(nullptr)}};
+      } else {
+        KJ["total"] = nullptr;
+        KJ["problem"] = R.Problem;
+      }
+      if (O.Terms) {
+        KJ["terms"] = nlohmann::json::array();
+        for (const ModelTerm &T : K.Terms) {
+          nlohmann::json C = nlohmann::json::object();
+          for (int I = 0; I < NumCounters; ++I)
+            if (T.Counts[I])
+              C[counterName(I)] = T.Counts[I];
+          nlohmann::json Fs = nlohmann::json::array();
+          for (const ExprPtr &F : T.Factors)
+            Fs.push_back(F->toJson());
+          KJ["terms"].push_back({{"where", T.Where}, {"counts", C}, {"factors", Fs}});
+        }
+      }
+      Out["kernels"].push_back(KJ);
+    }
+    std::cout << Out.dump(2) << "\n";
+  } else {
+    for (const KernelResult &R : Results)
+      printKernelText(std::cout, R, O.Terms);
+  }
+  // A launch was asked for but some kernel could not be evaluated: say so.
+  int RC = 0;
+  if (Req.Shape)
+    for (const KernelResult &R : Results)
+      if (!R.Total) {
+        std::cerr << "hroof: kernel " << R.Kernel->Name << ": " << R.Problem << "\n";
+        RC = 1;
+      }
+  return RC;
+}
+
+int runDemo();
+
+} // namespace
+
+int demoMain(); // DemoCommand.cpp
+
+int main(int argc, char **argv) {
+  CLI::App App{"hroof: hierarchical roofline analysis of CUDA kernels "
+               "(static model from the hroof LLVM plugin)"};
+  App.require_subcommand(1);
+  App.set_version_flag("--version", "hroof 0.1");
+  std::string EnvHelp = "\nEnvironment:\n";
+  for (int I = 0; I < int(Setting::Count); ++I)
+    EnvHelp += "  " + std::string(settingInfo(Setting(I)).Env) + ": " +
+               settingInfo(Setting(I)).Help + "\n";
+  App.footer(EnvHelp);
+
+  StaticOptions SO;
+  CLI::App *Static = App.add_subcommand(
+      "static", "Compile FILE.cu with the plugin (no GPU needed) and print each "
+                "kernel's static counts; with --grid/--block (and --arg values) "
+                "the totals of that launch and the static arithmetic intensity. "
+                "FILE may also be a static-model .json written by the plugin.");
+  Static->add_option("file", SO.File, "CUDA source (.cu) or static model (.json)")
+      ->required();
+  Static->add_option("--arch", SO.Arch, "GPU architecture (default sm_90)");
+  Static->add_option("--grid", SO.Grid, "grid dimensions X[,Y[,Z]]");
+  Static->add_option("--block", SO.Block, "block dimensions X[,Y[,Z]]");
+  Static->add_option("--arg", SO.Args,
+                     "kernel argument value NAME=VALUE (NAME: parameter name or "
+                     "argN); repeatable");
+  Static->add_option("--kernel", SO.KernelRegex,
+                     "only kernels whose name matches this regular expression");
+  Static->add_flag("--json", SO.Json, "print JSON (schema: docs/static-model.md)");
+  Static->add_flag("--terms", SO.Terms,
+                   "also print the model's terms (per-thread counts x multiplicity)");
+  Static->add_option("extra", SO.Extra, "after --: extra clang arguments");
+
+  CLI::App *Demo = App.add_subcommand(
+      "demo", "Run hroof on the bundled example kernels (examples/): the "
+              "static model of each at a fixed launch. Needs no GPU.");
+
+  try {
+    App.parse(argc, argv);
+  } catch (const CLI::ParseError &E) {
+    return App.exit(E);
+  }
+  try {
+    if (Static->parsed())
+      return runStatic(SO);
+    if (Demo->parsed())
+      return demoMain();
+  } catch (const UserError &E) {
+    std::cerr << "hroof: " << E.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

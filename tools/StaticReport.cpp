@@ -1,0 +1,150 @@
+//===- StaticReport.cpp - evaluate and print static models ----------------===//
+#include "StaticReport.h"
+#include "Toolchain.h"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+namespace hroof {
+
+std::array<int64_t, 3> parseDims(const std::string &S, const std::string &What) {
+  std::array<int64_t, 3> D{1, 1, 1};
+  std::stringstream SS(S);
+  std::string Part;
+  int I = 0;
+  while (std::getline(SS, Part, ',')) {
+    char *End = nullptr;
+    long long V = std::strtoll(Part.c_str(), &End, 0);
+    if (I >= 3 || Part.empty() || *End || V < 1)
+      throw UserError("bad " + What + " '" + S +
+                      "': expected X[,Y[,Z]] with positive integers");
+    D[I++] = V;
+  }
+  if (I == 0)
+    throw UserError("bad " + What + " '" + S + "': expected X[,Y[,Z]]");
+  return D;
+}
+
+KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
+  KernelResult R;
+  R.Kernel = &K;
+  EvalEnv Env;
+  Env.Args.assign(K.Params.size(), 0);
+  Env.HasArg.assign(K.Params.size(), false);
+  for (const auto &[Name, Value] : Req.Args) {
+    int I = findParam(K, Name);
+    if (I < 0)
+      continue; // another kernel's parameter; unknown names are caught earlier
+    if (!K.Params[I].IsInteger)
+      continue; // values of pointer and FP parameters never enter the model
+    char *End = nullptr;
+    errno = 0;
+    long long V = std::strtoll(Value.c_str(), &End, 0);
+    if (Value.empty() || *End || errno)
+      throw UserError("--arg " + Name + "=" + Value + ": '" + Value +
+                      "' is not an integer (parameter " + Name + " is " +
+                      K.Params[I].Type + ")");
+    Env.Args[I] = V;
+    Env.HasArg[I] = true;
+  }
+  if (!Req.Shape) {
+    R.Problem = "no launch shape (give --grid and --block)";
+    return R;
+  }
+  std::string Missing;
+  for (int I : neededArgs(K))
+    if (I >= int(Env.HasArg.size()) || !Env.HasArg[I])
+      Missing += (Missing.empty() ? "" : ", ") +
+                 (I < int(K.Params.size()) ? K.Params[I].Name : "arg" + std::to_string(I));
+  if (!Missing.empty()) {
+    R.Problem = "needs --arg for: " + Missing;
+    return R;
+  }
+  try {
+    R.Total = evaluateKernel(K, *Req.Shape, Env);
+  } catch (const ExprError &E) {
+    R.Problem = E.what();
+  }
+  return R;
+}
+
+static nlohmann::json number(u128 V) {
+  if (V <= u128(UINT64_MAX))
+    return uint64_t(V);
+  return double(V);
+}
+
+nlohmann::json countsToJson(const TotalVector &T) {
+  nlohmann::json J = nlohmann::json::object();
+  for (int I = 0; I < NumCounters; ++I) {
+    CounterKey K = counterKey(I);
+    nlohmann::json *Node = &J;
+    int N = K.Parts[2] ? 3 : 2;
+    for (int P = 0; P < N - 1; ++P)
+      Node = &(*Node)[K.Parts[P]];
+    (*Node)[K.Parts[N - 1]] = number(T[I]);
+  }
+  return J;
+}
+
+u128 totalFlops(const TotalVector &T) {
+  u128 S = 0;
+  for (int I = FlopsBase; I < SpecialBase; ++I)
+    S += T[I];
+  return S;
+}
+
+u128 globalBytes(const TotalVector &T) {
+  u128 S = 0;
+  for (int D = 0; D < NumMemDirs; ++D)
+    S += T[bytesIndex(MemSpace::Global, MemDir(D))];
+  return S;
+}
+
+void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms) {
+  const KernelModel &K = *R.Kernel;
+  OS << "kernel " << K.Name << (K.Exact ? "  [exact]" : "  [not exact]") << "\n";
+  for (const std::string &U : K.Unknown)
+    OS << "  unknown: " << U << "\n";
+  if (ShowTerms || !R.Total) {
+    std::vector<std::string> Names;
+    for (const ModelParam &P : K.Params)
+      Names.push_back(P.Name);
+    OS << "  per-thread counts x multiplicity:\n";
+    for (const ModelTerm &T : K.Terms) {
+      OS << "    ";
+      bool First = true;
+      for (int I = 0; I < NumCounters; ++I)
+        if (T.Counts[I]) {
+          OS << (First ? "" : " ") << counterName(I) << "=" << T.Counts[I];
+          First = false;
+        }
+      OS << "  x ";
+      if (T.Factors.empty())
+        OS << "1";
+      for (size_t I = 0; I < T.Factors.size(); ++I)
+        OS << (I ? " * " : "") << T.Factors[I]->str(&Names);
+      OS << "\n";
+    }
+  }
+  if (!R.Total) {
+    OS << "  total: not evaluated: " << R.Problem << "\n";
+    return;
+  }
+  OS << "  total:\n";
+  for (int I = 0; I < NumCounters; ++I)
+    if ((*R.Total)[I])
+      OS << "    " << std::left << std::setw(34) << counterName(I)
+         << u128ToString((*R.Total)[I]) << "\n";
+  u128 F = totalFlops(*R.Total), B = globalBytes(*R.Total);
+  OS << "    " << std::left << std::setw(34) << "flops (all, tensor included)"
+     << u128ToString(F) << "\n";
+  if (B)
+    OS << "    " << std::left << std::setw(34) << "AI (flops / global bytes)"
+       << std::setprecision(4) << double(F) / double(B) << "\n";
+}
+
+} // namespace hroof

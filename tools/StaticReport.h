@@ -1,0 +1,47 @@
+//===- StaticReport.h - evaluate and print static models ------------------===//
+//
+// Shared by `hroof static` and `hroof demo`: select kernels, evaluate a
+// kernel's static model for one launch, and print counts as a table or as JSON
+// with the DESIGN.md keys (total.flops.f32, total.bytes.global.load, ...).
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_TOOLS_STATICREPORT_H
+#define HROOF_TOOLS_STATICREPORT_H
+
+#include "hroof/StaticModel.h"
+
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace hroof {
+
+struct LaunchRequest {
+  std::optional<LaunchShape> Shape; ///< both --grid and --block given
+  std::map<std::string, std::string> Args; ///< --arg NAME=VALUE
+};
+
+struct KernelResult {
+  const KernelModel *Kernel = nullptr;
+  std::optional<TotalVector> Total;
+  std::string Problem; ///< why no total (missing argument, ...)
+};
+
+/// Evaluates \p K for \p Req. Throws UserError for a malformed value.
+KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req);
+
+/// Nested JSON object of counts with the DESIGN.md keys.
+nlohmann::json countsToJson(const TotalVector &T);
+/// FLOPs (CUDA cores + Tensor Cores) and requested global bytes.
+u128 totalFlops(const TotalVector &T);
+u128 globalBytes(const TotalVector &T);
+
+/// Human-readable block for one kernel.
+void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms);
+
+/// Parses "X[,Y[,Z]]"; throws UserError naming \p What.
+std::array<int64_t, 3> parseDims(const std::string &S, const std::string &What);
+
+} // namespace hroof
+
+#endif

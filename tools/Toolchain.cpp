@@ -1,0 +1,140 @@
+//===- Toolchain.cpp - find clang, the plugin and CUDA; compile with them -===//
+#include "Toolchain.h"
+#include "Settings.h"
+
+#include <cstdio>
+#include <fcntl.h>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace hroof {
+
+std::string executableDir() {
+  char Buf[4096];
+  ssize_t N = readlink("/proc/self/exe", Buf, sizeof Buf - 1);
+  if (N <= 0)
+    return ".";
+  std::string P(Buf, size_t(N));
+  return P.substr(0, P.rfind('/'));
+}
+
+static bool isFile(const std::string &P) {
+  struct stat S;
+  return stat(P.c_str(), &S) == 0 && S_ISREG(S.st_mode);
+}
+
+Toolchain Toolchain::find() {
+  Toolchain TC;
+  TC.Clang = setting(Setting::Clang);
+  if (TC.Clang.empty())
+    TC.Clang = HROOF_DEFAULT_CLANG;
+  if (!isFile(TC.Clang) || access(TC.Clang.c_str(), X_OK) != 0)
+    throw UserError("clang++ not found at '" + TC.Clang +
+                    "' (install clang-22 with scripts/setup.sh, or set HROOF_CLANG)");
+  TC.Plugin = setting(Setting::Plugin);
+  if (TC.Plugin.empty())
+    TC.Plugin = executableDir() + "/../lib/hroof.so";
+  if (!isFile(TC.Plugin))
+    throw UserError("the hroof plugin is missing at '" + TC.Plugin +
+                    "' (build it with scripts/setup.sh, or set HROOF_PLUGIN)");
+  TC.CudaPath = setting(Setting::CudaPath);
+  if (TC.CudaPath.empty())
+    TC.CudaPath = HROOF_DEFAULT_CUDA_PATH;
+  if (!isFile(TC.CudaPath + "/include/cuda.h"))
+    throw UserError("the CUDA toolkit is missing at '" + TC.CudaPath +
+                    "' (set CUDA_PATH)");
+  return TC;
+}
+
+namespace {
+/// Runs Argv with extra environment; returns exit status, stderr captured.
+int runProcess(const std::vector<std::string> &Argv,
+               const std::vector<std::string> &Env, std::string &Stderr) {
+  char ErrPath[] = "/tmp/hroof-err-XXXXXX";
+  int ErrFd = mkstemp(ErrPath);
+  if (ErrFd < 0)
+    throw UserError("cannot create a temporary file in /tmp");
+  pid_t Pid = fork();
+  if (Pid == 0) {
+    dup2(ErrFd, 2);
+    int Null = open("/dev/null", 1);
+    if (Null >= 0)
+      dup2(Null, 1);
+    for (const std::string &E : Env)
+      putenv(const_cast<char *>(E.c_str()));
+    std::vector<char *> A;
+    for (const std::string &S : Argv)
+      A.push_back(const_cast<char *>(S.c_str()));
+    A.push_back(nullptr);
+    execv(A[0], A.data());
+    perror("exec");
+    _exit(127);
+  }
+  int Status = 0;
+  waitpid(Pid, &Status, 0);
+  close(ErrFd);
+  std::ifstream In(ErrPath);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  Stderr = SS.str();
+  unlink(ErrPath);
+  return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128;
+}
+} // namespace
+
+CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
+                                 const std::string &Arch,
+                                 const std::vector<std::string> &ExtraArgs) {
+  if (!isFile(File))
+    throw UserError("cannot read '" + File + "'");
+  char JsonPath[] = "/tmp/hroof-model-XXXXXX";
+  int Fd = mkstemp(JsonPath);
+  if (Fd < 0)
+    throw UserError("cannot create a temporary file in /tmp");
+  close(Fd);
+  bool HasOpt = false;
+  for (const std::string &A : ExtraArgs)
+    HasOpt |= A.size() >= 2 && A.compare(0, 2, "-O") == 0;
+  std::vector<std::string> Argv = {TC.Clang, "-x", "cuda", "--cuda-device-only",
+                                   "--cuda-gpu-arch=" + Arch,
+                                   "--cuda-path=" + TC.CudaPath,
+                                   "-Wno-unknown-cuda-version",
+                                   "-fno-discard-value-names",
+                                   "-fpass-plugin=" + TC.Plugin, "-S",
+                                   "-o", "/dev/null"};
+  if (!HasOpt)
+    Argv.push_back("-O2");
+  Argv.insert(Argv.end(), ExtraArgs.begin(), ExtraArgs.end());
+  Argv.push_back(File);
+  CompileResult R;
+  int RC = runProcess(Argv, {"HROOF_STATIC_JSON=" + std::string(JsonPath)},
+                      R.Diagnostics);
+  std::ifstream In(JsonPath);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  R.ModelJson = SS.str();
+  unlink(JsonPath);
+  if (RC != 0) {
+    // First error line, for the one-line message; the rest on request.
+    std::string First;
+    std::istringstream Lines(R.Diagnostics);
+    for (std::string L; std::getline(Lines, L);)
+      if (L.find("error") != std::string::npos) {
+        First = L;
+        break;
+      }
+    if (First.empty())
+      First = "clang exited with status " + std::to_string(RC);
+    throw UserError("'" + File + "' does not compile: " + First);
+  }
+  if (R.ModelJson.empty())
+    throw UserError("the plugin wrote no static model for '" + File +
+                    "' (is '" + TC.Plugin + "' an hroof plugin?)");
+  return R;
+}
+
+} // namespace hroof
