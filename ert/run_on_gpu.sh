@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs hroof-ert's whole validation on a GPU machine in one go (see docs/ert.md):
+#   SASS check, Nsight Compute peak query, hroof-ert --quick, hroof-ert (full run).
+# Usage: ert/run_on_gpu.sh BIN_DIR OUT_DIR [full|quick|both]
+# BIN_DIR holds hroof-ert; ert/check_sass.py is read from the repository.
+set -uo pipefail
+bin=${1:?bin dir}; out=${2:?out dir}; what=${3:-both}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export PATH=/usr/local/cuda/bin:$PATH
+log=$out/log.txt
+exec > >(tee -a "$log") 2>&1
+echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu --format=csv
+echo "== SASS check (cuobjdump --dump-sass $bin/hroof-ert)"
+cuobjdump --dump-sass "$bin/hroof-ert" > "$out/sass.txt" 2>&1
+python3 "$here/check_sass.py" "$out/sass.txt" | tee "$out/sass_check.txt"
+echo "== ncu peak_sustained query"
+metrics=sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained,sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained,sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained,l1tex__t_bytes.sum.peak_sustained,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.peak_sustained,lts__t_bytes.sum.peak_sustained,dram__bytes.sum.peak_sustained,lts__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,sm__cycles_elapsed.avg.per_second
+ncucmd="ncu --clock-control none --print-units base --csv --page raw -c 6 --metrics $metrics $bin/hroof-ert --ncu-probe"
+echo "$ncucmd"
+timeout 240 $ncucmd > "$out/ncu_peaks.csv" 2> "$out/ncu_stderr.txt"; echo "ncu rc=$?"
+tail -3 "$out/ncu_stderr.txt"
+python3 - "$out/ncu_peaks.csv" "$out/peaks.json" "$ncucmd" <<'PY'
+import csv, json, statistics, sys
+rows = list(csv.reader(open(sys.argv[1])))
+hi = next((i for i, r in enumerate(rows) if "Kernel Name" in r), None)
+if hi is None:
+    print("ncu: no CSV table; peaks.json not written"); sys.exit(0)
+head, units, data = rows[hi], rows[hi + 1], rows[hi + 2:]
+m = {}
+for j, name in enumerate(head):
+    if "__" not in name: continue
+    vals = []
+    for r in data:
+        try: vals.append(float(r[j].replace(",", "")))
+        except (ValueError, IndexError): pass
+    if vals:
+        m[name] = {"value": statistics.median(vals), "unit": units[j], "kernels": len(vals)}
+json.dump({"source": sys.argv[3], "metrics": m}, open(sys.argv[2], "w"), indent=1)
+for k, v in m.items(): print(f"{k} = {v['value']} {v['unit']}")
+PY
+peaks=(); [[ -s $out/peaks.json ]] && peaks=(--peaks "$out/peaks.json")
+if [[ $what != full ]]; then
+  echo "== hroof-ert --quick"
+  /usr/bin/time -f "quick wall %e s" "$bin/hroof-ert" --quick --out "$out/quick" "${peaks[@]}"; echo "rc=$?"
+fi
+if [[ $what != quick ]]; then
+  echo "== hroof-ert (full)"
+  /usr/bin/time -f "full wall %e s" "$bin/hroof-ert" --out "$out/full" "${peaks[@]}"; echo "rc=$?"
+fi
+nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv

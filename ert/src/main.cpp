@@ -1,0 +1,584 @@
+// hroof-ert: measures the machine's ceilings (FLOP/s per precision, bandwidth per memory
+// level), each beside references measured in the same run, and writes a machine JSON plus
+// the raw sweeps as CSV. docs/ert.md describes usage, schema and methods.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analysis.h"
+#include "cublas_ref.h"
+#include "ert_kernels.h"
+
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Ctx {
+  bool quick = false;
+  int device = 0;
+  std::string out = "ert-out";
+  std::set<std::string> only;
+  std::string peaks_path;
+  bool no_cublas = false;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  ert::DeviceInfo dev;
+  std::vector<json> checks;  // every benchmark's self-check
+  bool all_verified = true;
+};
+Ctx C;
+
+double elapsed_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - C.t0).count();
+}
+void progress(const std::string& s) {
+  std::fprintf(stderr, "[ert %6.1fs] %s\n", elapsed_s(), s.c_str());
+  std::fflush(stderr);
+}
+bool want(const std::string& group) { return C.only.empty() || C.only.count(group); }
+
+std::string fmt(double v, int prec = 1) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", prec, v);
+  return b;
+}
+
+json entry(double value, const std::string& unit, const std::string& method) {
+  json j;
+  j["value"] = std::round(value * 10) / 10;
+  j["unit"] = unit;
+  j["method"] = method;
+  return j;
+}
+
+void record_check(const std::string& name, const ert::Bench& b) {
+  C.checks.push_back({{"benchmark", name}, {"verified", b.verified}, {"check", b.check}});
+  if (!b.verified) {
+    C.all_verified = false;
+    progress("CHECK FAILED: " + name + ": " + b.check);
+  }
+}
+
+// CSV writer: header + rows of strings.
+struct Csv {
+  std::string path;
+  std::vector<std::string> head;
+  std::vector<std::vector<std::string>> rows;
+  void write() const {
+    std::ofstream o(path);
+    if (!o) throw std::runtime_error("cannot write " + path);
+    for (size_t i = 0; i < head.size(); ++i) o << (i ? "," : "") << head[i];
+    o << "\n";
+    for (auto& r : rows) {
+      for (size_t i = 0; i < r.size(); ++i) o << (i ? "," : "") << r[i];
+      o << "\n";
+    }
+  }
+};
+
+std::string human_bytes(double b) {
+  const char* u[] = {"B", "KiB", "MiB", "GiB"};
+  int i = 0;
+  while (b >= 1024 && i < 3) { b /= 1024; ++i; }
+  return fmt(b, b < 10 ? 1 : 0) + " " + u[i];
+}
+
+// Working-set sizes: powers of two from lo to hi with an extra point at 1.5x each.
+std::vector<size_t> ws_sizes(size_t lo, size_t hi, bool halfsteps) {
+  std::vector<size_t> v;
+  for (size_t s = lo; s <= hi; s *= 2) {
+    v.push_back(s);
+    if (halfsteps && s * 3 / 2 <= hi) v.push_back(s * 3 / 2);
+  }
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+struct Peaks {
+  json src;  // the --peaks file as read
+  bool have = false;
+  double metric(const std::string& name) const {
+    if (!have || !src.contains("metrics") || !src["metrics"].contains(name)) return 0;
+    auto& m = src["metrics"][name];
+    return m.is_object() ? m.value("value", 0.0) : m.get<double>();
+  }
+};
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  CLI::App app{
+      "hroof-ert: empirical roofline toolkit. Measures the GPU's ceilings (FMA on CUDA cores for\n"
+      "f64/f32/half2/bf162, Tensor Cores per input type, L1/shared/L2/HBM bandwidth from working-set\n"
+      "sweeps with plateau detection, the FLOPs-per-byte ridge) beside references measured in the\n"
+      "same run (cuBLASLt GEMM per precision, device-to-device copy, hardware peaks at the measured\n"
+      "clock), and writes OUT/machine.json plus the raw sweeps as CSV. Progress goes to stderr;\n"
+      "the result table to stdout. Schema and methods: docs/ert.md.",
+      "hroof-ert"};
+  std::string only_s;
+  app.add_option("--out", C.out, "output directory (created if missing)")->capture_default_str();
+  app.add_flag("--quick", C.quick, "coarser sweeps and shorter launches (about 30 s instead of about 2 min on an H100)");
+  app.add_option("--device", C.device, "CUDA device index")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--only", only_s,
+                 "comma-separated subset of groups to run: fma,tensor,l1,shared,global,copy,ridge,cublas "
+                 "(default: all)");
+  app.add_option("--peaks", C.peaks_path,
+                 "JSON of Nsight Compute peak_sustained metrics (ert/run_on_gpu.sh writes it) used for the "
+                 "peak_* references; without it only peak_f32/peak_f64 are given, from the per-SM rates "
+                 "of docs/ert.md, and only for sm_90")
+      ->check(CLI::ExistingFile);
+  app.add_flag("--no-cublas", C.no_cublas, "skip the cuBLASLt references");
+  bool probe = false;
+  app.add_flag("--ncu-probe", probe, "launch a few short benchmark kernels and exit (target for ncu's peak query)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (!only_s.empty()) {
+    static const std::set<std::string> groups = {"fma", "tensor", "l1", "shared", "global", "copy", "ridge", "cublas"};
+    std::stringstream ss(only_s);
+    std::string g;
+    while (std::getline(ss, g, ',')) {
+      if (!groups.count(g)) {
+        std::fprintf(stderr, "hroof-ert: error: --only: unknown group '%s' (fma,tensor,l1,shared,global,copy,ridge,cublas)\n", g.c_str());
+        return 2;
+      }
+      C.only.insert(g);
+    }
+  }
+  if (C.no_cublas) C.only.erase("cublas");
+
+  Peaks peaks;
+  if (!C.peaks_path.empty()) {
+    try {
+      std::ifstream in(C.peaks_path);
+      peaks.src = json::parse(in);
+      peaks.have = true;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "hroof-ert: error: --peaks %s: %s\n", C.peaks_path.c_str(), e.what());
+      return 2;
+    }
+  }
+
+  if (!probe) {
+    std::error_code ec;
+    fs::create_directories(C.out, ec);
+    std::ofstream t(C.out + "/.write-test");
+    if (ec || !t) {
+      std::fprintf(stderr, "hroof-ert: error: cannot write to output directory '%s'%s\n", C.out.c_str(),
+                   ec ? (": " + ec.message()).c_str() : "");
+      return 2;
+    }
+    t.close();
+    fs::remove(C.out + "/.write-test", ec);
+  }
+
+  try {
+    C.dev = ert::open_device(C.device);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hroof-ert: error: %s\n", e.what());
+    return 3;
+  }
+  const auto& D = C.dev;
+  progress("device " + std::to_string(C.device) + ": " + D.name + ", sm_" + std::to_string(D.cc_major) +
+           std::to_string(D.cc_minor) + ", " + std::to_string(D.sm_count) + " SMs, L2 " + human_bytes(D.l2_bytes) +
+           ", " + human_bytes(D.global_mem) + (C.quick ? " (quick)" : ""));
+  if (probe) {
+    ert::probe_kernels();
+    progress("probe kernels done");
+    return 0;
+  }
+
+  const double tms = C.quick ? 4 : 15;  // target length of one timed launch
+  const int reps = C.quick ? 3 : 5;
+  json ceil_flops = json::object(), ceil_bw = json::object(), refs = json::object();
+  std::vector<double> compute_clocks;
+  std::vector<std::string> files;
+  std::map<std::string, double> clock_of;  // benchmark -> MHz
+
+  // ---------------- FMA on CUDA cores ----------------
+  Csv fma_csv{C.out + "/fma.csv", {"precision", "gflops", "ms", "work_flop", "clock_mhz", "verified"}};
+  if (want("fma")) {
+    struct F { ert::FmaType t; const char* key; const char* name; };
+    for (F f : {F{ert::FmaType::f64, "f64", "f64 DFMA"}, F{ert::FmaType::f32, "f32", "f32 FFMA"},
+                F{ert::FmaType::f16x2, "f16", "half2 HFMA2"}, F{ert::FmaType::bf16x2, "bf16", "bf162 HFMA2.BF16"}}) {
+      ert::Bench b = ert::bench_fma(f.t, tms, reps);
+      record_check(std::string("fma_") + f.key, b);
+      progress(std::string("fma ") + f.name + ": " + fmt(b.rate_g()) + " GFLOP/s at " + fmt(b.clock_mhz, 0) + " MHz");
+      fma_csv.rows.push_back({f.key, fmt(b.rate_g()), fmt(b.ms, 4), fmt(b.work, 0), fmt(b.clock_mhz, 0), b.verified ? "1" : "0"});
+      ceil_flops[f.key] = entry(b.rate_g(), "GFLOP/s",
+                                std::string(f.name) + " chains (8 per thread, 2048 threads per SM), x=x*m+c; median of " +
+                                    std::to_string(reps) + " launches");
+      ceil_flops[f.key]["clock_mhz"] = std::round(b.clock_mhz);
+      clock_of[std::string("fma_") + f.key] = b.clock_mhz;
+      compute_clocks.push_back(b.clock_mhz);
+    }
+    fma_csv.write();
+    files.push_back("fma.csv");
+  }
+
+  // ---------------- Tensor Cores ----------------
+  Csv tc_csv{C.out + "/tensor.csv", {"type", "instruction", "a_operand", "warpgroups_per_sm", "gflops", "ms", "work", "clock_mhz", "verified"}};
+  if (want("tensor")) {
+    struct T { ert::TcType t; const char* key; const char* unit; };
+    const bool wg = ert::wgmma_supported();
+    if (!wg) progress("wgmma not available on this device: Tensor Cores measured with mma.sync only");
+    for (T t : {T{ert::TcType::f16, "f16", "GFLOP/s"}, T{ert::TcType::bf16, "bf16", "GFLOP/s"},
+                T{ert::TcType::tf32, "tf32", "GFLOP/s"}, T{ert::TcType::fp8, "fp8", "GFLOP/s"},
+                T{ert::TcType::int8, "int8", "GOP/s"}, T{ert::TcType::f64, "f64", "GFLOP/s"}}) {
+      double best = 0, best_clk = 0;
+      std::string best_m;
+      auto consider = [&](const std::string& instr, const std::string& aop, int wgs, const ert::Bench& b) {
+        record_check(std::string("tensor_") + t.key + " " + instr + " " + aop + " wg" + std::to_string(wgs), b);
+        tc_csv.rows.push_back({t.key, instr, aop, std::to_string(wgs), fmt(b.rate_g()), fmt(b.ms, 4), fmt(b.work, 0),
+                               fmt(b.clock_mhz, 0), b.verified ? "1" : "0"});
+        progress(std::string("tensor ") + t.key + " " + instr + " A:" + aop + (wgs ? " " + std::to_string(wgs) + " warpgroup(s)/SM" : "") +
+                 ": " + fmt(b.rate_g()) + " " + t.unit + " at " + fmt(b.clock_mhz, 0) + " MHz");
+        if (b.verified && b.rate_g() > best) {
+          best = b.rate_g();
+          best_clk = b.clock_mhz;
+          best_m = instr + (aop.empty() ? "" : ", A from " + aop) +
+                   (wgs ? ", " + std::to_string(wgs) + " warpgroup(s) per SM" : "");
+        }
+      };
+      if (wg && t.t != ert::TcType::f64) {
+        std::vector<int> wgs = C.quick ? std::vector<int>{2} : std::vector<int>{1, 2};
+        for (int rs = 0; rs < 2; ++rs)
+          for (int w : wgs) {
+            ert::Bench b = ert::bench_wgmma(t.t, rs, w, tms, reps);
+            const char* k = t.t == ert::TcType::tf32 ? "k8" : (t.t == ert::TcType::f16 || t.t == ert::TcType::bf16) ? "k16" : "k32";
+            consider(std::string("wgmma.m64n256") + k, rs ? "registers" : "shared", w, b);
+          }
+      }
+      if (t.t == ert::TcType::fp8 && D.cc_major * 10 + D.cc_minor < 89) {
+        progress("tensor fp8: no fp8 Tensor Cores before sm_89");
+      } else if (!(wg && C.quick && t.t != ert::TcType::f64)) {
+        ert::Bench b = ert::bench_mma_sync(t.t, tms, reps);
+        consider(t.t == ert::TcType::f64 ? "mma.sync.m8n8k4 (DMMA)" : "mma.sync.m16n8", "", 0, b);
+      }
+      if (best > 0) {
+        std::string key = std::string("tensor_") + t.key;
+        ceil_flops[key] = entry(best, t.unit, "best verified Tensor Core kernel: " + best_m + "; median of " + std::to_string(reps) + " launches, random operands");
+        ceil_flops[key]["clock_mhz"] = std::round(best_clk);
+        compute_clocks.push_back(best_clk);
+      }
+    }
+    tc_csv.write();
+    files.push_back("tensor.csv");
+  }
+
+  // ---------------- L1 ----------------
+  auto sweep_ceiling = [&](const std::string& name, const std::vector<ert::Point>& pts, bool highest,
+                           ert::Plateau* out) -> bool {
+    auto pl = ert::find_plateaus(pts, 0.10, 3);
+    bool ok = highest ? ert::highest_plateau(pl, out) : ert::last_plateau(pl, out);
+    if (!ok) progress(name + ": no plateau found in the sweep");
+    return ok;
+  };
+  if (want("l1")) {
+    Csv csv{C.out + "/l1_sweep.csv", {"ws_bytes", "gbs", "ms", "bytes", "clock_mhz", "verified"}};
+    std::vector<ert::Point> pts;
+    double clk = 0;
+    auto sizes = C.quick ? ws_sizes(8 << 10, 1 << 20, false) : ws_sizes(4 << 10, 2 << 20, true);
+    for (size_t ws : sizes) {
+      ert::Bench b = ert::bench_l1(ws, C.quick ? 2 : 5, reps);
+      record_check("l1 ws=" + std::to_string(ws), b);
+      csv.rows.push_back({std::to_string(ws), fmt(b.rate_g()), fmt(b.ms, 4), fmt(b.work, 0), fmt(b.clock_mhz, 0), b.verified ? "1" : "0"});
+      pts.push_back({(double)ws, b.rate_g()});
+      progress("l1 sweep " + human_bytes(ws) + " per SM: " + fmt(b.rate_g()) + " GB/s");
+    }
+    csv.write();
+    files.push_back("l1_sweep.csv");
+    ert::Plateau p;
+    if (sweep_ceiling("l1", pts, true, &p)) {
+      for (size_t i = p.first; i <= p.last; ++i) clk += std::stod(csv.rows[i][4]);
+      clk /= p.size();
+      ceil_bw["l1"] = entry(p.value, "GB/s",
+                            "plateau of the L1 working-set sweep (every block reads the same " + human_bytes(p.x_begin) + ".." +
+                                human_bytes(p.x_end) + " with ld.global.ca, 16 B per thread; median over the plateau's " +
+                                std::to_string(p.size()) + " points)");
+      ceil_bw["l1"]["clock_mhz"] = std::round(clk);
+      clock_of["l1"] = clk;
+    }
+  }
+  if (want("shared")) {
+    Csv csv{C.out + "/shared_sweep.csv", {"smem_bytes_per_block", "gbs", "ms", "bytes", "clock_mhz", "verified"}};
+    std::vector<ert::Point> pts;
+    std::vector<size_t> sizes = {8 << 10, 16 << 10, 32 << 10, 48 << 10, 64 << 10, 96 << 10};
+    for (size_t s : sizes) {
+      if ((int)s * 2 > D.smem_per_sm || (int)s > D.smem_per_block_optin) continue;
+      ert::Bench b = ert::bench_shared(s, C.quick ? 2 : 5, reps);
+      record_check("shared bytes=" + std::to_string(s), b);
+      csv.rows.push_back({std::to_string(s), fmt(b.rate_g()), fmt(b.ms, 4), fmt(b.work, 0), fmt(b.clock_mhz, 0), b.verified ? "1" : "0"});
+      pts.push_back({(double)s, b.rate_g()});
+      progress("shared sweep " + human_bytes(s) + " per block: " + fmt(b.rate_g()) + " GB/s");
+    }
+    csv.write();
+    files.push_back("shared_sweep.csv");
+    ert::Plateau p;
+    if (sweep_ceiling("shared", pts, true, &p)) {
+      double clk = 0;
+      for (size_t i = p.first; i <= p.last; ++i) clk += std::stod(csv.rows[i][4]);
+      clk /= p.size();
+      ceil_bw["shared"] = entry(p.value, "GB/s", "plateau of the shared-memory sweep (ld.shared.v4, conflict-free, 2 blocks of 1024 threads per SM)");
+      ceil_bw["shared"]["clock_mhz"] = std::round(clk);
+      clock_of["shared"] = clk;
+    }
+  }
+  // ---------------- L2 / HBM ----------------
+  double copy_kernel_gbs = 0;
+  if (want("global")) {
+    Csv csv{C.out + "/global_sweep.csv", {"ws_bytes", "gbs", "ms", "bytes", "clock_mhz", "verified"}};
+    std::vector<ert::Point> pts;
+    size_t hi = std::min<size_t>(C.quick ? (1ull << 30) : (4ull << 30), D.global_mem / 4);
+    auto sizes = ws_sizes(1 << 20, hi, !C.quick);
+    for (size_t ws : sizes) {
+      ert::Bench b = ert::bench_global_read(ws, C.quick ? 2 : 5, reps);
+      record_check("global ws=" + std::to_string(ws), b);
+      csv.rows.push_back({std::to_string(ws), fmt(b.rate_g()), fmt(b.ms, 4), fmt(b.work, 0), fmt(b.clock_mhz, 0), b.verified ? "1" : "0"});
+      pts.push_back({(double)ws, b.rate_g()});
+      progress("global sweep " + human_bytes(ws) + ": " + fmt(b.rate_g()) + " GB/s");
+    }
+    csv.write();
+    files.push_back("global_sweep.csv");
+    ert::Plateau p2, ph;
+    auto pl = ert::find_plateaus(pts, 0.10, 3);
+    if (ert::highest_plateau(pl, &p2))
+      ceil_bw["l2"] = entry(p2.value, "GB/s",
+                            "highest plateau of the global working-set sweep (" + human_bytes(p2.x_begin) + ".." +
+                                human_bytes(p2.x_end) + "; ld.global.cg bypasses L1, each element read by one thread per pass)");
+    if (ert::last_plateau(pl, &ph) && ph.x_begin >= 2.0 * D.l2_bytes) {
+      ceil_bw["hbm"] = entry(ph.value, "GB/s",
+                             "last plateau of the global working-set sweep (" + human_bytes(ph.x_begin) + ".." +
+                                 human_bytes(ph.x_end) + ", read-only, ld.global.cg.L2::256B)");
+    } else {
+      progress("hbm: the global sweep has no plateau beyond 2x L2; the largest working set is used");
+      ceil_bw["hbm"] = entry(pts.back().y, "GB/s", "read-only kernel on the sweep's largest working set " + human_bytes(pts.back().x));
+    }
+  }
+  if (want("copy")) {
+    size_t bytes = C.quick ? (512ull << 20) : (1ull << 30);
+    ert::Bench k = ert::bench_copy_kernel(bytes, reps * 2);
+    record_check("copy kernel", k);
+    copy_kernel_gbs = k.rate_g();
+    progress("copy kernel " + human_bytes(bytes) + ": " + fmt(k.rate_g()) + " GB/s (read + write)");
+    ert::Bench m = ert::bench_memcpy_d2d(bytes, reps * 2);
+    record_check("cudaMemcpy d2d", m);
+    progress("cudaMemcpy d2d " + human_bytes(bytes) + ": " + fmt(m.rate_g()) + " GB/s (read + write)");
+    refs["copy_d2d"] = entry(m.rate_g(), "GB/s", "cudaMemcpyAsync device to device of " + human_bytes(bytes) +
+                                                      ", bytes read + written, median of " + std::to_string(reps * 2));
+    Csv csv{C.out + "/copy.csv", {"method", "bytes_each_way", "gbs", "ms", "verified"}};
+    csv.rows.push_back({"copy_kernel", std::to_string(bytes), fmt(k.rate_g()), fmt(k.ms, 4), k.verified ? "1" : "0"});
+    csv.rows.push_back({"cudaMemcpyAsync_d2d", std::to_string(bytes), fmt(m.rate_g()), fmt(m.ms, 4), m.verified ? "1" : "0"});
+    csv.write();
+    files.push_back("copy.csv");
+    if (ceil_bw.contains("hbm") && k.verified && copy_kernel_gbs > ceil_bw["hbm"]["value"].get<double>()) {
+      ceil_bw["hbm"] = entry(copy_kernel_gbs, "GB/s", "copy kernel (ld.global.cg.L2::256B + st.global.cs, 16 B per thread) over " + human_bytes(bytes) +
+                                                          ", bytes read + written; above the read-only sweep's plateau of " +
+                                                          fmt(ceil_bw["hbm"]["value"].get<double>()) + " GB/s");
+    }
+  }
+  // ---------------- FLOPs-per-byte sweep ----------------
+  json ridge_j;
+  if (want("ridge")) {
+    Csv csv{C.out + "/ridge_sweep.csv", {"fma_per_float", "flop_per_byte", "gflops", "gbs", "ms", "clock_mhz", "verified"}};
+    int n;
+    const int* F = ert::ridge_fma_counts(&n);
+    size_t bytes = C.quick ? (512ull << 20) : (1ull << 30);
+    std::vector<double> ai, gf, gb;
+    for (int i = 0; i < n; ++i) {
+      if (C.quick && i % 2) continue;
+      ert::Bench b = ert::bench_ridge(F[i], bytes, reps);
+      record_check("ridge F=" + std::to_string(F[i]), b);
+      double a = F[i] / 2.0, gflops = b.rate_g(), gbs = bytes / (b.ms * 1e6);
+      csv.rows.push_back({std::to_string(F[i]), fmt(a, 2), fmt(gflops), fmt(gbs), fmt(b.ms, 4), fmt(b.clock_mhz, 0), b.verified ? "1" : "0"});
+      ai.push_back(a); gf.push_back(gflops); gb.push_back(gbs);
+      progress("ridge sweep " + fmt(a, 1) + " FLOP/B: " + fmt(gflops) + " GFLOP/s, " + fmt(gbs) + " GB/s");
+    }
+    csv.write();
+    files.push_back("ridge_sweep.csv");
+    ert::RidgeResult r = ert::find_ridge(ai, gf, gb);
+    ridge_j = {{"precision", "f32"},
+               {"bandwidth_plateau_gbs", std::round(r.bw_plateau)},
+               {"flops_plateau_gflops", std::round(r.flops_plateau)},
+               {"ridge_flop_per_byte", std::round(r.ridge_ai * 100) / 100},
+               {"knee_flop_per_byte", r.knee_ai},
+               {"method", "f32 FMAs per float loaded from a " + human_bytes(bytes) +
+                              " buffer (ld.global.cg); ridge = compute plateau / bandwidth plateau; knee = first point at 90% of the compute plateau"}};
+    progress("ridge: " + fmt(r.ridge_ai, 2) + " FLOP/B (knee at " + fmt(r.knee_ai, 1) + ")");
+  }
+  ert::release_buffers();
+
+  // ---------------- cuBLAS references ----------------
+  if (want("cublas")) {
+    Csv csv{C.out + "/cublas.csv", {"precision", "m", "n", "k", "algo", "gflops", "ms"}};
+    std::vector<std::vector<int>> big = C.quick ? std::vector<std::vector<int>>{{8192, 8192, 8192}}
+                                                : std::vector<std::vector<int>>{{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 16384}};
+    std::vector<std::vector<int>> slow = C.quick ? std::vector<std::vector<int>>{{4096, 4096, 4096}}
+                                                 : std::vector<std::vector<int>>{{4096, 4096, 4096}, {8192, 8192, 8192}};
+    for (std::string p : {"f64", "f32", "tf32", "f16", "bf16", "fp8"}) {
+      if (p == "fp8" && D.cc_major * 10 + D.cc_minor < 89) continue;
+      try {
+        auto runs = ert::cublas_gemm(p, (p == "f64" || p == "f32") ? slow : big, C.quick ? 1 : 3, reps);
+        ert::GemmRun best;
+        for (auto& r : runs) {
+          csv.rows.push_back({p, std::to_string(r.m), std::to_string(r.n), std::to_string(r.k), std::to_string(r.algo), fmt(r.gflops), fmt(r.ms, 4)});
+          if (r.gflops > best.gflops) best = r;
+        }
+        std::string shape = std::to_string(best.m) + "x" + std::to_string(best.n) + "x" + std::to_string(best.k);
+        refs["cublas_" + p] = entry(best.gflops, "GFLOP/s",
+                                    "cublasLtMatmul TN, best of " + std::to_string(runs.size()) + " (shape, algorithm) pairs: " + shape +
+                                        " heuristic algorithm #" + std::to_string(best.algo) + ", random inputs, median of " +
+                                        std::to_string(reps));
+        progress("cublas " + p + ": best " + fmt(best.gflops) + " GFLOP/s (" + shape + ")");
+      } catch (const std::exception& e) {
+        progress("cublas " + p + ": " + e.what());
+      }
+    }
+    csv.write();
+    files.push_back("cublas.csv");
+  }
+
+  // ---------------- clock and peaks ----------------
+  double clock_mhz = ert::median(compute_clocks);
+  if (clock_mhz <= 0) {
+    std::vector<double> all;
+    for (auto& kv : clock_of) all.push_back(kv.second);
+    clock_mhz = ert::median(all);
+  }
+  auto clk_for = [&](const std::string& k) { return clock_of.count(k) && clock_of[k] > 0 ? clock_of[k] : clock_mhz; };
+  const bool sm90 = D.cc_major == 9 && D.cc_minor == 0;
+  auto add_flop_peak = [&](const std::string& key, const std::string& metric, const std::string& instr, double builtin_per_sm) {
+    double per_dev = peaks.metric(metric);
+    double clk = clk_for("fma_" + key);
+    std::string src;
+    double per_sm = 0;
+    if (per_dev > 0) {
+      per_sm = per_dev / D.sm_count;
+      src = "Nsight Compute " + metric + " = " + fmt(per_dev, 0) + " thread-inst/cycle (" + fmt(per_sm, 0) + " per SM, " + C.peaks_path + ")";
+    } else if (sm90 && builtin_per_sm > 0) {
+      per_sm = builtin_per_sm;
+      src = fmt(per_sm, 0) + " " + instr + "/SM/cycle for sm_90 (Nsight Compute peak_sustained, DESIGN.md reference numbers)";
+    } else {
+      return;
+    }
+    double v = per_sm * 2 * D.sm_count * clk / 1e3;
+    refs["peak_" + key] = entry(v, "GFLOP/s", src + " x 2 FLOP x " + std::to_string(D.sm_count) + " SMs x " + fmt(clk, 0) +
+                                                   " MHz measured during the " + key + " FMA benchmark");
+  };
+  add_flop_peak("f64", "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained", "DFMA", 64);
+  add_flop_peak("f32", "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", "FFMA", 128);
+  if (peaks.have) {
+    double l1 = peaks.metric("l1tex__t_bytes.sum.peak_sustained");
+    if (l1 > 0) {
+      double clk = clk_for("l1");
+      refs["peak_l1"] = entry(l1 * clk / 1e3, "GB/s", "Nsight Compute l1tex__t_bytes.sum.peak_sustained = " + fmt(l1, 0) +
+                                                          " B/cycle (" + fmt(l1 / D.sm_count, 0) + " per SM) x " + fmt(clk, 0) +
+                                                          " MHz SM clock measured during the L1 sweep");
+    }
+    double l2 = peaks.metric("lts__t_bytes.sum.peak_sustained");
+    double l2hz = peaks.metric("lts__cycles_elapsed.avg.per_second");
+    if (l2 > 0 && l2hz > 0)
+      refs["peak_l2"] = entry(l2 * l2hz / 1e9, "GB/s", "Nsight Compute lts__t_bytes.sum.peak_sustained = " + fmt(l2, 0) +
+                                                            " B/cycle x L2 clock " + fmt(l2hz / 1e6, 0) +
+                                                            " MHz (lts__cycles_elapsed.avg.per_second, measured by ncu on the probe kernels)");
+    double dr = peaks.metric("dram__bytes.sum.peak_sustained");
+    double drhz = peaks.metric("dram__cycles_elapsed.avg.per_second");
+    if (dr > 0 && drhz > 0)
+      refs["peak_hbm"] = entry(dr * drhz / 1e9, "GB/s", "Nsight Compute dram__bytes.sum.peak_sustained = " + fmt(dr, 1) +
+                                                             " B/cycle x DRAM clock " + fmt(drhz / 1e6, 0) +
+                                                             " MHz (dram__cycles_elapsed.avg.per_second)");
+  }
+
+  // ---------------- report ----------------
+  char date[32];
+  std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::string cmd;
+  for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
+  json out;
+  out["schema"] = "hroof-machine/1";
+  out["tool"] = "hroof-ert";
+  out["date"] = date;
+  out["command"] = cmd;
+  out["quick"] = C.quick;
+  out["device"] = {{"name", D.name},
+                   {"sm_count", D.sm_count},
+                   {"clock_mhz", std::round(clock_mhz)},
+                   {"clock_method", "median over the FMA and Tensor Core benchmarks of clock64() cycles / %globaltimer ns in block 0 of the timed launch"},
+                   {"compute_capability", std::to_string(D.cc_major) + "." + std::to_string(D.cc_minor)},
+                   {"l2_bytes", D.l2_bytes},
+                   {"memory_bytes", D.global_mem},
+                   {"max_clock_mhz_attribute", D.clock_khz_attr / 1000},
+                   {"memory_clock_mhz_attribute", D.mem_clock_khz_attr / 1000},
+                   {"memory_bus_width_bits", D.mem_bus_width}};
+  out["ceilings"] = {{"flops", ceil_flops}, {"bandwidth", ceil_bw}};
+  out["references"] = refs;
+  if (!ridge_j.is_null()) out["ridge"] = ridge_j;
+  out["all_checks_passed"] = C.all_verified;
+  out["checks"] = C.checks;
+  out["files"] = files;
+  out["elapsed_s"] = std::round(elapsed_s() * 10) / 10;
+  {
+    std::ofstream o(C.out + "/machine.json");
+    o << out.dump(2) << "\n";
+    if (!o) {
+      std::fprintf(stderr, "hroof-ert: error: cannot write %s/machine.json\n", C.out.c_str());
+      return 2;
+    }
+  }
+
+  // Table: each ceiling with its ratio to its references.
+  struct Row { std::string group, key; std::vector<std::string> ref; };
+  std::vector<Row> rows = {
+      {"flops", "f64", {"peak_f64", "cublas_f64"}}, {"flops", "f32", {"peak_f32", "cublas_f32"}},
+      {"flops", "f16", {}}, {"flops", "bf16", {}},
+      {"flops", "tensor_f16", {"cublas_f16"}}, {"flops", "tensor_bf16", {"cublas_bf16"}},
+      {"flops", "tensor_tf32", {"cublas_tf32"}}, {"flops", "tensor_fp8", {"cublas_fp8"}},
+      {"flops", "tensor_int8", {}}, {"flops", "tensor_f64", {"cublas_f64", "peak_f64"}},
+      {"bandwidth", "l1", {"peak_l1"}}, {"bandwidth", "shared", {"peak_l1"}},
+      {"bandwidth", "l2", {"peak_l2"}}, {"bandwidth", "hbm", {"copy_d2d", "peak_hbm"}}};
+  std::printf("hroof-ert: %s, %d SMs, clock %.0f MHz during the run%s\n", D.name.c_str(), D.sm_count, clock_mhz,
+              C.quick ? " (quick)" : "");
+  std::printf("%-22s %14s %-8s  %s\n", "ceiling", "measured", "unit", "ratio to reference (reference value)");
+  for (auto& r : rows) {
+    json& g = r.group == "flops" ? ceil_flops : ceil_bw;
+    if (!g.contains(r.key)) continue;
+    double v = g[r.key]["value"];
+    std::string rr;
+    for (auto& ref : r.ref) {
+      if (!refs.contains(ref)) continue;
+      double rv = refs[ref]["value"];
+      rr += ref + " " + fmt(100 * v / rv) + "% (" + fmt(rv) + ")  ";
+    }
+    std::printf("%-22s %14.1f %-8s  %s\n", (r.group + "." + r.key).c_str(), v, g[r.key]["unit"].get<std::string>().c_str(),
+                rr.empty() ? "-" : rr.c_str());
+  }
+  std::printf("ridge (f32, HBM): %s FLOP/byte\n", ridge_j.is_null() ? "-" : fmt(ridge_j["ridge_flop_per_byte"].get<double>(), 2).c_str());
+  std::printf("all self-checks passed: %s; wrote %s/machine.json and %zu CSV file(s) in %.1f s\n",
+              C.all_verified ? "yes" : "NO", C.out.c_str(), files.size(), elapsed_s());
+  return C.all_verified ? 0 : 4;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hroof-ert: error: %s\n", e.what());
+    return 3;
+  }
+}
