@@ -36,13 +36,14 @@ uint64_t lanes(Type *T) {
   return 1;
 }
 
-/// FP type of an instruction: its result, else its first FP operand.
+/// FP type of an instruction: its first FP operand (a conversion counts
+/// under its source precision), else its result.
 Type *fpTypeOf(const Instruction &I) {
+  for (const Value *Op : I.operands())
+    if (precisionOf(Op->getType()) && !isa<Function>(Op))
+      return Op->getType();
   if (precisionOf(I.getType()))
     return I.getType();
-  for (const Value *Op : I.operands())
-    if (precisionOf(Op->getType()))
-      return Op->getType();
   return nullptr;
 }
 
@@ -65,7 +66,11 @@ uint64_t storeSize(const Instruction &I, Type *T) {
 }
 
 void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
-  Out.add(bytesIndex(resolveMemSpace(Ptr), Dir), N);
+  MemSpace S = resolveMemSpace(Ptr);
+  if (S == MemSpace::Generic)
+    Out.Unknown.push_back("generic access whose address space is not provable "
+                          "statically (counted under bytes.generic)");
+  Out.add(bytesIndex(S, Dir), N);
 }
 
 MemSpace spaceOfAS(unsigned AS) {
@@ -382,6 +387,9 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out) {
         } else {
           Out.Unknown.push_back("inline asm '" + L.str() + "': copy size not a constant");
         }
+      } else if (Op.starts_with("cp.async.bulk") || Op.starts_with("cp.reduce.async.bulk") ||
+                 Op.starts_with("tcgen05")) {
+        Out.Unknown.push_back("unmodeled bulk/TMA copy '" + L.str() + "'");
       } else if (Op.starts_with("mov") || Op.starts_with("bar") ||
                  Op.starts_with("fence") || Op.starts_with("membar") ||
                  Op.starts_with("wgmma.fence") || Op.starts_with("wgmma.commit") ||

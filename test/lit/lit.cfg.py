@@ -1,0 +1,45 @@
+# lit configuration of the hroof suites.
+#   ir/    LLVM IR through opt -load-pass-plugin (%opt-hroof)
+#   cuda/  CUDA sources through `hroof static` (%hroof-static)
+# Substitutions: %hroof (plugin), %opt, %hroof-bin (the hroof tool),
+# %clang, %cuda_path. Feature "gpu" when an NVIDIA GPU is visible.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "hroof"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".ll", ".cu", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hroof_obj_root, "test", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.hroof_bin, config.environment.get("PATH", "")])
+for var in ("HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+opt = os.path.join(config.llvm_tools_dir, "opt")
+config.substitutions.append(("%opt-hroof", f"{opt} -load-pass-plugin={config.hroof_plugin} -disable-output"))
+config.substitutions.append(("%opt", opt))
+config.substitutions.append(("%hroof-static", os.path.join(config.hroof_bin, "hroof") + " static"))
+config.substitutions.append(("%hroof-bin", os.path.join(config.hroof_bin, "hroof")))
+config.substitutions.append(("%hroof", config.hroof_plugin))
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang++")))
+config.substitutions.append(("%cuda_path", config.cuda_path))
+config.substitutions.append(("%examples", os.path.join(config.hroof_src_root, "examples")))
+
+def has_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        return subprocess.run([smi, "-L"], capture_output=True, timeout=20).returncode == 0
+    except Exception:
+        return False
+
+if has_gpu():
+    config.available_features.add("gpu")

@@ -1,0 +1,91 @@
+// Unit tests of the static-model expression evaluator (common/Expr).
+#include "hroof/Expr.h"
+
+#include <gtest/gtest.h>
+
+using namespace hroof;
+using nlohmann::json;
+
+static int64_t ev(const json &J, std::vector<int64_t> Args = {}) {
+  EvalEnv Env;
+  Env.Args = Args;
+  Env.HasArg.assign(Args.size(), true);
+  return Expr::parse(J)->eval(Env);
+}
+
+TEST(Expr, ConstantsAndArithmetic) {
+  EXPECT_EQ(ev(7), 7);
+  EXPECT_EQ(ev(json::array({"add", 2, 3})), 5);
+  EXPECT_EQ(ev(json::array({"sub", 2, 3})), -1);
+  EXPECT_EQ(ev(json::array({"mul", json::array({"arg", 0}), 4}), {6}), 24);
+  EXPECT_EQ(ev(json::array({"shl", 1, 10})), 1024);
+}
+
+TEST(Expr, WidthSensitiveOperations) {
+  // -1 as i32 is 4294967295 unsigned.
+  EXPECT_EQ(ev(json::array({"udiv", 32, -1, 2})), 2147483647);
+  EXPECT_EQ(ev(json::array({"sdiv", 32, -7, 2})), -3);
+  EXPECT_EQ(ev(json::array({"srem", 32, -7, 2})), -1);
+  EXPECT_EQ(ev(json::array({"zext", 32, -1})), 4294967295LL);
+  EXPECT_EQ(ev(json::array({"sext", 32, 4294967295LL})), -1);
+  EXPECT_EQ(ev(json::array({"lshr", 32, -1, 28})), 15);
+  EXPECT_EQ(ev(json::array({"ashr", 32, -16, 2})), -4);
+  EXPECT_EQ(ev(json::array({"smax", 32, -1, 1})), 1);
+  EXPECT_EQ(ev(json::array({"umax", 32, -1, 1})), -1);
+}
+
+TEST(Expr, ComparesReadTheirWidth) {
+  EXPECT_EQ(ev(json::array({"icmp", "slt", 32, -1, 0})), 1);
+  EXPECT_EQ(ev(json::array({"icmp", "ult", 32, -1, 0})), 0);
+  // 2^32 + 1 truncated to i32 is 1.
+  EXPECT_EQ(ev(json::array({"icmp", "eq", 32, 4294967297LL, 1})), 1);
+  EXPECT_EQ(ev(json::array({"not", json::array({"icmp", "sgt", 32, 3, 2})})), 0);
+}
+
+TEST(Expr, CeilDivAndMax) {
+  EXPECT_EQ(ev(json::array({"ceildiv", 10, 3})), 4);
+  EXPECT_EQ(ev(json::array({"ceildiv", -10, 3})), -3);
+  EXPECT_EQ(ev(json::array({"ceildiv", 9, 3})), 3);
+  EXPECT_EQ(ev(json::array({"max", 1, json::array({"ceildiv", -5, 4})})), 1);
+  EXPECT_THROW(ev(json::array({"ceildiv", 1, 0})), ExprError);
+}
+
+TEST(Expr, SpecialRegistersAndSelect) {
+  EvalEnv Env;
+  Env.Tid = {5, 0, 0};
+  Env.NTid = {128, 1, 1};
+  Env.CtaId = {3, 0, 0};
+  auto E = Expr::parse(json::array(
+      {"add", json::array({"mul", json::array({"sreg", "ctaid.x"}),
+                           json::array({"sreg", "ntid.x"})}),
+       json::array({"sreg", "tid.x"})}));
+  EXPECT_EQ(E->eval(Env), 3 * 128 + 5);
+  EXPECT_EQ(E->threadVarMask(), 1u | (1u << 3));
+  EXPECT_EQ(Expr::parse(json::array({"select", 0, 1, 2}))->eval(Env), 2);
+}
+
+TEST(Expr, RoundTripsThroughJson) {
+  json J = json::array({"icmp", "sle", 32, json::array({"arg", 1}),
+                        json::array({"udiv", 32, json::array({"sreg", "nctaid.y"}), 3})});
+  EXPECT_EQ(Expr::parse(J)->toJson(), J);
+}
+
+TEST(Expr, MissingArgumentIsAnError) {
+  EvalEnv Env;
+  Env.ArgNames = {"n"};
+  try {
+    Expr::parse(json::array({"arg", 0}))->eval(Env);
+    FAIL() << "no error";
+  } catch (const ExprError &E) {
+    EXPECT_NE(std::string(E.what()).find("'n'"), std::string::npos);
+  }
+}
+
+TEST(Expr, MalformedInputIsRejected) {
+  EXPECT_THROW(Expr::parse(json::array({"frobnicate", 1, 2})), ExprError);
+  EXPECT_THROW(Expr::parse(json::array({"add", 1})), ExprError);
+  EXPECT_THROW(Expr::parse(json::array({"sreg", "tid.w"})), ExprError);
+  EXPECT_THROW(Expr::parse(json::array({"icmp", "lt", 32, 1, 2})), ExprError);
+  EXPECT_THROW(Expr::parse("x"), ExprError);
+  EXPECT_THROW(Expr::parse(json::array({"udiv", 99, 1, 2})), ExprError);
+}

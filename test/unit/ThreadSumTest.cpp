@@ -1,0 +1,132 @@
+// Unit tests of sumOverThreads: every fast path is checked against a plain
+// thread-by-thread sum of the same factors.
+#include "hroof/ThreadSum.h"
+
+#include <gtest/gtest.h>
+
+using namespace hroof;
+using nlohmann::json;
+
+namespace {
+json sreg(const char *S) { return json::array({"sreg", S}); }
+json gid(char D) {
+  std::string C = std::string("ctaid.") + D, N = std::string("ntid.") + D,
+              T = std::string("tid.") + D;
+  return json::array({"add", json::array({"mul", sreg(C.c_str()), sreg(N.c_str())}),
+                      sreg(T.c_str())});
+}
+json arg(int I) { return json::array({"arg", I}); }
+json cmp(const char *P, json A, json B) { return json::array({"icmp", P, 32, A, B}); }
+
+std::vector<ExprPtr> parse(const std::vector<json> &Fs) {
+  std::vector<ExprPtr> R;
+  for (const json &F : Fs)
+    R.push_back(Expr::parse(F));
+  return R;
+}
+
+// Reference: every thread, one at a time.
+u128 naive(const std::vector<ExprPtr> &Fs, const LaunchShape &L, EvalEnv Env) {
+  for (int D = 0; D < 3; ++D) {
+    Env.NTid[D] = L.Block[D];
+    Env.NCtaId[D] = L.Grid[D];
+  }
+  u128 S = 0;
+  for (int64_t bz = 0; bz < L.Grid[2]; ++bz)
+    for (int64_t by = 0; by < L.Grid[1]; ++by)
+      for (int64_t bx = 0; bx < L.Grid[0]; ++bx)
+        for (int64_t tz = 0; tz < L.Block[2]; ++tz)
+          for (int64_t ty = 0; ty < L.Block[1]; ++ty)
+            for (int64_t tx = 0; tx < L.Block[0]; ++tx) {
+              Env.CtaId = {bx, by, bz};
+              Env.Tid = {tx, ty, tz};
+              u128 P = 1;
+              for (const ExprPtr &F : Fs)
+                P *= u128(F->eval(Env));
+              S += P;
+            }
+  return S;
+}
+
+EvalEnv args(std::vector<int64_t> A) {
+  EvalEnv E;
+  E.Args = A;
+  E.HasArg.assign(A.size(), true);
+  return E;
+}
+} // namespace
+
+TEST(ThreadSum, NoFactorsCountsThreads) {
+  LaunchShape L{{3, 2, 1}, {32, 4, 1}};
+  EXPECT_EQ(uint64_t(sumOverThreads({}, L, EvalEnv{})), 3u * 2 * 32 * 4);
+}
+
+TEST(ThreadSum, GuardedElementwise) {
+  auto Fs = parse({cmp("slt", gid('x'), arg(0))});
+  for (int64_t N : {0, 1, 999, 1024, 1025, 5000, -3}) {
+    LaunchShape L{{5, 1, 1}, {256, 1, 1}};
+    EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, args({N}))),
+              uint64_t(std::clamp<int64_t>(N, 0, 1280)))
+        << N;
+  }
+}
+
+TEST(ThreadSum, UnsignedGuardFromOptimizer) {
+  // (unsigned)(gid - 1) < n - 2  <=>  1 <= gid < n - 1 (for n >= 2)
+  auto Fs = parse({cmp("ult", json::array({"add", gid('x'), -1}),
+                       json::array({"add", arg(0), -2}))});
+  LaunchShape L{{4, 1, 1}, {64, 1, 1}};
+  for (int64_t N : {2, 3, 100, 256, 400})
+    EXPECT_EQ(sumOverThreads(Fs, L, args({N})), naive(Fs, L, args({N}))) << N;
+}
+
+TEST(ThreadSum, InteriorPoints2D) {
+  auto Fs = parse({cmp("sgt", gid('x'), 0), cmp("sgt", gid('y'), 0),
+                   cmp("slt", gid('x'), json::array({"add", arg(1), -1})),
+                   cmp("slt", gid('y'), json::array({"add", arg(0), -1})),
+                   cmp("ne", gid('y'), 5)});
+  LaunchShape L{{3, 5, 1}, {16, 8, 1}};
+  EvalEnv E = args({37, 41});
+  EXPECT_EQ(sumOverThreads(Fs, L, E), naive(Fs, L, E));
+  EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, E)), uint64_t(34 * 39));
+}
+
+TEST(ThreadSum, GridStrideLoopVisitsEveryElementOnce) {
+  // trip(t) = max(1, ceildiv(n - gid, stride)) for threads with gid < n.
+  json Stride = json::array({"mul", sreg("ntid.x"), sreg("nctaid.x")});
+  auto Fs = parse({cmp("slt", gid('x'), arg(0)),
+                   json::array({"max", 1, json::array({"ceildiv",
+                                json::array({"sub", arg(0), gid('x')}), Stride})})});
+  LaunchShape L{{7, 1, 1}, {96, 1, 1}};
+  for (int64_t N : {1, 500, 672, 673, 100000})
+    EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, args({N}))), uint64_t(N)) << N;
+}
+
+TEST(ThreadSum, MixedDimensionsFallBackToBruteForce) {
+  auto Fs = parse({cmp("slt", json::array({"add", gid('x'), gid('y')}), arg(0))});
+  LaunchShape L{{2, 3, 1}, {8, 4, 1}};
+  EvalEnv E = args({11});
+  EXPECT_EQ(sumOverThreads(Fs, L, E), naive(Fs, L, E));
+}
+
+TEST(ThreadSum, WrappingIndexIsExact) {
+  // gid*2^28 wraps at 32 bits: the interval path must notice and not guess.
+  auto Fs = parse({cmp("slt", json::array({"mul", gid('x'), 268435456}), 0)});
+  LaunchShape L{{1, 1, 1}, {64, 1, 1}};
+  EXPECT_EQ(sumOverThreads(Fs, L, EvalEnv{}), naive(Fs, L, EvalEnv{}));
+}
+
+TEST(ThreadSum, BlockStrideLoop) {
+  // for (k = tid; k < K; k += blockDim) : trips max(1, ceildiv(K - tid, ntid)) when tid < K
+  auto Fs = parse({cmp("slt", sreg("tid.x"), arg(0)),
+                   json::array({"max", 1, json::array({"ceildiv",
+                                json::array({"sub", arg(0), sreg("tid.x")}), sreg("ntid.x")})})});
+  LaunchShape L{{9, 1, 1}, {128, 1, 1}};
+  EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, args({1000}))), 9u * 1000);
+}
+
+TEST(ThreadSum, NegativeMultiplicityIsAnError) {
+  auto Fs = parse({json::array({"sub", 0, sreg("tid.x")})});
+  LaunchShape L{{1, 1, 1}, {4, 1, 1}};
+  EXPECT_THROW(sumOverThreads(Fs, L, EvalEnv{}), ExprError);
+}
