@@ -51,6 +51,8 @@ Bench bench_wgmma(TcType t, bool rs, int wg_per_block, double target_ms, int rep
 bool wgmma_supported();  // sm_90 device and the sm_90a code path compiled in
 // Warp-level mma.sync (sm_80 / sm_89 path; also runs on sm_90). f64 = DMMA m8n8k4.
 Bench bench_mma_sync(TcType t, double target_ms, int reps);
+// sm_90 DMMA shape mma.sync.m16n8k16.f64.
+Bench bench_dmma_m16n8k16(double target_ms, int reps);
 
 // Memory benchmarks: bytes = the working set, the kernel reads it repeatedly.
 // L1: every block reads the same working set (ld.global.ca), so each SM's L1 holds it.
@@ -59,7 +61,8 @@ Bench bench_l1(size_t ws_bytes, double target_ms, int reps);
 Bench bench_shared(size_t smem_bytes, double target_ms, int reps);
 // L2 / HBM: the grid reads the working set (ld.global.cg, bypassing L1), each element by
 // one thread per pass.
-Bench bench_global_read(size_t ws_bytes, double target_ms, int reps);
+// prefetch_hint: ld.global.cg.L2::256B, else plain ld.global.cg.
+Bench bench_global_read(size_t ws_bytes, double target_ms, int reps, bool prefetch_hint);
 // Copy kernel (read + write, bytes counted both ways).
 Bench bench_copy_kernel(size_t bytes_each, int reps);
 // cudaMemcpyAsync device to device (read + write counted).
