@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Settings.h"
 #include "StaticReport.h"
+#include "Subcommand.h"
 #include "Toolchain.h"
 
 #include <CLI/CLI.hpp>
@@ -154,8 +155,6 @@ int runStatic(const StaticOptions &O) {
   return RC;
 }
 
-int runDemo();
-
 } // namespace
 
 int demoMain(); // DemoCommand.cpp
@@ -196,6 +195,8 @@ int main(int argc, char **argv) {
       "demo", "Run hroof on the bundled example kernels (examples/): the "
               "static model of each at a fixed launch. Needs no GPU.");
 
+  Subcommand Run = addRunCommand(App);
+
   try {
     App.parse(argc, argv);
   } catch (const CLI::ParseError &E) {
@@ -206,6 +207,8 @@ int main(int argc, char **argv) {
       return runStatic(SO);
     if (Demo->parsed())
       return demoMain();
+    if (Run.Parser->parsed())
+      return Run.Run();
   } catch (const UserError &E) {
     std::cerr << "hroof: " << E.what() << "\n";
     return 1;
