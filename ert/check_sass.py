@@ -28,7 +28,7 @@ CLAIMS = [
     ("k_mmaILi3E", "QMMA", 32, "sm_89"),  # sm_90 emulates fp8 mma.sync: timed on sm_89 only
     ("k_mmaILi4E", "IMMA", 32),
     ("k_mmaILi5E", "DMMA", 32),
-    ("k_mmaILi6E", "DMMA", 32, "sm_90"),
+    ("k_mmaILi6E", "DMMA", 16, "sm_90"),
     ("k_readILi0E", "LDG", None),
     ("k_readILi1E", "LDG", None),
     ("k_readILi2E", "LDG", None),

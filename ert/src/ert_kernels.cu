@@ -70,13 +70,19 @@ __device__ __forceinline__ uint64_t gtimer() {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
 }
-// clk[0] += cycles, clk[1] += ns of block 0 / thread 0 (the in-kernel clock measurement).
+// Clock probe: thread 0 of every block reads clock64() and %globaltimer at its start and
+// end; clk[0] = the longest block's duration in SM cycles, clk[1] = the longest in ns.
+// (Warp schedulers favour older warps, so with several blocks per SM the first blocks finish
+// early: only the longest-running block spans the whole launch.)
 struct ClockProbe {
   long long c0; uint64_t g0;
   __device__ __forceinline__ void start() { c0 = clock64(); g0 = gtimer(); }
   __device__ __forceinline__ void stop(unsigned long long* clk) {
     long long c1 = clock64(); uint64_t g1 = gtimer();
-    if (blockIdx.x == 0 && threadIdx.x == 0) { clk[0] = (unsigned long long)(c1 - c0); clk[1] = g1 - g0; }
+    if (threadIdx.x == 0) {
+      atomicMax(clk, (unsigned long long)(c1 - c0));
+      atomicMax(clk + 1, (unsigned long long)(g1 - g0));
+    }
   }
 };
 
@@ -97,12 +103,12 @@ static void ensure_scratch(size_t out_bytes) {
   }
 }
 static double g_last_ms = 0;  // event time of the last launch time_median timed
-// SM clock during the last timed launch: block 0's clock64() cycles over the launch's event
-// time (cycles / us = MHz). (%globaltimer, also recorded, read up to 6% off on this machine.)
+// SM clock during the timed launches: the longest block's clock64() cycles over its
+// %globaltimer nanoseconds (MHz = cycles / us).
 static double read_clock_mhz() {
   unsigned long long h[2];
   CK(cudaMemcpy(h, g_s.clk, 16, cudaMemcpyDeviceToHost));
-  return g_last_ms > 0 ? (double)h[0] / (g_last_ms * 1e3) : 0.0;
+  return h[1] ? (double)h[0] / (double)h[1] * 1e3 : 0.0;
 }
 static void zero_counters() { CK(cudaMemset(g_s.cnt, 0, 32)); }
 static void read_counters(unsigned long long* h) {
@@ -113,6 +119,7 @@ static void read_counters(unsigned long long* h) {
 // by one with events; returns the median in ms.
 template <class F>
 static double time_median(F&& launch, int reps) {
+  if (g_s.clk) CK(cudaMemset(g_s.clk, 0, 16));
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
@@ -479,11 +486,14 @@ Bench bench_wgmma(TcType t, bool rs, int wg, double target_ms, int reps) {
 // Tensor Cores: warp-level mma.sync (sm_80+, fp8 sm_89+) and DMMA m8n8k4 (f64)
 // ---------------------------------------------------------------------------------------
 constexpr int MMA_CHAINS = 4;
+// DMMA m16n8k16 (T 6) keeps 2 chains: with 4, ptxas spills around the 16-register A operand.
+__host__ __device__ constexpr int mma_chains(int t) { return t == 6 ? 2 : MMA_CHAINS; }
 constexpr int MMA_UNROLL = 8;
 
 template <int T>
 __device__ __forceinline__ void mma_one(float (&d)[4], uint32_t (&di)[4], double (&dd)[4],
-                                        const uint32_t (&a)[4], const uint32_t (&b)[2], double ad, double bd) {
+                                        const uint32_t (&a)[4], const uint32_t (&b)[2], double ad, double bd,
+                                        const double (&a8)[8], const double (&b4)[4]) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (T == 0)
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
@@ -515,9 +525,10 @@ __device__ __forceinline__ void mma_one(float (&d)[4], uint32_t (&di)[4], double
                  : "d"(ad), "d"(bd));
 #if __CUDA_ARCH__ >= 900
   if constexpr (T == 6)  // sm_90 DMMA shape: A 8 f64, B 4 f64, C/D 4 f64 per thread
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%4,%4,%4,%4,%4,%4,%4}, {%5,%5,%5,%5}, {%0,%1,%2,%3};"
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};"
                  : "+d"(dd[0]), "+d"(dd[1]), "+d"(dd[2]), "+d"(dd[3])
-                 : "d"(ad), "d"(bd));
+                 : "d"(a8[0]), "d"(a8[1]), "d"(a8[2]), "d"(a8[3]), "d"(a8[4]), "d"(a8[5]), "d"(a8[6]), "d"(a8[7]),
+                   "d"(b4[0]), "d"(b4[1]), "d"(b4[2]), "d"(b4[3]));
 #else
   if constexpr (T == 6) __trap();
 #endif
@@ -529,6 +540,7 @@ __device__ __forceinline__ void mma_one(float (&d)[4], uint32_t (&di)[4], double
 template <int T>
 __global__ void __launch_bounds__(256)
     k_mma(int iters, int mode, float expect, unsigned long long* cnt, unsigned long long* clk, float* sink) {
+  constexpr int NCH = mma_chains(T);
   uint32_t a[4], b[2];
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
 #pragma unroll
@@ -537,11 +549,16 @@ __global__ void __launch_bounds__(256)
   for (int i = 0; i < 2; ++i) b[i] = tc_word(T >= 5 ? 0 : T, mode, mix32(tid * 8 + 4 + i));
   double ad = mode == 1 ? 1.0 : 0.5 + (mix32(tid) & 1023) / 2048.0;
   double bd = mode == 1 ? 1.0 : -0.5 - (mix32(tid + 99) & 1023) / 2048.0;
-  float d[MMA_CHAINS][4];
-  uint32_t di[MMA_CHAINS][4];
-  double dd[MMA_CHAINS][4];
+  double a8[8], b4[4];  // distinct registers for the m16n8k16 DMMA operands
 #pragma unroll
-  for (int c = 0; c < MMA_CHAINS; ++c)
+  for (int i = 0; i < 8; ++i) { a8[i] = ad; asm volatile("" : "+d"(a8[i])); }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) { b4[i] = bd; asm volatile("" : "+d"(b4[i])); }
+  float d[NCH][4];
+  uint32_t di[NCH][4];
+  double dd[NCH][4];
+#pragma unroll
+  for (int c = 0; c < NCH; ++c)
 #pragma unroll
     for (int i = 0; i < 4; ++i) { d[c][i] = 0; di[c][i] = 0; dd[c][i] = 0; }
   ClockProbe cp;
@@ -550,13 +567,13 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int u = 0; u < MMA_UNROLL; ++u)
 #pragma unroll
-      for (int c = 0; c < MMA_CHAINS; ++c) mma_one<T>(d[c], di[c], dd[c], a, b, ad, bd);
+      for (int c = 0; c < NCH; ++c) mma_one<T>(d[c], di[c], dd[c], a, b, ad, bd, a8, b4);
   }
   cp.stop(clk);
   unsigned bad = 0;
   float s = 0;
 #pragma unroll
-  for (int c = 0; c < MMA_CHAINS; ++c)
+  for (int c = 0; c < NCH; ++c)
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       float v = T == 4 ? (float)(int)di[c][i] : T == 5 ? (i < 2 ? (float)dd[c][i] : expect) : T == 6 ? (float)dd[c][i] : d[c][i];
@@ -594,7 +611,7 @@ static Bench bench_mma_t(double target_ms, int reps, int K, int M, int N) {
   r.ms = time_median([&] { k_mma<T><<<blocks, threads>>>((int)iters, 0, 0.f, g_s.cnt, g_s.clk, sink); }, reps);
   r.clock_mhz = read_clock_mhz();
   const double warps = (double)blocks * threads / 32;
-  r.work = 2.0 * M * N * K * warps * (double)iters * MMA_UNROLL * MMA_CHAINS;
+  r.work = 2.0 * M * N * K * warps * (double)iters * MMA_UNROLL * mma_chains(T);
   return r;
 }
 
