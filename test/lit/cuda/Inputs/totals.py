@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Reads `hroof static --json` on stdin and prints, per kernel, a stable
+key=value summary for FileCheck:
+
+    kernel <demangled name>
+    exact=true|false
+    unknown=<reason>            (one line per unknown reason)
+    <path>=<value>              (every NONZERO total, sorted by path)
+    end
+
+Only nonzero totals are printed, so a chain of CHECK-NEXT lines from
+`exact=` to `end` also proves that every other counter is zero."""
+import json
+import sys
+
+
+def flatten(prefix, obj, out):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            flatten(prefix + "." + k if prefix else k, v, out)
+    else:
+        out[prefix] = obj
+
+
+def main():
+    doc = json.load(sys.stdin)
+    for k in doc["kernels"]:
+        print("kernel " + k["name"])
+        print("exact=" + ("true" if k["exact"] else "false"))
+        for u in k.get("unknown", []):
+            print("unknown=" + (u if isinstance(u, str) else json.dumps(u)))
+        flat = {}
+        flatten("", k.get("total") or {}, flat)
+        for path in sorted(flat):
+            v = flat[path]
+            if v:
+                print("%s=%s" % (path, v))
+        print("end")
+
+
+main()
