@@ -539,7 +539,7 @@ int run(int argc, char** argv) {
   out["device"] = {{"name", D.name},
                    {"sm_count", D.sm_count},
                    {"clock_mhz", std::round(clock_mhz)},
-                   {"clock_method", "median over the FMA and Tensor Core benchmarks of clock64() cycles of block 0 over the event time of the last timed launch"},
+                   {"clock_method", "median over the FMA and Tensor Core benchmarks of the SM clock seen in their timed launches: the longest-running block's clock64() cycles over its %globaltimer nanoseconds"},
                    {"compute_capability", std::to_string(D.cc_major) + "." + std::to_string(D.cc_minor)},
                    {"l2_bytes", D.l2_bytes},
                    {"memory_bytes", D.global_mem},
