@@ -6,8 +6,10 @@
 //     the end of the optimization pipeline; the host compile is untouched.
 //   opt -load-pass-plugin=build/lib/hroof.so -passes='print<hroof-kernels>' ...
 //
-// Pass names: print<hroof-kernels>, hroof-static-json; analysis hroof-kernels.
+// Pass names: print<hroof-kernels>, hroof-static-json, hroof-instrument;
+// analysis hroof-kernels.
 //===----------------------------------------------------------------------===//
+#include "Instrument.h"
 #include "KernelModel.h"
 
 #include "llvm/IR/Module.h"
@@ -27,7 +29,8 @@ struct DeviceModuleHook : PassInfoMixin<DeviceModuleHook> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     if (!isDeviceModule(M))
       return PreservedAnalyses::all();
-    return hroof::StaticModelWriter().run(M, MAM);
+    hroof::StaticModelWriter().run(M, MAM);
+    return hroof::InstrumentPass().run(M, MAM);
   }
   static bool isRequired() { return true; }
 };
@@ -45,6 +48,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                    ArrayRef<PassBuilder::PipelineElement>) {
                   if (Name == "print<hroof-kernels>") {
                     MPM.addPass(hroof::KernelModelPrinter(outs()));
+                    return true;
+                  }
+                  if (Name == "hroof-instrument") {
+                    MPM.addPass(hroof::InstrumentPass());
                     return true;
                   }
                   if (Name == "hroof-static-json") {

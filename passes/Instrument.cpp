@@ -1,0 +1,423 @@
+//===- Instrument.cpp - dynamic counting: instrument device code ----------===//
+#include "Instrument.h"
+#include "Counting.h"
+#include "KernelModel.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ValueHandle.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <map>
+#include <set>
+
+#define DEBUG_TYPE "hroof-instrument"
+
+using namespace llvm;
+
+static cl::opt<std::string> Mode(
+    "hroof-mode",
+    cl::desc("hroof: 'dynamic' (default) instruments kernels and embeds the "
+             "static model; 'static' embeds only the static model"),
+    cl::init("dynamic"));
+static cl::opt<bool> HoistLoops(
+    "hroof-hoist-loops",
+    cl::desc("hroof: count once per loop entry (trip count x counts) where "
+             "the trip count can be computed at the preheader"),
+    cl::init(true));
+
+namespace hroof {
+
+bool dynamicModeEnabled() { return Mode != "static"; }
+
+std::string counterArrayName(StringRef Mangled) {
+  return ("__hroof_counters_" + Mangled).str();
+}
+
+namespace {
+
+using CounterSet = std::set<int>;
+
+bool isKernel(const Function &F) {
+  return F.getCallingConv() == CallingConv::PTX_Kernel;
+}
+
+/// Memory accesses whose space is only known at run time.
+struct GenericAccess {
+  Instruction *I;
+  Value *Ptr;
+  MemDir Dir;
+  uint64_t Bytes;
+};
+
+std::vector<GenericAccess> genericAccesses(BasicBlock &BB) {
+  std::vector<GenericAccess> R;
+  const DataLayout &DL = BB.getModule()->getDataLayout();
+  auto Size = [&](Type *T) { return DL.getTypeStoreSize(T).getFixedValue(); };
+  for (Instruction &I : BB) {
+    Value *P = nullptr;
+    MemDir D = MemDir::Load;
+    uint64_t N = 0;
+    if (auto *L = dyn_cast<LoadInst>(&I)) {
+      P = L->getPointerOperand(); N = Size(L->getType());
+    } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+      P = S->getPointerOperand(); D = MemDir::Store;
+      N = Size(S->getValueOperand()->getType());
+    } else if (auto *A = dyn_cast<AtomicRMWInst>(&I)) {
+      P = A->getPointerOperand(); D = MemDir::Atomic;
+      N = Size(A->getValOperand()->getType());
+    } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      P = X->getPointerOperand(); D = MemDir::Atomic;
+      N = Size(X->getCompareOperand()->getType());
+    }
+    if (P && resolveMemSpace(P) == MemSpace::Generic)
+      R.push_back({&I, P, D, N});
+  }
+  return R;
+}
+
+/// Static counts of a block without its generic accesses (counted at run time).
+CountVector staticCounts(BasicBlock &BB) {
+  BlockCounts C = countBlock(BB);
+  for (int D = 0; D < NumMemDirs; ++D)
+    C.Counts[bytesIndex(MemSpace::Generic, MemDir(D))] = 0;
+  return C.Counts;
+}
+
+class ModuleInstrumenter {
+public:
+  ModuleInstrumenter(Module &M, ModuleAnalysisManager &MAM)
+      : M(M), Ctx(M.getContext()),
+        FAM(MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager()),
+        I64(Type::getInt64Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
+        BufTy(ArrayType::get(I64, NumCounters)) {}
+
+  void run() {
+    // Functions to instrument: kernels and what they call directly.
+    SetVector<Function *> Work;
+    for (Function &F : M)
+      if (isKernel(F) && !F.isDeclaration())
+        Work.insert(&F);
+    for (size_t I = 0; I < Work.size(); ++I)
+      for (BasicBlock &BB : *Work[I])
+        for (Instruction &Inst : BB)
+          if (auto *CB = dyn_cast<CallBase>(&Inst))
+            if (Function *G = CB->getCalledFunction())
+              if (!G->isDeclaration() && !isKernel(*G))
+                Work.insert(G);
+    // Device functions get a result-buffer parameter, where possible.
+    std::vector<Function *> Funcs;
+    for (Function *F : Work) {
+      if (isKernel(*F)) {
+        Funcs.push_back(F);
+        continue;
+      }
+      if (Function *NF = addBufferParam(*F))
+        Funcs.push_back(NF);
+    }
+    for (Function *F : Funcs)
+      FAM.invalidate(*F, PreservedAnalyses::none());
+    for (Function *F : Funcs)
+      usedCounters(*F);
+    for (Function *F : Funcs)
+      instrument(*F);
+  }
+
+private:
+  /// Replaces F by a copy with a trailing `ptr` parameter (the caller's
+  /// result buffer) if every use of F is a direct call. Returns the new
+  /// function or null.
+  Function *addBufferParam(Function &F) {
+    for (const Use &U : F.uses()) {
+      auto *CB = dyn_cast<CallBase>(U.getUser());
+      if (!CB || !CB->isCallee(&U) || !isa<CallInst>(CB))
+        return nullptr;
+    }
+    unsigned AS = M.getDataLayout().getAllocaAddrSpace();
+    SmallVector<Type *, 8> Params(F.getFunctionType()->params());
+    Params.push_back(PointerType::get(Ctx, AS));
+    auto *FTy = FunctionType::get(F.getReturnType(), Params, F.isVarArg());
+    Function *NF = Function::Create(FTy, F.getLinkage(), F.getAddressSpace(),
+                                    F.getName() + ".hroof", &M);
+    NF->copyAttributesFrom(&F);
+    NF->setCallingConv(F.getCallingConv());
+    NF->splice(NF->begin(), &F);
+    for (auto [Old, New] : zip(F.args(), NF->args())) {
+      Old.replaceAllUsesWith(&New);
+      New.takeName(&Old);
+    }
+    NF->getArg(NF->arg_size() - 1)->setName("hroof.counts");
+    std::vector<CallInst *> Calls;
+    for (User *U : F.users())
+      Calls.push_back(cast<CallInst>(U));
+    for (CallInst *CI : Calls) {
+      SmallVector<Value *, 8> Args(CI->args());
+      Args.push_back(PoisonValue::get(Params.back()));
+      auto *NC = CallInst::Create(NF, Args, "", CI->getIterator());
+      NC->setCallingConv(CI->getCallingConv());
+      NC->setAttributes(CI->getAttributes());
+      NC->setTailCallKind(CallInst::TCK_None);
+      NC->setDebugLoc(CI->getDebugLoc());
+      CI->replaceAllUsesWith(NC);
+      NC->takeName(CI);
+      CI->eraseFromParent();
+    }
+    std::string Name = F.getName().str();
+    F.eraseFromParent();
+    NF->setName(Name);
+    Rewritten.insert(NF);
+    return NF;
+  }
+
+  /// Counters that F may change, its callees included.
+  const CounterSet &usedCounters(Function &F) {
+    auto It = Used.find(&F);
+    if (It != Used.end())
+      return It->second;
+    CounterSet &S = Used[&F]; // empty while in progress: recursion adds nothing
+    CounterSet Acc;
+    for (BasicBlock &BB : F) {
+      CountVector C = staticCounts(BB);
+      for (int K = 0; K < NumCounters; ++K)
+        if (C[K])
+          Acc.insert(K);
+      for (const GenericAccess &G : genericAccesses(BB))
+        for (MemSpace Sp : {MemSpace::Global, MemSpace::Shared, MemSpace::Local,
+                            MemSpace::Constant})
+          Acc.insert(bytesIndex(Sp, G.Dir));
+      for (Instruction &I : BB)
+        if (auto *CB = dyn_cast<CallInst>(&I))
+          if (Function *G = CB->getCalledFunction(); G && Rewritten.count(G)) {
+            const CounterSet &GS = usedCounters(*G);
+            Acc.insert(GS.begin(), GS.end());
+          }
+    }
+    Used[&F] = Acc;
+    return Used[&F];
+  }
+
+  void instrument(Function &F) {
+    const DataLayout &DL = M.getDataLayout();
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    const CounterSet &Mine = Used[&F];
+    if (Mine.empty() && !isKernel(F)) {
+      // Still define the buffer: the caller reads nothing from it.
+      return;
+    }
+    std::vector<BasicBlock *> Blocks;
+    for (BasicBlock &BB : F)
+      Blocks.push_back(&BB);
+
+    // Accumulators in the entry block.
+    IRBuilder<> EntryB(&*F.getEntryBlock().getFirstInsertionPt());
+    std::map<int, AllocaInst *> Acc;
+    std::vector<AllocaInst *> Promote;
+    auto AccOf = [&](int K) {
+      auto [It, New] = Acc.try_emplace(K, nullptr);
+      if (New) {
+        IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+        It->second = B.CreateAlloca(I64, DL.getAllocaAddrSpace(), nullptr,
+                                    "hroof.acc." + std::to_string(K));
+        B.CreateStore(ConstantInt::get(I64, 0), It->second);
+        Promote.push_back(It->second);
+      }
+      return It->second;
+    };
+    auto Add = [&](IRBuilder<> &B, int K, Value *V) {
+      AllocaInst *A = AccOf(K);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), V), A);
+    };
+
+    // Loops counted at their preheader.
+    std::map<BasicBlock *, Loop *> HoistedTo; // block -> loop that counts it
+    if (HoistLoops)
+      for (Loop *L : LI.getLoopsInPreorder()) {
+        BasicBlock *Latch = L->getLoopLatch(), *Pre = L->getLoopPreheader();
+        if (!Latch || !Pre || L->getExitingBlock() != Latch)
+          continue;
+        const SCEV *BTC = SE.getBackedgeTakenCount(L);
+        if (isa<SCEVCouldNotCompute>(BTC) || !BTC->getType()->isIntegerTy())
+          continue;
+        SCEVExpander Exp(SE, "hroof.trip");
+        if (!Exp.isSafeToExpandAt(BTC, Pre->getTerminator()))
+          continue;
+        CountVector Sum{};
+        bool Any = false;
+        for (BasicBlock *BB : L->blocks())
+          if (LI.getLoopFor(BB) == L && DT.dominates(BB, Latch)) {
+            HoistedTo[BB] = L;
+            CountVector C = staticCounts(*BB);
+            for (int K = 0; K < NumCounters; ++K) {
+              Sum[K] += C[K];
+              Any |= C[K] != 0;
+            }
+          }
+        if (!Any)
+          continue;
+        Value *Trip = Exp.expandCodeFor(BTC, BTC->getType(), Pre->getTerminator());
+        IRBuilder<> B(Pre->getTerminator());
+        Value *T = B.CreateAdd(B.CreateZExtOrTrunc(Trip, I64), ConstantInt::get(I64, 1),
+                               "hroof.trips");
+        for (int K = 0; K < NumCounters; ++K)
+          if (Sum[K])
+            Add(B, K, B.CreateMul(T, ConstantInt::get(I64, Sum[K])));
+      }
+
+    AllocaInst *CallBuf = nullptr;
+    Argument *MyBuf = Rewritten.count(&F) ? F.getArg(F.arg_size() - 1) : nullptr;
+    // WeakTrackingVH: promotion replaces the loads by the SSA values.
+    std::vector<std::pair<ReturnInst *, std::map<int, WeakTrackingVH>>> Exits;
+    for (BasicBlock *BB : Blocks) {
+      // Run-time classification of generic accesses.
+      for (const GenericAccess &G : genericAccesses(*BB)) {
+        IRBuilder<> B(G.I);
+        std::pair<Intrinsic::ID, MemSpace> Spaces[] = {
+            {Intrinsic::nvvm_isspacep_global, MemSpace::Global},
+            {Intrinsic::nvvm_isspacep_shared, MemSpace::Shared},
+            {Intrinsic::nvvm_isspacep_local, MemSpace::Local},
+            {Intrinsic::nvvm_isspacep_const, MemSpace::Constant}};
+        for (auto [ID, Sp] : Spaces) {
+          Value *Is = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, ID), {G.Ptr});
+          Add(B, bytesIndex(Sp, G.Dir),
+              B.CreateSelect(Is, ConstantInt::get(I64, G.Bytes), ConstantInt::get(I64, 0)));
+        }
+      }
+      // Counts returned by instrumented callees.
+      for (Instruction &I : make_early_inc_range(*BB)) {
+        auto *CI = dyn_cast<CallInst>(&I);
+        Function *G = CI ? CI->getCalledFunction() : nullptr;
+        if (!G || !Rewritten.count(G))
+          continue;
+        if (!CallBuf) {
+          IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+          CallBuf = B.CreateAlloca(BufTy, DL.getAllocaAddrSpace(), nullptr, "hroof.callee");
+        }
+        CI->setArgOperand(CI->arg_size() - 1, CallBuf);
+        IRBuilder<> B(CI->getNextNode());
+        for (int K : Used[G]) {
+          Value *P = B.CreateConstInBoundsGEP2_32(BufTy, CallBuf, 0, K);
+          Add(B, K, B.CreateLoad(I64, P));
+        }
+      }
+      // This block's own counts.
+      if (!HoistedTo.count(BB)) {
+        CountVector C = staticCounts(*BB);
+        IRBuilder<> B(BB->getTerminator());
+        for (int K = 0; K < NumCounters; ++K)
+          if (C[K])
+            Add(B, K, ConstantInt::get(I64, C[K]));
+      }
+      // Exits: hand the totals to the caller, or flush (after promotion).
+      if (auto *R = dyn_cast<ReturnInst>(BB->getTerminator())) {
+        IRBuilder<> B(R);
+        std::map<int, WeakTrackingVH> Final;
+        for (int K : Mine)
+          Final[K] = B.CreateLoad(I64, AccOf(K), "hroof.final");
+        if (MyBuf) {
+          for (auto &[K, V] : Final)
+            B.CreateStore(V, B.CreateConstInBoundsGEP2_32(BufTy, MyBuf, 0, K));
+        } else {
+          Exits.push_back({R, Final});
+        }
+      }
+    }
+    PromoteMemToReg(Promote, DT);
+    if (!isKernel(F))
+      return;
+    GlobalVariable *Counters = counterArray(F);
+    for (auto &[R, Final] : Exits)
+      flush(R, Final, Counters);
+  }
+
+  GlobalVariable *counterArray(Function &F) {
+    std::string Name = counterArrayName(F.getName());
+    if (auto *G = M.getNamedGlobal(Name))
+      return G;
+    auto *G = new GlobalVariable(M, BufTy, false, GlobalValue::ExternalLinkage,
+                                 ConstantAggregateZero::get(BufTy), Name, nullptr,
+                                 GlobalValue::NotThreadLocal, 1);
+    G->setAlignment(Align(8));
+    appendToUsed(M, {G});
+    return G;
+  }
+
+  /// Warp-sums each final count with redux.sync and lets the lowest active
+  /// lane add it to the kernel's counter array: one atomic per warp per counter.
+  void flush(ReturnInst *R, const std::map<int, WeakTrackingVH> &Final,
+             GlobalVariable *Counters) {
+    if (Final.empty())
+      return;
+    IRBuilder<> B(R);
+    Value *Mask = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_activemask));
+    Value *Lane = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_laneid));
+    Value *Leader = B.CreateIntrinsic(Intrinsic::cttz, {I32}, {Mask, B.getTrue()});
+    std::vector<std::pair<int, Value *>> Sums;
+    for (auto &[K, Handle] : Final) {
+      Value *V = Handle;
+      // Split in chunks of 27, 27 and 10 bits: 32 lanes never overflow u32.
+      Value *Total = ConstantInt::get(I64, 0);
+      for (unsigned Shift : {0u, 27u, 54u}) {
+        Value *Chunk = B.CreateTrunc(
+            B.CreateAnd(B.CreateLShr(V, Shift), ConstantInt::get(I64, (1ull << 27) - 1)),
+            I32);
+        Value *S = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_redux_sync_add), {Chunk, Mask});
+        Total = B.CreateAdd(Total, B.CreateShl(B.CreateZExt(S, I64), Shift));
+      }
+      Sums.push_back({K, Total});
+    }
+    Instruction *Then =
+        SplitBlockAndInsertIfThen(B.CreateICmpEQ(Lane, Leader), R, false);
+    IRBuilder<> TB(Then);
+    for (auto [K, Total] : Sums) {
+      Value *P = TB.CreateConstInBoundsGEP2_32(BufTy, Counters, 0, K);
+      TB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8),
+                         AtomicOrdering::Monotonic);
+    }
+  }
+
+  Module &M;
+  LLVMContext &Ctx;
+  FunctionAnalysisManager &FAM;
+  Type *I64, *I32;
+  ArrayType *BufTy;
+  SmallPtrSet<Function *, 8> Rewritten;
+  std::map<Function *, CounterSet> Used;
+};
+
+} // namespace
+
+PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (!Triple(M.getTargetTriple()).isNVPTX() || M.getNamedGlobal(ModelSymbol))
+    return PreservedAnalyses::all();
+  // Embed the static model of the code as the optimizer left it.
+  json::Value J = modelToJson(M, MAM.getResult<KernelModelAnalysis>(M));
+  std::string Text = formatv("{0}", J).str();
+  Constant *Str = ConstantDataArray::getString(M.getContext(), Text, true);
+  auto *G = new GlobalVariable(M, Str->getType(), true, GlobalValue::ExternalLinkage,
+                               Str, ModelSymbol, nullptr,
+                               GlobalValue::NotThreadLocal, 1);
+  G->setAlignment(Align(8));
+  appendToUsed(M, {G});
+  if (dynamicModeEnabled()) {
+    // The model is computed; dropping it keeps it from going stale.
+    MAM.invalidate(M, PreservedAnalyses::none());
+    ModuleInstrumenter(M, MAM).run();
+  }
+  return PreservedAnalyses::none();
+}
+
+} // namespace hroof
