@@ -60,6 +60,19 @@ bool last_plateau(const std::vector<Plateau>& p, Plateau* out) {
   return true;
 }
 
+bool memory_plateau(const std::vector<Point>& s, double min_x, double* value, Plateau* p, size_t* npoints,
+                    double rel_tol, size_t min_points) {
+  auto pl = find_plateaus(s, rel_tol, min_points);
+  if (!last_plateau(pl, p)) return false;
+  std::vector<double> ys;
+  for (size_t i = p->first; i <= p->last; ++i)
+    if (s[i].x >= min_x) ys.push_back(s[i].y);
+  *npoints = ys.size();
+  if (ys.size() < 2) return false;
+  *value = median(ys);
+  return true;
+}
+
 RidgeResult find_ridge(const std::vector<double>& ai, const std::vector<double>& gflops,
                        const std::vector<double>& gbs) {
   RidgeResult r;

@@ -34,6 +34,12 @@ bool highest_plateau(const std::vector<Plateau>& p, Plateau* out);
 // The plateau that reaches the largest working sets (HBM in an L2/HBM sweep).
 bool last_plateau(const std::vector<Plateau>& p, Plateau* out);
 
+// The memory (HBM) level of an L2/HBM sweep: the last plateau, restricted to its points at
+// working sets >= min_x (2x the L2 size: smaller sets still hit L2 in part). Returns false
+// unless at least 2 points remain; *value = their median.
+bool memory_plateau(const std::vector<Point>& sweep, double min_x, double* value, Plateau* p,
+                    size_t* npoints, double rel_tol = 0.10, size_t min_points = 3);
+
 // FLOPs-per-byte sweep: x = FLOP/byte, y = GFLOP/s, bw = GB/s at each point.
 struct RidgeResult {
   double bw_plateau = 0;     // GB/s: median bandwidth over the memory-bound points

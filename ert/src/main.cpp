@@ -370,14 +370,12 @@ int run(int argc, char** argv) {
       ceil_bw["l2"] = entry(p2.value, "GB/s",
                             "highest plateau of the global working-set sweep (" + human_bytes(p2.x_begin) + ".." +
                                 human_bytes(p2.x_end) + "; ld.global.cg bypasses L1, each element read by one thread per pass; per point the better of ld.global.cg and ld.global.cg.L2::256B)");
-    std::vector<double> beyond;  // the last plateau's points at working sets >= 2x L2
-    if (ert::last_plateau(pl, &ph))
-      for (size_t i = ph.first; i <= ph.last; ++i)
-        if (pts[i].x >= 2.0 * D.l2_bytes) beyond.push_back(pts[i].y);
-    if (beyond.size() >= 2) {
-      ceil_bw["hbm"] = entry(ert::median(beyond), "GB/s",
+    double hbm_v = 0;
+    size_t hbm_n = 0;
+    if (ert::memory_plateau(pts, 2.0 * D.l2_bytes, &hbm_v, &ph, &hbm_n)) {
+      ceil_bw["hbm"] = entry(hbm_v, "GB/s",
                              "last plateau of the global working-set sweep (" + human_bytes(ph.x_begin) + ".." +
-                                 human_bytes(ph.x_end) + "), median of its " + std::to_string(beyond.size()) +
+                                 human_bytes(ph.x_end) + "), median of its " + std::to_string(hbm_n) +
                                  " points at working sets >= 2x L2; read-only kernel");
     } else {
       progress("hbm: the global sweep has no plateau beyond 2x L2; the largest working set is used");

@@ -1,5 +1,5 @@
 // Unit tests of hroof-ert's sweep analysis (plateau detection, ridge) on synthetic and on
-// recorded sweeps (ert/test/data/, copied from the H100 run in docs/machines/).
+// recorded sweeps (the H100 run committed in docs/machines/).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,4 +73,88 @@ TEST(ErtRidge, Synthetic) {
   EXPECT_NEAR(r.flops_plateau, 50000, 1e-6);
   EXPECT_NEAR(r.ridge_ai, 50, 1e-6);
   EXPECT_DOUBLE_EQ(r.knee_ai, 64);
+}
+
+TEST(ErtPlateau, MemoryPlateauTrimsSmallWorkingSets) {
+  // the last plateau starts at 64 (still partly cached); only x >= 100 counts
+  std::vector<Point> s = {{16, 7000}, {32, 7100}, {48, 7050}, {64, 3300}, {128, 3100}, {256, 3090}, {512, 3095}};
+  double v = 0;
+  size_t n = 0;
+  Plateau p;
+  ASSERT_TRUE(memory_plateau(s, 100, &v, &p, &n));
+  EXPECT_EQ(p.first, 3u);
+  EXPECT_EQ(n, 3u);
+  EXPECT_DOUBLE_EQ(v, 3095);
+  EXPECT_FALSE(memory_plateau(s, 1000, &v, &p, &n));  // no point beyond 1000
+}
+
+// ---- Recorded sweeps: the H100 run committed in docs/machines/ (2026-11-22) ----
+#include <nlohmann/json.hpp>
+
+namespace {
+const std::string kDir = std::string(ERT_MACHINES_DIR) + "/h100-80gb-hbm3";
+nlohmann::json machine() {
+  std::ifstream in(std::string(ERT_MACHINES_DIR) + "/h100-80gb-hbm3.json");
+  return nlohmann::json::parse(in);
+}
+double ceiling(const nlohmann::json& m, const char* group, const char* key) {
+  return m["ceilings"][group][key]["value"].get<double>();
+}
+}  // namespace
+
+// The CSVs carry values rounded to 0.1, the JSON the plateau of unrounded values: 0.2 apart at most.
+TEST(ErtRecordedH100, L1Plateau) {
+  auto m = machine();
+  auto pts = read_csv_columns(kDir + "/l1_sweep.csv", "ws_bytes", "gbs");
+  ASSERT_GE(pts.size(), 10u);
+  Plateau p;
+  ASSERT_TRUE(highest_plateau(find_plateaus(pts, 0.10, 3), &p));
+  EXPECT_NEAR(p.value, ceiling(m, "bandwidth", "l1"), 0.2);
+  EXPECT_EQ(p.x_begin, 64 * 1024);   // below 64 KiB per SM the sweep is latency/occupancy bound
+  EXPECT_EQ(p.x_end, 384 * 1024);    // above, the working set spills out of L1
+}
+
+TEST(ErtRecordedH100, SharedPlateau) {
+  auto m = machine();
+  auto pts = read_csv_columns(kDir + "/shared_sweep.csv", "smem_bytes_per_block", "gbs");
+  Plateau p;
+  ASSERT_TRUE(highest_plateau(find_plateaus(pts, 0.10, 3), &p));
+  EXPECT_NEAR(p.value, ceiling(m, "bandwidth", "shared"), 0.2);
+}
+
+TEST(ErtRecordedH100, L2AndHbmPlateaus) {
+  auto m = machine();
+  auto pts = read_csv_columns(kDir + "/global_sweep.csv", "ws_bytes", "gbs");
+  auto pl = find_plateaus(pts, 0.10, 3);
+  ASSERT_GE(pl.size(), 2u);
+  Plateau l2;
+  ASSERT_TRUE(highest_plateau(pl, &l2));
+  EXPECT_NEAR(l2.value, ceiling(m, "bandwidth", "l2"), 0.2);
+  EXPECT_LE(l2.x_end, m["device"]["l2_bytes"].get<double>());  // the L2 plateau ends inside L2
+  double hbm = 0;
+  size_t n = 0;
+  Plateau ph;
+  ASSERT_TRUE(memory_plateau(pts, 2.0 * m["device"]["l2_bytes"].get<double>(), &hbm, &ph, &n));
+  EXPECT_NEAR(hbm, ceiling(m, "bandwidth", "hbm"), 0.2);
+  EXPECT_GT(ph.x_begin, l2.x_end);
+  // the levels are ordered
+  EXPECT_GT(ceiling(m, "bandwidth", "l1"), l2.value);
+  EXPECT_GT(l2.value, 2 * hbm);
+}
+
+TEST(ErtRecordedH100, Ridge) {
+  auto m = machine();
+  auto f = read_csv_columns(kDir + "/ridge_sweep.csv", "flop_per_byte", "gflops");
+  auto b = read_csv_columns(kDir + "/ridge_sweep.csv", "flop_per_byte", "gbs");
+  std::vector<double> ai, gf, gb;
+  for (size_t i = 0; i < f.size(); ++i) {
+    ai.push_back(f[i].x);
+    gf.push_back(f[i].y);
+    gb.push_back(b[i].y);
+  }
+  RidgeResult r = find_ridge(ai, gf, gb);
+  EXPECT_NEAR(r.ridge_ai, m["ridge"]["ridge_flop_per_byte"].get<double>(), 0.01);
+  EXPECT_NEAR(r.bw_plateau, m["ridge"]["bandwidth_plateau_gbs"].get<double>(), 1.0);
+  EXPECT_NEAR(r.flops_plateau, m["ridge"]["flops_plateau_gflops"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(r.knee_ai, m["ridge"]["knee_flop_per_byte"].get<double>());
 }
