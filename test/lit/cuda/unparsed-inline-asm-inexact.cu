@@ -1,0 +1,24 @@
+// Inline PTX that hroof does not parse (here tanh.approx.f32, a transcendental
+// the asm parser does not model) makes the kernel exact=false with the asm
+// statement quoted, while the rest is still counted.
+//
+// RUN: %hroof-static %s --grid 3 --block 64 --arg n=150 --json \
+// RUN:   | python3 %S/Inputs/totals.py | FileCheck %s
+
+__global__ void uasm(int n, const float *__restrict__ x, float *__restrict__ y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float r;
+    asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x[i]));
+    y[i] = r + 1.0f;
+  }
+}
+
+// Known part: 150 x (4 B load, 1 fadd, 4 B store).
+// CHECK-LABEL: kernel uasm(
+// CHECK-NEXT: exact=false
+// CHECK-NEXT: unknown=unparsed inline asm 'tanh.approx.f32 $0, $1'
+// CHECK-NEXT: bytes.global.load=600
+// CHECK-NEXT: bytes.global.store=600
+// CHECK-NEXT: flops.f32=150
+// CHECK-NEXT: end
