@@ -1,0 +1,127 @@
+// Control flow: a grid-stride loop, divergent branches with early returns,
+// and a __noinline__ device function called from a (C++-mangled) kernel.
+#include "harness.h"
+
+// Grid-stride loop, fewer threads than elements: every element i < n is
+// visited exactly once. Per element: fma (2 f32 FLOPs), loads x, y (8 B),
+// store y (4 B).   flops.f32 = 2n, global load 8n, store 4n.
+extern "C" __global__ void gridstride(int n, float a, const float *__restrict__ x,
+                                      float *__restrict__ y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    y[i] = a * x[i] + y[i];
+}
+
+// Divergent branches and early returns. Each arm stores to its own array,
+// so the optimizer cannot merge the arms into selects (which would execute
+// every arm's FLOPs). Threads i >= n return at once (no FP work).
+//   every thread i < n: load x (4 B), fcmp v > 0 (1 other.f32), one 4 B store
+//   P threads (v > 0):             v*v*v           2 FLOPs
+//   Q threads (v <= 0, i%4 == 0):  v + 1           1 FLOP
+//   R = n-P-Q threads:             fmaf(v,2,3)*v   3 FLOPs (fma + fmul)
+// flops.f32 = 2P + Q + 3R, other.f32 = n, load 4n, store 4n.
+extern "C" __global__ void branchy(int n, const float *__restrict__ x,
+                                   float *__restrict__ pos,
+                                   float *__restrict__ neg,
+                                   float *__restrict__ rest) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float v = x[i];
+  if (v > 0.f) {
+    pos[i] = v * v * v;
+    return;
+  }
+  if ((i & 3) == 0) {
+    neg[i] = v + 1.0f;
+    return;
+  }
+  rest[i] = fmaf(v, 2.f, 3.f) * v;
+}
+
+// Degree-4 Horner polynomial: 4 contracted fma = 8 f32 FLOPs per call. Kept
+// out of line (a .func in PTX), so the pass instruments it separately.
+__device__ __noinline__ float horner(float x) {
+  return (((0.5f * x + 0.25f) * x - 1.5f) * x + 2.0f) * x + 0.125f;
+}
+
+// y = horner(x) + horner(y): 2*8 + 1 fadd = 17 FLOPs; load 8 B, store 4 B.
+//   flops.f32 = 17n, global load 8n, store 4n.
+__global__ void poly_noinline(int n, const float *__restrict__ x,
+                              float *__restrict__ y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = horner(x[i]) + horner(y[i]);
+}
+
+static float hhorner(float x) {
+  return fmaf(fmaf(fmaf(fmaf(0.5f, x, 0.25f), x, -1.5f), x, 2.0f), x, 0.125f);
+}
+
+int main(int argc, char **argv) {
+  Harness H(argc, argv);
+  unsigned s = 777;
+  { // grid-stride
+    const int n = 8000003;
+    dim3 g(133), b(192); // 25536 threads, ~313 elements each
+    std::vector<float> hx(n), hy(n), out(n);
+    for (int i = 0; i < n; ++i) hx[i] = frand(s), hy[i] = frand(s);
+    float a = 0.5f;
+    float *x = H.alloc<float>(n), *y = H.alloc<float>(n);
+    H.h2d(x, hx); H.h2d(y, hy);
+    const u64 N = n;
+    H.launch("gridstride", g, b, {{"n", n}},
+             Counts().add("flops.f32", 2 * N).add("bytes.global.load", 8 * N)
+                 .add("bytes.global.store", 4 * N),
+             [=] { gridstride<<<g, b>>>(n, a, x, y); });
+    H.d2h(out, y);
+    for (int i = 0; i < n; i += 101) H.near("gridstride", i, out[i], a * hx[i] + hy[i], 1e-5, 1e-6);
+    H.near("gridstride last", n - 1, out[n - 1], a * hx[n - 1] + hy[n - 1], 1e-5, 1e-6);
+  }
+  { // divergent branches
+    const int n = 6000001;
+    const unsigned B = 128;
+    dim3 g(ceil_div(n, B));
+    std::vector<float> hx(n), hp(n), hn(n), hr(n);
+    u64 P = 0, Q = 0, R = 0;
+    for (int i = 0; i < n; ++i) {
+      hx[i] = frand(s);
+      if (hx[i] > 0.f) ++P;
+      else if ((i & 3) == 0) ++Q;
+      else ++R;
+    }
+    float *x = H.alloc<float>(n), *p = H.alloc<float>(n), *q = H.alloc<float>(n),
+          *r = H.alloc<float>(n);
+    H.h2d(x, hx);
+    const u64 N = n;
+    H.launch("branchy", g, B, {{"n", n}},
+             Counts().add("flops.f32", 2 * P + Q + 3 * R).add("other.f32", N)
+                 .add("bytes.global.load", 4 * N).add("bytes.global.store", 4 * N),
+             [=] { branchy<<<g, B>>>(n, x, p, q, r); });
+    H.d2h(hp, p); H.d2h(hn, q); H.d2h(hr, r);
+    for (int i = 0; i < n; i += 7) {
+      float v = hx[i];
+      if (v > 0.f) H.near("branchy pos", i, hp[i], v * v * v, 1e-5, 1e-7);
+      else if ((i & 3) == 0) H.near("branchy neg", i, hn[i], v + 1.0f, 1e-6, 1e-7);
+      else H.near("branchy rest", i, hr[i], fmaf(v, 2.f, 3.f) * v, 1e-5, 1e-7);
+    }
+  }
+  { // noinline device function
+    const int n = 7000001;
+    const unsigned B = 256;
+    dim3 g(ceil_div(n, B));
+    std::vector<float> hx(n), hy(n), out(n);
+    for (int i = 0; i < n; ++i) hx[i] = frand(s), hy[i] = frand(s);
+    float *x = H.alloc<float>(n), *y = H.alloc<float>(n);
+    H.h2d(x, hx); H.h2d(y, hy);
+    const u64 N = n;
+    H.launch("poly_noinline", g, B, {{"n", n}},
+             Counts().add("flops.f32", 17 * N).add("bytes.global.load", 8 * N)
+                 .add("bytes.global.store", 4 * N),
+             [=] { poly_noinline<<<g, B>>>(n, x, y); });
+    H.d2h(out, y);
+    for (int i = 0; i < n; i += 101)
+      H.near("poly_noinline", i, out[i], hhorner(hx[i]) + hhorner(hy[i]), 1e-5, 1e-5);
+  }
+  return H.finish("control");
+}
