@@ -1,0 +1,144 @@
+//===- hroof/RuntimeSettings.h - every runtime setting, declared once -----===//
+//
+// The single table of the runtime's settings (libhroof_rt.so). Each row is
+// both an environment variable (read by the library inside the application)
+// and a `hroof run` option (tools/RunCommand.cpp turns every row into
+// `--<option> VALUE` and passes it on as the environment variable), with one
+// help text, like Kokkos Tools' settings table. Add a setting here and both
+// sides see it; docs/runtime.md lists the same table.
+//
+// Header-only, no dependencies: included by the runtime, by `hroof` (which
+// links no CUPTI) and by the unit tests.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_RUNTIMESETTINGS_H
+#define HROOF_RUNTIMESETTINGS_H
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace hroof {
+namespace rt {
+
+enum class SettingKind { Bool, Int, String };
+
+/// One row: the environment variable, the `hroof run` option (without the
+/// leading dashes), its kind, its default (as text) and its help.
+struct RuntimeSettingInfo {
+  const char *Env;
+  const char *Option;
+  SettingKind Kind;
+  const char *Default;
+  const char *Help;
+};
+
+enum class RtSetting {
+  Enable,
+  Output,
+  KernelFilter,
+  LaunchLimit,
+  Counting,
+  StaticEval,
+  EvalLimit,
+  FlushMs,
+  Verbose,
+  // Extension point (hardware-counter issue): HwCounters, HwMetrics rows go
+  // here; Injection.cpp's HardwareCounters hook reads them.
+  Count
+};
+
+inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
+  static const RuntimeSettingInfo Table[] = {
+      {"HROOF_ENABLE", "enable", SettingKind::Bool, "1",
+       "0 disables the runtime entirely (the application runs untouched, no "
+       "profile is written)"},
+      {"HROOF_OUTPUT", "output", SettingKind::String, ".",
+       "where the profile goes: a directory (the file is "
+       "hroof-<pid>[-rank<R>].json in it) or a file name ending in .json, in "
+       "which %p becomes the pid and %r the MPI/Slurm rank"},
+      {"HROOF_KERNEL_FILTER", "kernel-filter", SettingKind::String, "",
+       "only kernels whose mangled or demangled name matches this ECMAScript "
+       "regular expression (searched, not anchored) are profiled; empty: all"},
+      {"HROOF_LAUNCH_LIMIT", "launch-limit", SettingKind::Int, "100",
+       "launches of each kernel recorded one by one in the profile; later "
+       "launches only enter the kernel's aggregate (bounded memory)"},
+      {"HROOF_COUNTING", "counting", SettingKind::Bool, "1",
+       "read the dynamic counters of instrumented kernels (0: durations only; "
+       "instrumented kernels then run without the per-launch reset and "
+       "synchronization)"},
+      {"HROOF_STATIC_EVAL", "static-eval", SettingKind::Bool, "1",
+       "evaluate the embedded static model of each instrumented launch with "
+       "its real grid, block and arguments"},
+      {"HROOF_EVAL_LIMIT", "eval-limit", SettingKind::Int, "67108864",
+       "most thread-by-thread evaluations of the static model per launch "
+       "before giving up on that launch (never a guess)"},
+      {"HROOF_FLUSH_MS", "flush-ms", SettingKind::Int, "200",
+       "the profile's aggregates are rewritten at most this often (ms) while "
+       "the application runs; launch records are written as they complete"},
+      {"HROOF_VERBOSE", "verbose", SettingKind::Int, "0",
+       "1: one stderr line per module and kernel seen; 2: one per launch"},
+  };
+  static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
+                "one row per RtSetting");
+  return Table[int(S)];
+}
+
+/// Raw text of a setting: the environment variable if set, else the default.
+inline std::string rtSettingText(RtSetting S) {
+  const RuntimeSettingInfo &I = rtSettingInfo(S);
+  const char *V = std::getenv(I.Env);
+  return V ? std::string(V) : std::string(I.Default);
+}
+
+/// Parses a setting's text for its kind. Returns false (and leaves \p Out)
+/// when the text is malformed. Bools accept 1/0, on/off, true/false, yes/no.
+inline bool parseRtBool(const std::string &T, bool &Out) {
+  std::string L;
+  for (char C : T)
+    L += char(C >= 'A' && C <= 'Z' ? C - 'A' + 'a' : C);
+  if (L == "1" || L == "on" || L == "true" || L == "yes") {
+    Out = true;
+    return true;
+  }
+  if (L == "0" || L == "off" || L == "false" || L == "no" || L.empty()) {
+    Out = false;
+    return true;
+  }
+  return false;
+}
+
+inline bool parseRtInt(const std::string &T, int64_t &Out) {
+  if (T.empty())
+    return false;
+  char *End = nullptr;
+  errno = 0;
+  long long V = std::strtoll(T.c_str(), &End, 0);
+  if (*End || errno || V < 0)
+    return false;
+  Out = V;
+  return true;
+}
+
+/// Checks \p Text against the setting's kind; returns "" or a message.
+inline std::string checkRtSetting(RtSetting S, const std::string &Text) {
+  const RuntimeSettingInfo &I = rtSettingInfo(S);
+  bool B;
+  int64_t N;
+  switch (I.Kind) {
+  case SettingKind::Bool:
+    return parseRtBool(Text, B) ? "" : std::string(I.Env) + "='" + Text +
+                                           "' is not a boolean (1/0, on/off)";
+  case SettingKind::Int:
+    return parseRtInt(Text, N) ? "" : std::string(I.Env) + "='" + Text +
+                                          "' is not a non-negative integer";
+  case SettingKind::String:
+    return "";
+  }
+  return "";
+}
+
+} // namespace rt
+} // namespace hroof
+
+#endif // HROOF_RUNTIMESETTINGS_H

@@ -1,0 +1,457 @@
+//===- Profile.cpp - settings, records and the incremental profile file ---===//
+#include "Profile.h"
+
+#include <cxxabi.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace hroof {
+namespace rt {
+
+//===--- Settings ---------------------------------------------------------===//
+
+Settings Settings::fromEnvironment() {
+  Settings S;
+  auto Bool = [&](RtSetting Id, bool &Out) {
+    std::string T = rtSettingText(Id);
+    bool V;
+    if (parseRtBool(T, V))
+      Out = V;
+    else
+      S.Problems.push_back(checkRtSetting(Id, T) + "; using " +
+                           rtSettingInfo(Id).Default);
+  };
+  auto Int = [&](RtSetting Id, int64_t &Out) {
+    std::string T = rtSettingText(Id);
+    int64_t V;
+    if (parseRtInt(T, V))
+      Out = V;
+    else
+      S.Problems.push_back(checkRtSetting(Id, T) + "; using " +
+                           rtSettingInfo(Id).Default);
+  };
+  Bool(RtSetting::Enable, S.Enable);
+  S.Output = rtSettingText(RtSetting::Output);
+  if (S.Output.empty())
+    S.Output = ".";
+  S.KernelFilter = rtSettingText(RtSetting::KernelFilter);
+  Int(RtSetting::LaunchLimit, S.LaunchLimit);
+  Bool(RtSetting::Counting, S.Counting);
+  Bool(RtSetting::StaticEval, S.StaticEval);
+  Int(RtSetting::EvalLimit, S.EvalLimit);
+  Int(RtSetting::FlushMs, S.FlushMs);
+  Int(RtSetting::Verbose, S.Verbose);
+  return S;
+}
+
+nlohmann::json Settings::toJson() const {
+  return {{"enable", Enable},         {"output", Output},
+          {"kernel_filter", KernelFilter}, {"launch_limit", LaunchLimit},
+          {"counting", Counting},     {"static_eval", StaticEval},
+          {"eval_limit", EvalLimit},  {"flush_ms", FlushMs},
+          {"verbose", Verbose}};
+}
+
+std::string rankFromEnvironment() {
+  for (const char *V : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char *R = std::getenv(V))
+      if (*R)
+        return R;
+  return "";
+}
+
+static bool endsWith(const std::string &S, const std::string &Tail) {
+  return S.size() >= Tail.size() &&
+         S.compare(S.size() - Tail.size(), Tail.size(), Tail) == 0;
+}
+
+std::string profilePath(const std::string &Output, long Pid,
+                        const std::string &Rank) {
+  if (endsWith(Output, ".json")) {
+    std::string Out;
+    for (size_t I = 0; I < Output.size(); ++I) {
+      if (Output[I] == '%' && I + 1 < Output.size()) {
+        char C = Output[I + 1];
+        if (C == 'p') {
+          Out += std::to_string(Pid);
+          ++I;
+          continue;
+        }
+        if (C == 'r') {
+          Out += Rank.empty() ? "0" : Rank;
+          ++I;
+          continue;
+        }
+        if (C == '%') {
+          Out += '%';
+          ++I;
+          continue;
+        }
+      }
+      Out += Output[I];
+    }
+    return Out;
+  }
+  std::string Dir = Output.empty() ? "." : Output;
+  if (Dir.back() != '/')
+    Dir += '/';
+  return Dir + "hroof-" + std::to_string(Pid) +
+         (Rank.empty() ? "" : "-rank" + Rank) + ".json";
+}
+
+std::string demangle(const std::string &Mangled) {
+  if (Mangled.compare(0, 2, "_Z") != 0)
+    return Mangled;
+  int Status = 0;
+  char *D = abi::__cxa_demangle(Mangled.c_str(), nullptr, nullptr, &Status);
+  if (!D || Status != 0) {
+    std::free(D);
+    return Mangled;
+  }
+  std::string R = D;
+  std::free(D);
+  return R;
+}
+
+std::string KernelFilter::set(const std::string &Pattern) {
+  Re.reset();
+  if (Pattern.empty())
+    return "";
+  try {
+    Re.emplace(Pattern, std::regex::ECMAScript | std::regex::optimize);
+  } catch (const std::regex_error &E) {
+    return "HROOF_KERNEL_FILTER='" + Pattern +
+           "' is not a valid regular expression (" + E.what() +
+           "); profiling every kernel";
+  }
+  return "";
+}
+
+bool KernelFilter::matches(const std::string &Mangled,
+                           const std::string &Demangled) const {
+  if (!Re)
+    return true;
+  return std::regex_search(Mangled, *Re) || std::regex_search(Demangled, *Re);
+}
+
+//===--- Counts -------------------------------------------------------------===//
+
+static nlohmann::json number(u128 V) {
+  if (V <= u128(UINT64_MAX))
+    return uint64_t(V);
+  return double(V);
+}
+
+template <typename V> static nlohmann::json countsImpl(const V &T) {
+  nlohmann::json J = nlohmann::json::object();
+  for (int I = 0; I < NumCounters; ++I) {
+    CounterKey K = counterKey(I);
+    nlohmann::json *Node = &J;
+    int N = K.Parts[2] ? 3 : 2;
+    for (int P = 0; P < N - 1; ++P)
+      Node = &(*Node)[K.Parts[P]];
+    (*Node)[K.Parts[N - 1]] = number(u128(T[I]));
+  }
+  return J;
+}
+
+nlohmann::json countsToJson(const CountVector &C) { return countsImpl(C); }
+nlohmann::json countsToJson(const TotalVector &T) { return countsImpl(T); }
+
+static bool sameCounts(const CountVector &D, const TotalVector &S) {
+  for (int I = 0; I < NumCounters; ++I)
+    if (u128(D[I]) != S[I])
+      return false;
+  return true;
+}
+
+//===--- Records and aggregates -------------------------------------------===//
+
+nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
+  nlohmann::json J = {{"index", Index},
+                      {"kernel", R.Name},
+                      {"mangled", R.Mangled},
+                      {"api", R.Api},
+                      {"correlation", R.Correlation},
+                      {"thread", R.Thread},
+                      {"device", R.Device},
+                      {"stream", R.Stream},
+                      {"grid", R.Grid},
+                      {"block", R.Block},
+                      {"shared_mem", R.SharedMem},
+                      {"instrumented", R.Instrumented},
+                      {"graph", R.Graph}};
+  if (R.Timed) {
+    J["start_ns"] = R.StartNs;
+    J["duration_ns"] = R.DurationNs;
+  } else {
+    J["duration_ns"] = nullptr;
+  }
+  if (R.Instrumented) {
+    nlohmann::json A = nlohmann::json::object();
+    for (const auto &[Name, V] : R.Args)
+      A[Name] = V;
+    J["args"] = A;
+    if (R.Dynamic)
+      J["dynamic"] = countsToJson(*R.Dynamic);
+    else {
+      J["dynamic"] = nullptr;
+      J["dynamic_problem"] = R.DynamicProblem;
+    }
+    if (R.Static) {
+      J["static"] = countsToJson(*R.Static);
+      J["static_exact"] = R.StaticExact;
+      if (R.Dynamic)
+        J["static_matches_dynamic"] = sameCounts(*R.Dynamic, *R.Static);
+    } else {
+      J["static"] = nullptr;
+      J["static_problem"] = R.StaticProblem;
+    }
+  }
+  if (!R.Error.empty())
+    J["error"] = R.Error;
+  return J;
+}
+
+void KernelAggregate::add(const LaunchRecord &R) {
+  if (Mangled.empty()) {
+    Mangled = R.Mangled;
+    Name = R.Name;
+  }
+  Instrumented |= R.Instrumented;
+  ++Launches;
+  if (R.Graph)
+    ++GraphLaunches;
+  if (!R.Error.empty())
+    ++Errors;
+  if (R.Timed) {
+    ++Timed;
+    TotalNs += R.DurationNs;
+    MinNs = std::min(MinNs, R.DurationNs);
+    MaxNs = std::max(MaxNs, R.DurationNs);
+  }
+  if (R.Dynamic) {
+    ++Counted;
+    for (int I = 0; I < NumCounters; ++I)
+      Dynamic[I] += (*R.Dynamic)[I];
+  }
+  if (R.Static) {
+    ++StaticEvaluated;
+    for (int I = 0; I < NumCounters; ++I)
+      Static[I] += (*R.Static)[I];
+    StaticExact &= R.StaticExact;
+    if (R.Dynamic)
+      ++(sameCounts(*R.Dynamic, *R.Static) ? StaticMatches : StaticDiffers);
+  } else if (R.Instrumented && !R.StaticProblem.empty() &&
+             StaticProblems.size() < 4 &&
+             std::find(StaticProblems.begin(), StaticProblems.end(),
+                       R.StaticProblem) == StaticProblems.end()) {
+    StaticProblems.push_back(R.StaticProblem);
+  }
+}
+
+nlohmann::json KernelAggregate::toJson() const {
+  nlohmann::json J = {{"kernel", Name},
+                      {"mangled", Mangled},
+                      {"instrumented", Instrumented},
+                      {"launches", Launches},
+                      {"recorded_launches", Recorded},
+                      {"graph_launches", GraphLaunches},
+                      {"errors", Errors}};
+  nlohmann::json D = {{"timed_launches", Timed}, {"total", TotalNs}};
+  if (Timed) {
+    D["min"] = MinNs;
+    D["max"] = MaxNs;
+    D["mean"] = double(TotalNs) / double(Timed);
+  }
+  J["duration_ns"] = D;
+  if (Instrumented) {
+    J["dynamic"] = {{"launches", Counted}, {"total", countsToJson(Dynamic)}};
+    J["static"] = {{"launches", StaticEvaluated},
+                   {"exact", StaticExact},
+                   {"total", countsToJson(Static)},
+                   {"matches_dynamic", StaticMatches},
+                   {"differs_from_dynamic", StaticDiffers},
+                   {"problems", StaticProblems}};
+  }
+  return J;
+}
+
+//===--- Profile file -------------------------------------------------------===//
+//
+// Layout: HEADER RECORDS TRAILER, where HEADER is the top-level object's
+// fixed fields ending in `"launches": [`, RECORDS one compact JSON object per
+// line, and TRAILER `],` plus the remaining fields and the closing brace.
+// Adding records overwrites the old trailer in place (pwrite at
+// TrailerOffset) and truncates to the new end, so the file is complete JSON
+// after every write.
+
+Profile::~Profile() {
+  if (Fd >= 0)
+    ::close(Fd);
+}
+
+static bool writeAll(int Fd, const std::string &S, uint64_t Offset) {
+  const char *P = S.data();
+  size_t Left = S.size();
+  while (Left) {
+    ssize_t N = ::pwrite(Fd, P, Left, off_t(Offset));
+    if (N < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    P += N;
+    Left -= size_t(N);
+    Offset += uint64_t(N);
+  }
+  return true;
+}
+
+std::string Profile::open(const std::string &Path,
+                          const nlohmann::json &Header) {
+  std::lock_guard<std::mutex> L(M);
+  int F = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (F < 0)
+    return "cannot write the profile '" + Path + "': " + std::strerror(errno);
+  Fd = F;
+  std::string H = Header.dump(1);
+  // Drop the closing brace and open the launch array.
+  H.erase(H.rfind('}')); // the object's own closing brace, nothing nested
+  while (!H.empty() && (H.back() == '\n' || H.back() == ' '))
+    H.pop_back();
+  H += Header.empty() ? "\"launches\": [" : ",\n \"launches\": [";
+  if (!writeAll(Fd, H, 0)) {
+    std::string E = "cannot write the profile '" + Path + "': " +
+                    std::strerror(errno);
+    ::close(Fd);
+    Fd = -1;
+    return E;
+  }
+  TrailerOffset = H.size();
+  writeLocked("", true);
+  return "";
+}
+
+nlohmann::json Profile::trailerLocked(bool Complete) const {
+  nlohmann::json T = nlohmann::json::object();
+  nlohmann::json K = nlohmann::json::array();
+  for (const auto &[Name, A] : Kernels)
+    K.push_back(A.toJson());
+  T["kernels"] = K;
+  T["devices"] = Devices;
+  T["graph_launches"] = GraphLaunches;
+  T["launch_records"] = {{"written", Written}, {"dropped", DroppedRecords},
+                         {"limit_per_kernel", LaunchLimit}};
+  T["notes"] = Notes;
+  T["complete"] = Complete;
+  return T;
+}
+
+nlohmann::json Profile::trailerJson() const {
+  std::lock_guard<std::mutex> L(M);
+  return trailerLocked(Finished);
+}
+
+void Profile::writeLocked(const std::string &Records, bool Force) {
+  Dirty = true;
+  if (Fd < 0 || !WriteError.empty())
+    return;
+  auto Now = std::chrono::steady_clock::now();
+  if (!Force && Records.empty() &&
+      Now - LastFlush < std::chrono::milliseconds(FlushMs))
+    return;
+  std::string T = trailerLocked(Finished).dump(1);
+  // `{` -> `],` : the trailer closes the launch array.
+  T = "\n ],\n" + T.substr(1) + "\n";
+  if (!writeAll(Fd, Records + T, TrailerOffset) ||
+      ::ftruncate(Fd, off_t(TrailerOffset + Records.size() + T.size())) != 0) {
+    WriteError = std::string("writing the profile failed: ") +
+                 std::strerror(errno) + "; it stops being updated";
+    return;
+  }
+  TrailerOffset += Records.size();
+  LastFlush = Now;
+  Dirty = false;
+}
+
+void Profile::addLaunch(const LaunchRecord &R) {
+  std::lock_guard<std::mutex> L(M);
+  if (Finished)
+    return;
+  KernelAggregate &A = Kernels[R.Mangled];
+  A.add(R);
+  uint64_t Index = NextIndex++;
+  std::string Records;
+  if (int64_t(A.Recorded) < LaunchLimit) {
+    ++A.Recorded;
+    Records = (Written ? ",\n  " : "\n  ") + launchToJson(R, Index).dump();
+    ++Written;
+  } else {
+    ++DroppedRecords;
+  }
+  writeLocked(Records, false);
+}
+
+void Profile::addGraphLaunch() {
+  std::lock_guard<std::mutex> L(M);
+  ++GraphLaunches;
+  writeLocked("", false);
+}
+
+void Profile::addDevice(const nlohmann::json &D) {
+  std::lock_guard<std::mutex> L(M);
+  for (const nlohmann::json &E : Devices)
+    if (E == D)
+      return;
+  Devices.push_back(D);
+  writeLocked("", true);
+}
+
+void Profile::note(const std::string &Line) {
+  std::lock_guard<std::mutex> L(M);
+  if (std::find(Notes.begin(), Notes.end(), Line) != Notes.end() ||
+      Notes.size() >= 100)
+    return;
+  Notes.push_back(Line);
+  writeLocked("", true);
+}
+
+void Profile::finish() {
+  std::lock_guard<std::mutex> L(M);
+  if (Finished)
+    return;
+  Finished = true;
+  writeLocked("", true);
+  if (Fd >= 0) {
+    ::close(Fd);
+    Fd = -1;
+  }
+}
+
+std::string Profile::takeWriteError() {
+  std::lock_guard<std::mutex> L(M);
+  if (WriteError.empty() || WriteErrorTaken)
+    return "";
+  WriteErrorTaken = true;
+  return WriteError;
+}
+
+std::map<std::string, KernelAggregate> Profile::kernels() const {
+  std::lock_guard<std::mutex> L(M);
+  return Kernels;
+}
+
+uint64_t Profile::recordedLaunches() const {
+  std::lock_guard<std::mutex> L(M);
+  return Written;
+}
+
+} // namespace rt
+} // namespace hroof

@@ -1,0 +1,185 @@
+//===- Profile.h - the runtime's CPU side: settings, records, profile file ===//
+//
+// Everything here is plain C++ (no CUDA, no CUPTI) so the unit tests run on
+// any machine:
+//  - Settings: the RuntimeSettings.h table read from the environment;
+//  - KernelFilter and demangle(): which kernels are profiled;
+//  - profilePath(): hroof-<pid>[-rank<R>].json, MPI/Slurm rank aware;
+//  - Profile: per-kernel aggregates plus the first N launch records of each
+//    kernel, written incrementally (docs/profile-format.md): the file is
+//    valid JSON after every write, so a crash keeps every completed launch.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_RUNTIME_PROFILE_H
+#define HROOF_RUNTIME_PROFILE_H
+
+#include "hroof/RuntimeSettings.h"
+#include "hroof/StaticModel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hroof {
+namespace rt {
+
+/// The settings of RuntimeSettings.h, parsed. Malformed values keep their
+/// default and add a line to Problems.
+struct Settings {
+  bool Enable = true;
+  std::string Output = ".";
+  std::string KernelFilter;
+  int64_t LaunchLimit = 100;
+  bool Counting = true;
+  bool StaticEval = true;
+  int64_t EvalLimit = 67108864;
+  int64_t FlushMs = 200;
+  int64_t Verbose = 0;
+  std::vector<std::string> Problems;
+
+  static Settings fromEnvironment();
+  nlohmann::json toJson() const;
+};
+
+/// MPI/Slurm rank from OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID
+/// (first set wins); "" when none is set.
+std::string rankFromEnvironment();
+
+/// The profile's path for \p Output (a directory, or a name ending in .json
+/// where %p is the pid and %r the rank), \p Pid and \p Rank ("" for none).
+std::string profilePath(const std::string &Output, long Pid,
+                        const std::string &Rank);
+
+/// Demangled C++ name, or \p Mangled itself when it is not a C++ name.
+std::string demangle(const std::string &Mangled);
+
+/// The kernel filter: an ECMAScript regex searched in the mangled and the
+/// demangled name. Empty matches everything.
+class KernelFilter {
+public:
+  /// Returns "" or why \p Pattern is not a regular expression (then the
+  /// filter matches everything).
+  std::string set(const std::string &Pattern);
+  bool matches(const std::string &Mangled, const std::string &Demangled) const;
+  bool empty() const { return !Re; }
+
+private:
+  std::optional<std::regex> Re;
+};
+
+using CountVector = hroof::CountVector;
+using TotalVector = hroof::TotalVector;
+
+/// Nested count object with the DESIGN.md keys (flops.f32,
+/// bytes.global.load, ...), every counter present, like `hroof static --json`.
+nlohmann::json countsToJson(const CountVector &C);
+nlohmann::json countsToJson(const TotalVector &T);
+
+/// One completed kernel launch.
+struct LaunchRecord {
+  std::string Mangled, Name;
+  std::string Api;               ///< cuLaunchKernel, cuLaunchKernelEx, ...
+  uint32_t Correlation = 0;      ///< CUPTI correlation id
+  uint64_t Thread = 0;           ///< host thread (gettid) that launched it
+  int64_t Device = -1;           ///< CUDA device ordinal, -1 unknown
+  int64_t Stream = -1;           ///< CUPTI stream id, -1 unknown
+  std::array<uint32_t, 3> Grid{1, 1, 1}, Block{1, 1, 1};
+  uint32_t SharedMem = 0;        ///< dynamic shared memory bytes
+  bool Timed = false;            ///< Start/Duration come from CUPTI activity
+  uint64_t StartNs = 0, DurationNs = 0;
+  bool Instrumented = false;     ///< the kernel has __hroof_counters_<mangled>
+  bool Graph = false;            ///< ran inside a CUDA graph (not attributed)
+  std::optional<CountVector> Dynamic; ///< this launch's exact counts
+  std::string DynamicProblem;         ///< why no counts (instrumented only)
+  std::optional<TotalVector> Static;  ///< static model at this launch
+  std::string StaticProblem;          ///< why no static totals
+  bool StaticExact = true;            ///< the model says it is exact
+  std::vector<std::pair<std::string, int64_t>> Args; ///< integer arguments
+  std::string Error;                  ///< launch or execution error
+};
+
+nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index);
+
+/// Per-kernel aggregate over every launch, recorded or not.
+struct KernelAggregate {
+  std::string Mangled, Name;
+  bool Instrumented = false;
+  uint64_t Launches = 0, Recorded = 0, Timed = 0, GraphLaunches = 0, Errors = 0;
+  uint64_t TotalNs = 0, MinNs = UINT64_MAX, MaxNs = 0;
+  uint64_t Counted = 0; ///< launches with dynamic counts
+  TotalVector Dynamic{};
+  uint64_t StaticEvaluated = 0; ///< launches with static totals
+  TotalVector Static{};
+  uint64_t StaticMatches = 0, StaticDiffers = 0; ///< among launches with both
+  bool StaticExact = true;
+  std::vector<std::string> StaticProblems; ///< distinct, at most 4
+
+  void add(const LaunchRecord &R);
+  nlohmann::json toJson() const;
+};
+
+/// The profile: aggregates in memory, the file on disk kept valid after
+/// every write. Thread-safe.
+class Profile {
+public:
+  Profile(int64_t LaunchLimit, int64_t FlushMs)
+      : LaunchLimit(LaunchLimit), FlushMs(FlushMs) {}
+  ~Profile();
+
+  /// Creates the file and writes \p Header (fields of the top-level object).
+  /// Returns "" or why the file cannot be written; the profile then keeps
+  /// aggregating in memory only.
+  std::string open(const std::string &Path, const nlohmann::json &Header);
+
+  /// Adds one completed launch: aggregates always, the record itself while
+  /// the kernel has fewer than LaunchLimit recorded launches.
+  void addLaunch(const LaunchRecord &R);
+  /// A CUDA graph launch (its kernels are reported from activity records).
+  void addGraphLaunch();
+  void addDevice(const nlohmann::json &D);
+  /// A line for the profile's "notes" (errors, skipped work); deduplicated.
+  void note(const std::string &Line);
+  /// Writes the final trailer ("complete": true). Later calls do nothing.
+  void finish();
+
+  /// Returns "" or the first write error (reported once by the caller).
+  std::string takeWriteError();
+
+  // Inspection (tests, summary).
+  std::map<std::string, KernelAggregate> kernels() const;
+  uint64_t recordedLaunches() const;
+  nlohmann::json trailerJson() const;
+  bool isOpen() const { return Fd >= 0; }
+
+private:
+  void writeLocked(const std::string &Records, bool Force);
+  nlohmann::json trailerLocked(bool Complete) const;
+
+  mutable std::mutex M;
+  int64_t LaunchLimit, FlushMs;
+  int Fd = -1;
+  uint64_t TrailerOffset = 0; ///< where the trailer starts (after the records)
+  uint64_t Written = 0;       ///< launch records in the file
+  uint64_t NextIndex = 0;     ///< completed launches, all kernels
+  bool Finished = false, Dirty = false;
+  std::string WriteError;
+  bool WriteErrorTaken = false;
+  std::chrono::steady_clock::time_point LastFlush{};
+  std::map<std::string, KernelAggregate> Kernels;
+  std::vector<nlohmann::json> Devices;
+  std::vector<std::string> Notes;
+  uint64_t GraphLaunches = 0, DroppedRecords = 0;
+};
+
+} // namespace rt
+} // namespace hroof
+
+#endif // HROOF_RUNTIME_PROFILE_H

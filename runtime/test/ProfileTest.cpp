@@ -1,0 +1,249 @@
+//===- ProfileTest.cpp - the runtime's CPU side, no GPU needed ------------===//
+#include "Profile.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace hroof;
+using namespace hroof::rt;
+
+namespace {
+
+std::string tempDir() {
+  char T[] = "/tmp/hroof-rt-test-XXXXXX";
+  const char *D = mkdtemp(T);
+  return D ? D : "/tmp";
+}
+
+nlohmann::json readJson(const std::string &Path) {
+  std::ifstream In(Path);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return nlohmann::json::parse(SS.str()); // throws if invalid
+}
+
+LaunchRecord launch(const std::string &Name, uint64_t Ns, uint64_t Flops,
+                    bool WithStatic = true, uint64_t StaticFlops = 0) {
+  LaunchRecord R;
+  R.Mangled = R.Name = Name;
+  R.Api = "cuLaunchKernel";
+  R.Timed = true;
+  R.DurationNs = Ns;
+  R.Instrumented = true;
+  CountVector C{};
+  C[flopsIndex(Precision::F32)] = Flops;
+  C[bytesIndex(MemSpace::Global, MemDir::Load)] = 4 * Flops;
+  R.Dynamic = C;
+  if (WithStatic) {
+    TotalVector T{};
+    T[flopsIndex(Precision::F32)] = StaticFlops ? StaticFlops : Flops;
+    T[bytesIndex(MemSpace::Global, MemDir::Load)] = 4 * Flops;
+    R.Static = T;
+  } else {
+    R.StaticProblem = "no model";
+  }
+  R.Args = {{"n", int64_t(Flops)}};
+  return R;
+}
+
+} // namespace
+
+TEST(RuntimeSettings, TableIsComplete) {
+  for (int I = 0; I < int(RtSetting::Count); ++I) {
+    const RuntimeSettingInfo &S = rtSettingInfo(RtSetting(I));
+    EXPECT_EQ(std::string(S.Env).rfind("HROOF_", 0), 0u) << S.Env;
+    EXPECT_TRUE(S.Option && *S.Option);
+    EXPECT_TRUE(S.Help && *S.Help);
+    EXPECT_EQ(checkRtSetting(RtSetting(I), S.Default), "") << S.Env;
+  }
+}
+
+TEST(RuntimeSettings, FromEnvironment) {
+  setenv("HROOF_LAUNCH_LIMIT", "7", 1);
+  setenv("HROOF_COUNTING", "off", 1);
+  setenv("HROOF_OUTPUT", "/x/y", 1);
+  setenv("HROOF_VERBOSE", "lots", 1);
+  Settings S = Settings::fromEnvironment();
+  EXPECT_EQ(S.LaunchLimit, 7);
+  EXPECT_FALSE(S.Counting);
+  EXPECT_EQ(S.Output, "/x/y");
+  EXPECT_EQ(S.Verbose, 0); // malformed: default kept, problem reported
+  ASSERT_EQ(S.Problems.size(), 1u);
+  EXPECT_NE(S.Problems[0].find("HROOF_VERBOSE"), std::string::npos);
+  unsetenv("HROOF_LAUNCH_LIMIT");
+  unsetenv("HROOF_COUNTING");
+  unsetenv("HROOF_OUTPUT");
+  unsetenv("HROOF_VERBOSE");
+  Settings D = Settings::fromEnvironment();
+  EXPECT_EQ(D.LaunchLimit, 100);
+  EXPECT_TRUE(D.Counting && D.Enable);
+  EXPECT_TRUE(D.Problems.empty());
+}
+
+TEST(RuntimeSettings, Bools) {
+  bool B = false;
+  EXPECT_TRUE(parseRtBool("ON", B) && B);
+  EXPECT_TRUE(parseRtBool("0", B) && !B);
+  EXPECT_FALSE(parseRtBool("maybe", B));
+  int64_t N;
+  EXPECT_FALSE(parseRtInt("-3", N));
+  EXPECT_TRUE(parseRtInt("0x10", N) && N == 16);
+}
+
+TEST(ProfilePath, DirectoryAndTemplate) {
+  EXPECT_EQ(profilePath(".", 42, ""), "./hroof-42.json");
+  EXPECT_EQ(profilePath("/out/", 42, "3"), "/out/hroof-42-rank3.json");
+  EXPECT_EQ(profilePath("/out/p-%p-%r.json", 42, "3"), "/out/p-42-3.json");
+  EXPECT_EQ(profilePath("run.json", 42, ""), "run.json");
+}
+
+TEST(ProfilePath, Rank) {
+  unsetenv("OMPI_COMM_WORLD_RANK");
+  unsetenv("PMI_RANK");
+  unsetenv("SLURM_PROCID");
+  EXPECT_EQ(rankFromEnvironment(), "");
+  setenv("SLURM_PROCID", "5", 1);
+  EXPECT_EQ(rankFromEnvironment(), "5");
+  setenv("OMPI_COMM_WORLD_RANK", "2", 1);
+  EXPECT_EQ(rankFromEnvironment(), "2");
+  unsetenv("OMPI_COMM_WORLD_RANK");
+  unsetenv("SLURM_PROCID");
+}
+
+TEST(KernelFilter, MangledAndDemangled) {
+  EXPECT_EQ(demangle("_Z5saxpyifPKfPf"), "saxpy(int, float, float const*, float*)");
+  EXPECT_EQ(demangle("plain_c"), "plain_c");
+  KernelFilter F;
+  EXPECT_TRUE(F.matches("anything", "anything"));
+  EXPECT_EQ(F.set("^saxpy\\("), "");
+  EXPECT_TRUE(F.matches("_Z5saxpyifPKfPf", demangle("_Z5saxpyifPKfPf")));
+  EXPECT_FALSE(F.matches("_Z6reducePf", demangle("_Z6reducePf")));
+  EXPECT_EQ(F.set("_Z6"), "");
+  EXPECT_TRUE(F.matches("_Z6reducePf", "reduce(float*)"));
+  EXPECT_NE(F.set("(unclosed"), "");
+  EXPECT_TRUE(F.matches("x", "x")); // a bad pattern matches everything
+}
+
+TEST(Counts, SameKeysAsStatic) {
+  CountVector C{};
+  C[flopsIndex(Precision::F32)] = 5;
+  C[bytesIndex(MemSpace::Global, MemDir::Store)] = 12;
+  C[specialIndex(Precision::F64, SpecialOp::Sqrt)] = 1;
+  nlohmann::json J = countsToJson(C);
+  EXPECT_EQ(J["flops"]["f32"], 5);
+  EXPECT_EQ(J["bytes"]["global"]["store"], 12);
+  EXPECT_EQ(J["special"]["f64"]["sqrt"], 1);
+  EXPECT_EQ(J["tensor_flops"]["fp8"], 0);
+  // Every counter present, once.
+  int N = 0;
+  for (auto &Top : J.items())
+    for (auto &Mid : Top.value().items())
+      N += Mid.value().is_object() ? int(Mid.value().size()) : 1;
+  EXPECT_EQ(N, NumCounters);
+}
+
+TEST(Profile, AggregatesAndMatches) {
+  KernelAggregate A;
+  A.add(launch("k", 100, 10));
+  A.add(launch("k", 300, 20, true, 21)); // static differs
+  A.add(launch("k", 200, 30, false));
+  EXPECT_EQ(A.Launches, 3u);
+  EXPECT_EQ(A.TotalNs, 600u);
+  EXPECT_EQ(A.MinNs, 100u);
+  EXPECT_EQ(A.MaxNs, 300u);
+  EXPECT_EQ(uint64_t(A.Dynamic[flopsIndex(Precision::F32)]), 60u);
+  EXPECT_EQ(A.StaticEvaluated, 2u);
+  EXPECT_EQ(A.StaticMatches, 1u);
+  EXPECT_EQ(A.StaticDiffers, 1u);
+  ASSERT_EQ(A.StaticProblems.size(), 1u);
+  nlohmann::json J = A.toJson();
+  EXPECT_EQ(J["dynamic"]["total"]["flops"]["f32"], 60);
+  EXPECT_EQ(J["duration_ns"]["mean"], 200.0);
+}
+
+TEST(Profile, ValidAfterEveryWriteAndBounded) {
+  std::string Dir = tempDir();
+  std::string Path = Dir + "/p.json";
+  Profile P(/*LaunchLimit=*/3, /*FlushMs=*/0);
+  ASSERT_EQ(P.open(Path, {{"hroof_profile", 1}, {"pid", 1},
+                          {"settings", {{"a", 1}}}}), "");
+  nlohmann::json J = readJson(Path);
+  EXPECT_EQ(J["hroof_profile"], 1);
+  EXPECT_EQ(J["settings"]["a"], 1);
+  EXPECT_TRUE(J["launches"].empty());
+  EXPECT_EQ(J["complete"], false);
+  for (int I = 0; I < 10; ++I) {
+    P.addLaunch(launch("k1", 10 + I, 100 + I));
+    if (I < 2)
+      P.addLaunch(launch("k2", 5, 7));
+    // Without finish(): this is what a crash leaves behind.
+    J = readJson(Path);
+    size_t Expect = std::min(I + 1, 3) + std::min(I + 1, 2);
+    EXPECT_EQ(J["launches"].size(), Expect) << I;
+  }
+  EXPECT_EQ(J["launches"][0]["kernel"], "k1");
+  EXPECT_EQ(J["launches"][0]["dynamic"]["flops"]["f32"], 100);
+  EXPECT_EQ(J["launches"][0]["args"]["n"], 100);
+  EXPECT_EQ(J["launches"][0]["static_matches_dynamic"], true);
+  ASSERT_EQ(J["kernels"].size(), 2u);
+  EXPECT_EQ(J["kernels"][0]["launches"], 10);
+  EXPECT_EQ(J["kernels"][0]["recorded_launches"], 3);
+  EXPECT_EQ(J["launch_records"]["dropped"], 7);
+  P.addDevice({{"name", "GPU"}});
+  P.note("something happened");
+  P.note("something happened");
+  P.addGraphLaunch();
+  P.finish();
+  J = readJson(Path);
+  EXPECT_EQ(J["complete"], true);
+  EXPECT_EQ(J["graph_launches"], 1);
+  EXPECT_EQ(J["notes"].size(), 1u);
+  EXPECT_EQ(J["devices"][0]["name"], "GPU");
+  // After finish nothing changes.
+  P.addLaunch(launch("k3", 1, 1));
+  EXPECT_EQ(readJson(Path)["kernels"].size(), 2u);
+  unlink(Path.c_str());
+  rmdir(Dir.c_str());
+}
+
+TEST(Profile, ThrottledAggregatesStillValid) {
+  std::string Dir = tempDir();
+  std::string Path = Dir + "/p.json";
+  Profile P(/*LaunchLimit=*/1, /*FlushMs=*/100000);
+  ASSERT_EQ(P.open(Path, {{"pid", 1}}), "");
+  for (int I = 0; I < 50; ++I)
+    P.addLaunch(launch("k", 1, 1));
+  nlohmann::json J = readJson(Path);
+  EXPECT_EQ(J["launches"].size(), 1u); // the record was written at once
+  EXPECT_EQ(P.kernels().at("k").Launches, 50u);
+  P.finish();
+  EXPECT_EQ(readJson(Path)["kernels"][0]["launches"], 50);
+  unlink(Path.c_str());
+  rmdir(Dir.c_str());
+}
+
+TEST(Profile, UnwritablePathKeepsAggregating) {
+  Profile P(10, 0);
+  std::string E = P.open("/nonexistent-dir/x/hroof.json", {{"pid", 1}});
+  EXPECT_NE(E.find("cannot write the profile"), std::string::npos);
+  P.addLaunch(launch("k", 1, 1));
+  EXPECT_EQ(P.kernels().at("k").Launches, 1u);
+  P.finish();
+  EXPECT_EQ(P.takeWriteError(), "");
+}
+
+TEST(Profile, UninstrumentedRecord) {
+  LaunchRecord R;
+  R.Mangled = "_Z4gemmv";
+  R.Name = "gemm()";
+  R.Timed = true;
+  R.DurationNs = 5;
+  nlohmann::json J = launchToJson(R, 0);
+  EXPECT_EQ(J["instrumented"], false);
+  EXPECT_FALSE(J.contains("dynamic"));
+  EXPECT_EQ(J["duration_ns"], 5);
+}
