@@ -32,6 +32,7 @@ CLAIMS = [
     ("k_readILi0E", "LDG", None),
     ("k_readILi1E", "LDG", None),
     ("k_readILi2E", "LDG", None),
+    ("k_readILi3E", "LDG", None),
     ("k_shared", "LDS", None),
     ("k_copy", "LDG", None),
     ("k_ridgeILi64E", "FFMA", 4 * 64),

@@ -50,4 +50,11 @@ if [[ $what != quick ]]; then
   echo "== hroof-ert (full)"
   /usr/bin/time -f "full wall %e s" "$bin/hroof-ert" --out "$out/full" "${peaks[@]}"; echo "rc=$?"
 fi
+if [[ $what == both ]]; then
+  echo "== ncu profile of the L2 plateau (24 MiB working set, first read kernel variant)"
+  l2cmd="ncu --clock-control none -k regex:k_read -c 6 --section SpeedOfLight --section MemoryWorkloadAnalysis --metrics lts__t_bytes.sum.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,lts__t_bytes.sum.per_second $bin/hroof-ert --only global --global-ws 25165824 --quick --out $out/l2probe"
+  echo "$l2cmd"
+  timeout 240 $l2cmd > "$out/ncu_l2.txt" 2>&1; echo "ncu rc=$?"
+  awk '/k_read/{n++} n==6' "$out/ncu_l2.txt" | head -80
+fi
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv

@@ -653,11 +653,18 @@ __device__ __forceinline__ uint4 ld_cg_nohint(const uint4* p) {
   asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
+__device__ __forceinline__ uint4 ld_nc_noalloc(const uint4* p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  return v;
+}
+// LEVEL 0: ld.global.ca; 1: ld.global.cg.L2::256B; 2: ld.global.cg; 3: ld.global.nc.L1::no_allocate
 template <int LEVEL>
 __device__ __forceinline__ uint4 ld_level(const uint4* p) {
   if constexpr (LEVEL == 0) return ld_ca(p);
   else if constexpr (LEVEL == 1) return ld_cg(p);
-  else return ld_cg_nohint(p);
+  else if constexpr (LEVEL == 2) return ld_cg_nohint(p);
+  else return ld_nc_noalloc(p);
 }
 __device__ __forceinline__ uint4 ld_sh(uint32_t addr) {
   uint4 v;
@@ -680,7 +687,9 @@ __global__ void k_fill_index(uint32_t* p, size_t n) {
 }
 
 // LEVEL 0: L1 (every block reads [0, n4)); LEVEL 1: grid-stride over [0, n4) (L2/HBM).
-template <int LEVEL>
+// LEVEL 0 (L1): every block reads [0, n4); other levels: grid-stride over [0, n4) (L2/HBM).
+// UNR independent 16-byte loads per thread in flight.
+template <int LEVEL, int UNR = 4>
 __global__ void __launch_bounds__(1024) k_read(const uint4* __restrict__ p, size_t n4, int reps,
                                                unsigned long long* cnt, unsigned long long* clk) {
   ClockProbe cp;
@@ -690,11 +699,12 @@ __global__ void __launch_bounds__(1024) k_read(const uint4* __restrict__ p, size
   const size_t stride = LEVEL == 0 ? blockDim.x : (size_t)gridDim.x * blockDim.x;
   for (int r = 0; r < reps; ++r) {
     size_t i = start;
-    for (; i + 3 * stride < n4; i += 4 * stride) {
-      uint4 a, b, c, d;
-      a = ld_level<LEVEL>(p + i); b = ld_level<LEVEL>(p + i + stride);
-      c = ld_level<LEVEL>(p + i + 2 * stride); d = ld_level<LEVEL>(p + i + 3 * stride);
-      acc += vsum(a) + vsum(b) + vsum(c) + vsum(d);
+    for (; i + (UNR - 1) * stride < n4; i += UNR * stride) {
+      uint4 v[UNR];
+#pragma unroll
+      for (int u = 0; u < UNR; ++u) v[u] = ld_level<LEVEL>(p + i + u * stride);
+#pragma unroll
+      for (int u = 0; u < UNR; ++u) acc += vsum(v[u]);
     }
     for (; i < n4; i += stride) acc += vsum(ld_level<LEVEL>(p + i));
   }
@@ -821,15 +831,19 @@ Bench bench_shared(size_t bytes, double target_ms, int reps) {
   return b;
 }
 
-Bench bench_global_read(size_t ws, double target_ms, int reps, bool prefetch_hint) {
+const char* const kGlobalReadVariantNames[kGlobalReadVariants] = {"cg_l2pf256", "cg", "nc_noalloc"};
+Bench bench_global_read(size_t ws, double target_ms, int reps, int variant) {
   ensure_scratch(1024);
   ws = std::max<size_t>(ws / 16 * 16, 16);
   const uint4* p = (const uint4*)get_buf(ws);
   const size_t n4 = ws / 16;
   const int threads = 1024, blocks = g_dev.sm_count * 2;
   auto launch = [&](long long r) {
-    if (prefetch_hint) k_read<1><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk);
-    else k_read<2><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk);
+    switch (variant) {
+      case 0: k_read<1, 4><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk); break;
+      case 1: k_read<2, 4><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk); break;
+      default: k_read<3, 4><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk); break;
+    }
   };
   long long r = calibrate(launch, std::max<long long>(1, (64ll << 20) / (long long)ws), target_ms);
   r = std::max<long long>(r, 1);
@@ -989,7 +1003,7 @@ void probe_kernels() {
   bench_fma(FmaType::f32, 1, 1);
   bench_fma(FmaType::f64, 1, 1);
   bench_l1(64 << 10, 1, 1);
-  bench_global_read(8 << 20, 1, 1, true);
+  bench_global_read(8 << 20, 1, 1, 0);
   CK(cudaDeviceSynchronize());
 }
 

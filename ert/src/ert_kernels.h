@@ -61,8 +61,12 @@ Bench bench_l1(size_t ws_bytes, double target_ms, int reps);
 Bench bench_shared(size_t smem_bytes, double target_ms, int reps);
 // L2 / HBM: the grid reads the working set (ld.global.cg, bypassing L1), each element by
 // one thread per pass.
-// prefetch_hint: ld.global.cg.L2::256B, else plain ld.global.cg.
-Bench bench_global_read(size_t ws_bytes, double target_ms, int reps, bool prefetch_hint);
+// variant: 0 ld.global.cg.L2::256B; 1 ld.global.cg; 2 ld.global.nc.L1::no_allocate; each with
+// 4 independent 16-byte loads in flight per thread at 2048 threads per SM (the 32 registers
+// per thread that full occupancy leaves hold no more).
+constexpr int kGlobalReadVariants = 3;
+extern const char* const kGlobalReadVariantNames[kGlobalReadVariants];
+Bench bench_global_read(size_t ws_bytes, double target_ms, int reps, int variant);
 // Copy kernel (read + write, bytes counted both ways).
 Bench bench_copy_kernel(size_t bytes_each, int reps);
 // cudaMemcpyAsync device to device (read + write counted).
