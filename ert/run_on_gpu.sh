@@ -44,11 +44,11 @@ json.dump({"source": sys.argv[3], "metrics": m}, open(sys.argv[2], "w"), indent=
 for k, v in m.items(): print(f"{k} = {v['value']} {v['unit']}")
 PY
 peaks=(); [[ -s $out/peaks.json ]] && peaks=(--peaks "$out/peaks.json")
-if [[ $what != full ]]; then
+if [[ $what == quick || $what == both ]]; then
   echo "== hroof-ert --quick"
   /usr/bin/time -f "quick wall %e s" "$bin/hroof-ert" --quick --out "$out/quick" "${peaks[@]}"; echo "rc=$?"
 fi
-if [[ $what != quick ]]; then
+if [[ $what == full || $what == both ]]; then
   echo "== hroof-ert (full)"
   /usr/bin/time -f "full wall %e s" "$bin/hroof-ert" --out "$out/full" "${peaks[@]}"; echo "rc=$?"
 fi
