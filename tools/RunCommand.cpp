@@ -1,17 +1,299 @@
-//===- RunCommand.cpp - hroof run (placeholder until the runtime lands) ---===//
+//===- RunCommand.cpp - hroof run [options] -- CMD ARGS... ----------------===//
+//
+// Runs CMD under the hroof runtime: sets CUDA_INJECTION64_PATH to
+// <bin>/../lib/libhroof_rt.so (or --runtime-lib) and one environment variable
+// per runtime setting given as an option (the options are generated from
+// runtime/include/hroof/RuntimeSettings.h, the one table of settings), runs
+// CMD (fork/exec; its exit status becomes hroof's), then prints a per-kernel
+// summary of every profile the run wrote (docs/runtime.md).
+//
+// Links no CUPTI: only the settings header and the profile's JSON.
+//===----------------------------------------------------------------------===//
 #include "Subcommand.h"
 #include "Toolchain.h"
 
+#include "../runtime/include/hroof/RuntimeSettings.h"
+
+#include <nlohmann/json.hpp>
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
 namespace hroof {
 
-Subcommand addRunCommand(CLI::App &App) {
-  Subcommand S;
-  S.Parser = App.add_subcommand("run", "Run a CUDA application under the hroof "
-                                       "runtime (not available in this build)");
-  S.Parser->allow_extras();
-  S.Run = []() -> int {
-    throw UserError("'hroof run' is not available in this build yet");
+namespace {
+
+struct RunOptions {
+  std::vector<std::string> Values = std::vector<std::string>(size_t(rt::RtSetting::Count));
+  std::vector<std::string> Command;
+  std::string RuntimeLib;
+  bool NoSummary = false;
+};
+
+bool fileExists(const std::string &P) {
+  struct stat St;
+  return ::stat(P.c_str(), &St) == 0 && S_ISREG(St.st_mode);
+}
+
+std::string dirOf(const std::string &P) {
+  auto Slash = P.rfind('/');
+  if (Slash == std::string::npos)
+    return ".";
+  return Slash == 0 ? "/" : P.substr(0, Slash);
+}
+
+bool endsWith(const std::string &S, const char *T) {
+  size_t N = std::strlen(T);
+  return S.size() >= N && S.compare(S.size() - N, N, T) == 0;
+}
+
+std::string fmtCount(double V) {
+  std::ostringstream OS;
+  if (V >= 1e12)
+    OS << std::fixed << std::setprecision(2) << V / 1e12 << "T";
+  else if (V >= 1e9)
+    OS << std::fixed << std::setprecision(2) << V / 1e9 << "G";
+  else if (V >= 1e6)
+    OS << std::fixed << std::setprecision(2) << V / 1e6 << "M";
+  else if (V >= 1e3)
+    OS << std::fixed << std::setprecision(2) << V / 1e3 << "k";
+  else
+    OS << (uint64_t)V;
+  return OS.str();
+}
+
+double sumLeaves(const nlohmann::json &J, const char *Top) {
+  double S = 0;
+  if (!J.contains(Top))
+    return 0;
+  std::function<void(const nlohmann::json &)> Walk = [&](const nlohmann::json &N) {
+    if (N.is_number())
+      S += N.get<double>();
+    else if (N.is_object())
+      for (auto &E : N)
+        Walk(E);
   };
+  Walk(J[Top]);
+  return S;
+}
+
+double globalBytes(const nlohmann::json &T) {
+  double S = 0;
+  if (T.contains("bytes") && T["bytes"].contains("global"))
+    for (auto &E : T["bytes"]["global"])
+      if (E.is_number())
+        S += E.get<double>();
+  return S;
+}
+
+/// Prints the per-kernel table of one profile.
+void printSummary(const std::string &Path, const nlohmann::json &P) {
+  std::cout << "hroof: profile " << Path
+            << (P.value("complete", false) ? "" : " (incomplete: the process "
+                                                  "did not finish normally)")
+            << "\n";
+  if (P.contains("devices"))
+    for (auto &D : P["devices"])
+      std::cout << "  device " << D.value("ordinal", 0) << ": "
+                << D.value("name", std::string("?")) << " (sm "
+                << D.value("compute_capability", std::string("?")) << ")\n";
+  std::cout << "  " << std::left << std::setw(40) << "kernel" << std::right
+            << std::setw(9) << "launches" << std::setw(12) << "total ms"
+            << std::setw(11) << "mean us" << std::setw(10) << "flops"
+            << std::setw(10) << "gl.bytes" << std::setw(14) << "static=dyn"
+            << "\n";
+  for (auto &K : P.value("kernels", nlohmann::json::array())) {
+    std::string Name = K.value("kernel", std::string("?"));
+    if (Name.size() > 39)
+      Name = Name.substr(0, 36) + "...";
+    const nlohmann::json &D = K["duration_ns"];
+    double Total = D.value("total", 0.0), Mean = D.value("mean", 0.0);
+    std::string Flops = "-", Bytes = "-", Match = "-";
+    if (K.value("instrumented", false) && K.contains("dynamic")) {
+      const nlohmann::json &T = K["dynamic"]["total"];
+      if (K["dynamic"].value("launches", 0) > 0) {
+        Flops = fmtCount(sumLeaves(T, "flops") + sumLeaves(T, "tensor_flops"));
+        Bytes = fmtCount(globalBytes(T));
+      }
+      const nlohmann::json &S = K["static"];
+      uint64_t M = S.value("matches_dynamic", 0), Df = S.value("differs_from_dynamic", 0);
+      Match = std::to_string(M) + "/" + std::to_string(M + Df);
+    }
+    std::cout << "  " << std::left << std::setw(40) << Name << std::right
+              << std::setw(9) << K.value("launches", 0) << std::setw(12)
+              << std::fixed << std::setprecision(3) << Total / 1e6
+              << std::setw(11) << std::setprecision(1) << Mean / 1e3
+              << std::setw(10) << Flops << std::setw(10) << Bytes
+              << std::setw(14) << Match << "\n";
+  }
+  if (P.value("graph_launches", 0) > 0)
+    std::cout << "  " << P["graph_launches"].get<uint64_t>()
+              << " CUDA graph launch(es): their kernels are listed with "
+                 "durations; dynamic counts are not attributed to them\n";
+  for (auto &N : P.value("notes", nlohmann::json::array()))
+    std::cout << "  note: " << N.get<std::string>() << "\n";
+}
+
+/// Profiles written by this run: the runtime stores HROOF_RUN_ID in each.
+std::vector<std::string> findProfiles(const std::string &Output,
+                                      const std::string &RunId) {
+  std::string Dir = endsWith(Output, ".json") ? dirOf(Output) : Output;
+  std::vector<std::string> Out;
+  std::unique_ptr<DIR, int (*)(DIR *)> D(::opendir(Dir.c_str()), ::closedir);
+  if (!D)
+    return Out;
+  while (dirent *E = ::readdir(D.get())) {
+    std::string Name = E->d_name;
+    if (!endsWith(Name, ".json"))
+      continue;
+    std::string Path = (Dir == "/" ? "/" : Dir + "/") + Name;
+    std::ifstream In(Path);
+    char Head[4096] = {0};
+    In.read(Head, sizeof Head - 1);
+    // Cheap check before parsing the whole file.
+    if (!std::strstr(Head, "\"hroof_profile\"") ||
+        !std::strstr(Head, ("\"run_id\": \"" + RunId + "\"").c_str()))
+      continue;
+    Out.push_back(Path);
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+int runRun(const RunOptions &O) {
+  if (O.Command.empty())
+    throw UserError("no command given: hroof run [options] -- CMD ARGS...");
+  // Check option values before starting anything.
+  for (int I = 0; I < int(rt::RtSetting::Count); ++I)
+    if (!O.Values[I].empty()) {
+      std::string E = rt::checkRtSetting(rt::RtSetting(I), O.Values[I]);
+      if (!E.empty())
+        throw UserError("--" + std::string(rt::rtSettingInfo(rt::RtSetting(I)).Option) +
+                        ": " + E);
+    }
+  std::string Lib = O.RuntimeLib.empty()
+                        ? executableDir() + "/../lib/libhroof_rt.so"
+                        : O.RuntimeLib;
+  if (!fileExists(Lib))
+    throw UserError("runtime library '" + Lib + "' not found (build it: ninja -C "
+                    "build hroof_rt, or give --runtime-lib)");
+  char Real[PATH_MAX];
+  if (::realpath(Lib.c_str(), Real))
+    Lib = Real;
+  if (const char *Old = std::getenv("CUDA_INJECTION64_PATH"))
+    if (*Old && Lib != Old)
+      std::cerr << "hroof: CUDA_INJECTION64_PATH was '" << Old
+                << "'; replaced by the hroof runtime for this run\n";
+  ::setenv("CUDA_INJECTION64_PATH", Lib.c_str(), 1);
+  for (int I = 0; I < int(rt::RtSetting::Count); ++I)
+    if (!O.Values[I].empty())
+      ::setenv(rt::rtSettingInfo(rt::RtSetting(I)).Env, O.Values[I].c_str(), 1);
+  std::string RunId = std::to_string(long(::getpid()));
+  ::setenv("HROOF_RUN_ID", RunId.c_str(), 1);
+  std::string Output = rt::rtSettingText(rt::RtSetting::Output);
+  if (Output.empty())
+    Output = ".";
+
+  std::cout.flush();
+  std::cerr.flush();
+  // Like system(): the child gets Ctrl-C, hroof waits for it.
+  struct sigaction Ign = {}, OldInt, OldQuit;
+  Ign.sa_handler = SIG_IGN;
+  ::sigaction(SIGINT, &Ign, &OldInt);
+  ::sigaction(SIGQUIT, &Ign, &OldQuit);
+  pid_t Pid = ::fork();
+  if (Pid < 0)
+    throw UserError(std::string("fork failed: ") + std::strerror(errno));
+  if (Pid == 0) {
+    ::sigaction(SIGINT, &OldInt, nullptr);
+    ::sigaction(SIGQUIT, &OldQuit, nullptr);
+    std::vector<char *> Argv;
+    for (const std::string &A : O.Command)
+      Argv.push_back(const_cast<char *>(A.c_str()));
+    Argv.push_back(nullptr);
+    ::execvp(Argv[0], Argv.data());
+    std::fprintf(stderr, "hroof: cannot run '%s': %s\n", Argv[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  int Status = 0;
+  while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  ::sigaction(SIGINT, &OldInt, nullptr);
+  ::sigaction(SIGQUIT, &OldQuit, nullptr);
+  int RC = WIFEXITED(Status) ? WEXITSTATUS(Status)
+                             : WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1;
+  if (WIFSIGNALED(Status))
+    std::cerr << "hroof: '" << O.Command[0] << "' was killed by signal "
+              << WTERMSIG(Status) << "\n";
+
+  bool Enabled = true;
+  rt::parseRtBool(rt::rtSettingText(rt::RtSetting::Enable), Enabled);
+  if (O.NoSummary || !Enabled || (WIFEXITED(Status) && RC == 127 &&
+                                  findProfiles(Output, RunId).empty()))
+    return RC;
+  std::vector<std::string> Profiles = findProfiles(Output, RunId);
+  if (Profiles.empty())
+    std::cerr << "hroof: no profile was written under '" << Output
+              << "' (the command made no CUDA call, or the output is not "
+                 "writable: see the messages above)\n";
+  for (const std::string &P : Profiles) {
+    std::ifstream In(P);
+    std::stringstream SS;
+    SS << In.rdbuf();
+    nlohmann::json J = nlohmann::json::parse(SS.str(), nullptr, false);
+    if (J.is_discarded()) {
+      std::cerr << "hroof: profile " << P << " is not valid JSON (the process "
+                << "was killed while writing it)\n";
+      continue;
+    }
+    printSummary(P, J);
+  }
+  return RC;
+}
+
+} // namespace
+
+Subcommand addRunCommand(CLI::App &App) {
+  auto O = std::make_shared<RunOptions>();
+  Subcommand S;
+  std::string Env = "\nEach option sets the environment variable named in its "
+                    "help; the variables work without hroof run too (set "
+                    "CUDA_INJECTION64_PATH to build/lib/libhroof_rt.so).\n";
+  S.Parser = App.add_subcommand(
+      "run",
+      "Run CMD under the hroof runtime (libhroof_rt.so, via "
+      "CUDA_INJECTION64_PATH): every kernel launch with its duration; for "
+      "kernels compiled with the hroof plugin, the exact dynamic counts of "
+      "each launch and the static model evaluated with its grid, block and "
+      "arguments. Writes hroof-<pid>.json per CUDA process (schema: "
+      "docs/profile-format.md), then prints a per-kernel summary. Exit "
+      "status: CMD's (128+N if a signal N killed it). Usage: hroof run "
+      "[options] -- CMD ARGS...");
+  S.Parser->footer(Env);
+  for (int I = 0; I < int(rt::RtSetting::Count); ++I) {
+    const rt::RuntimeSettingInfo &Info = rt::rtSettingInfo(rt::RtSetting(I));
+    std::string Help = std::string(Info.Help) + " [" + Info.Env + ", default '" +
+                       Info.Default + "']";
+    S.Parser->add_option(std::string("--") + Info.Option, O->Values[I], Help);
+  }
+  S.Parser->add_option("--runtime-lib", O->RuntimeLib,
+                       "the runtime library to inject (default: "
+                       "<dir of hroof>/../lib/libhroof_rt.so)");
+  S.Parser->add_flag("--no-summary", O->NoSummary,
+                     "do not print the per-kernel summary after CMD exits");
+  S.Parser->add_option("command", O->Command, "CMD ARGS... (after --)");
+  S.Run = [O]() { return runRun(*O); };
   return S;
 }
 
