@@ -159,11 +159,11 @@ std::vector<std::string> findProfiles(const std::string &Output,
       continue;
     std::string Path = (Dir == "/" ? "/" : Dir + "/") + Name;
     std::ifstream In(Path);
-    char Head[4096] = {0};
-    In.read(Head, sizeof Head - 1);
-    // Cheap check before parsing the whole file.
-    if (!std::strstr(Head, "\"hroof_profile\"") ||
-        !std::strstr(Head, ("\"run_id\": \"" + RunId + "\"").c_str()))
+    std::string Head(1 << 16, '\0'); // the header (keys sorted) comes first
+    In.read(&Head[0], std::streamsize(Head.size()));
+    Head.resize(size_t(In.gcount()));
+    if (Head.find("\"hroof_profile\"") == std::string::npos ||
+        Head.find("\"run_id\": \"" + RunId + "\"") == std::string::npos)
       continue;
     Out.push_back(Path);
   }

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Checks the profiles that run.sh produced with fake_instrumented.
+
+check.py SCENARIO PROFILE_DIR [extra]  -> prints PASS/FAIL lines, exit 1 on a FAIL.
+"""
+import glob, json, sys
+
+fails = []
+
+
+def check(cond, what):
+    print(("PASS " if cond else "FAIL ") + what)
+    if not cond:
+        fails.append(what)
+
+
+def load(d):
+    files = sorted(glob.glob(d + "/*.json"))
+    check(len(files) == 1, "%s: one profile (found %d)" % (d, len(files)))
+    if not files:
+        sys.exit(1)
+    with open(files[0]) as f:
+        return json.load(f)
+
+
+def saxpy_expect(r):
+    n = r["args"]["n"]
+    threads = 1
+    for g, b in zip(r["grid"], r["block"]):
+        threads *= g * b
+    e = min(n, threads)
+    return {"f32": 2 * e, "load": 8 * e, "store": 4 * e}
+
+
+def counts_ok(r):
+    e = saxpy_expect(r)
+    d = r["dynamic"]
+    s = r["static"]
+    got = (d["flops"]["f32"], d["bytes"]["global"]["load"], d["bytes"]["global"]["store"])
+    return got == (e["f32"], e["load"], e["store"]) and s == d
+
+
+def kernel(p, name):
+    for k in p["kernels"]:
+        if k["kernel"] == name:
+            return k
+    return None
+
+
+scenario, d = sys.argv[1], sys.argv[2]
+p = load(d)
+launches = p["launches"]
+check(p["complete"] is True, "profile complete")
+sax = [r for r in launches if r["kernel"] == "fake_saxpy" and not r["graph"]]
+
+if scenario in ("main", "limit"):
+    k = kernel(p, "fake_saxpy")
+    check(k is not None and k["launches"] == 40, "fake_saxpy: 40 launches in the aggregate (38 direct + 2 in graphs): %s" % (k and k["launches"]))
+    check(k["graph_launches"] == 2, "fake_saxpy: 2 graph launches")
+    check(k["dynamic"]["launches"] == 38, "fake_saxpy: 38 counted launches (%d)" % k["dynamic"]["launches"])
+    check(k["static"]["matches_dynamic"] == 38 and k["static"]["differs_from_dynamic"] == 0,
+          "fake_saxpy: static == dynamic on every counted launch")
+    exp_total = 0
+    sizes = [(1 << 20, 4096 * 256), (1000, 1024), (5000, 1024), (12345, 49 * 256)]
+    for t in range(4):
+        for l in range(8):
+            n = 1000 * (t + 1) + 7 * l
+            sizes.append((n, (n + 127) // 128 * 128))
+    sizes += [(500, 512), (777, 1024)]
+    exp_total = sum(2 * min(n, th) for n, th in sizes)
+    check(k["dynamic"]["total"]["flops"]["f32"] == exp_total,
+          "fake_saxpy: aggregate flops.f32 = %d (hand-derived %d)" % (k["dynamic"]["total"]["flops"]["f32"], exp_total))
+    check(k["duration_ns"]["timed_launches"] == 40, "fake_saxpy: 40 timed launches (%d)" % k["duration_ns"]["timed_launches"])
+    pl = kernel(p, "plain_scale")
+    check(pl is not None and pl["launches"] == 5 and not pl["instrumented"]
+          and pl["duration_ns"]["timed_launches"] == 5,
+          "plain_scale: 5 launches (3 direct + 2 graph), uninstrumented, timed")
+    check(p["graph_launches"] == 2, "2 cuGraphLaunch calls")
+    check(any(d["name"] for d in p["devices"]), "device: %s" % [d["name"] for d in p["devices"]])
+    if scenario == "main":
+        check(len(sax) == 38, "38 direct fake_saxpy launch records (%d)" % len(sax))
+        bad = [r["index"] for r in sax if not counts_ok(r)]
+        check(not bad, "every fake_saxpy record: dynamic == static == hand-derived (bad: %s)" % bad[:5])
+        check(all(r["duration_ns"] for r in sax), "every fake_saxpy record has a duration")
+        apis = sorted(set(r["api"] for r in sax))
+        print("INFO apis seen: %s" % apis)
+        check(len(set(r["thread"] for r in sax)) >= 5, "launches from >= 5 host threads")
+        check(len(set(r["stream"] for r in sax)) >= 5, "launches on >= 5 streams")
+        g = [r for r in launches if r["graph"]]
+        check(len(g) == 4, "4 graph kernel records (%d)" % len(g))
+    else:
+        check(k["recorded_launches"] == 2 and len(sax) == 2, "launch limit 2: 2 records of fake_saxpy")
+        check(p["launch_records"]["dropped"] > 0, "dropped records counted")
+
+if scenario == "fault":
+    check(len(sax) == 1 and counts_ok(sax[0]), "the launch before the fault is kept with exact counts")
+    f = [r for r in launches if r["kernel"] == "fake_fault"]
+    check(len(f) == 1 and "error" in f[0], "the faulting launch is recorded with its error: %s" % (f and f[0].get("error")))
+    check(any("failed" in n for n in p["notes"]), "a note says counting stopped")
+
+if scenario == "nosync":
+    check(len(sax) == 1 and counts_ok(sax[0]), "nosync: the instrumented launch is counted")
+    pl = kernel(p, "plain_scale")
+    print("INFO nosync: plain_scale launches recorded: %s" % (pl and pl["launches"]))
+
+sys.exit(1 if fails else 0)
