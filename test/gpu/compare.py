@@ -1,0 +1,441 @@
+#!/usr/bin/env python3
+"""Compares the GPU suite's counts: analytic (hand-derived, printed by the
+programs), static (hroof static at build time), dynamic (hroof runtime
+profile of the instrumented binary) and Nsight Compute (plain binary), plus
+the instrumentation overhead. Writes OUT/table.md and prints a short table.
+
+Usage: compare.py [--out DIR] [--carry DIR] [PROG...]
+Inputs, per program P (written by test/gpu/run.sh):
+  DIR/P.inst.stdout     stdout of the instrumented run (HROOF_EXPECT lines)
+  DIR/P.profile*.json / DIR/P.profile/ hroof-*.json   runtime profile(s)
+  DIR/P.ncu.csv         `ncu --csv --page raw --print-units base` output
+  DIR/P.time.plain.txt, DIR/P.time.inst.txt   HROOF_TIME lines
+  CARRY/static/P.json   analytic + static per launch (test/gpu/build.sh)
+Exit status: 0 when every dynamic == analytic cell and every exact ncu cell
+passes, 1 otherwise.
+
+Nsight Compute conversion (thread-level SASS instruction counts, predicated
+on, of the PLAIN binary):
+  flops.f64 = dadd + dmul + 2*dfma
+  flops.f32 = fadd + fmul + 2*ffma
+  flops.f16+bf16 = (hadd + hmul + 2*hfma) * L, L = the kernel's
+      ncu_half_lanes (2 where the code is packed half2/bf162, else 1): an
+      HFMA2 counts once per thread whether it works on 1 or 2 lanes, and
+      bf16 HFMA2.BF16 shares the h* metrics, so f16 and bf16 are compared
+      summed.
+  tensor_flops.f16 = (warp-level HMMA instructions) * 4096: on sm_90 each
+      HMMA.16816 is one m16n8k16 (2*16*8*16 FLOPs); a wmma m16n16k16 is two.
+  bytes.S.load/store = sm__sass_data_bytes_mem_S_op_{ld,st}.sum,
+  bytes.global.atomic = ..._global_op_atom + ..._global_op_red,
+  bytes.shared.atomic = ..._shared_op_atom.
+  FLOPs are compared exactly only in kernels without special operations
+  (div/sqrt/rcp/rsqrt/transcendental expand into FFMA/MUFU sequences on the
+  GPU); there the ratio ncu/analytic is shown instead."""
+import csv
+import glob
+import io
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpulib  # noqa: E402
+from gpulib import base_name, flatten, nonzero, parse_tagged  # noqa: E402
+
+# ---------------------------------------------------------------- profile --
+# ADAPTER (docs/profile-format.md was not written when this was): accepts a
+# JSON document or JSON lines; finds every object that looks like one launch
+# record: it has a kernel name ("kernel" | "name" | "mangled" | "demangled",
+# or inherited from an enclosing kernel object) and a counts object under
+# "dynamic" | "counts" | "dynamic_counts" (nested {"flops": {"f32": N}} or
+# dotted {"flops.f32": N}). The launch index is "launch" | "index" |
+# "launch_index" | "seq" when present (per kernel, 0-based), else the order
+# of appearance. A per-launch "static" object, when present, is kept too.
+COUNT_KEYS = ("dynamic", "counts", "dynamic_counts")
+NAME_KEYS = ("kernel", "mangled", "name", "demangled")
+INDEX_KEYS = ("launch", "index", "launch_index", "seq")
+COUNTER_PREFIXES = ("flops.", "tensor_flops.", "special.", "other.", "bytes.")
+
+
+def _counts(obj):
+    flat = flatten(obj)
+    return {k: int(v) for k, v in flat.items() if k.startswith(COUNTER_PREFIXES)}
+
+
+def _walk(obj, inherited, out):
+    if isinstance(obj, list):
+        for x in obj:
+            _walk(x, inherited, out)
+        return
+    if not isinstance(obj, dict):
+        return
+    name = inherited
+    for k in NAME_KEYS:
+        if isinstance(obj.get(k), str):
+            name = obj[k]
+            break
+    names = [obj[k] for k in NAME_KEYS if isinstance(obj.get(k), str)]
+    for ck in COUNT_KEYS:
+        c = obj.get(ck)
+        if isinstance(c, dict) and name:
+            counts = _counts(c)
+            if counts or not c:
+                idx = None
+                for ik in INDEX_KEYS:
+                    if isinstance(obj.get(ik), int):
+                        idx = obj[ik]
+                        break
+                st = obj.get("static")
+                out.append({"kernel": name, "names": names or [name], "launch": idx,
+                            "counts": counts,
+                            "static": _counts(st) if isinstance(st, dict) else None})
+                break
+    for k, v in obj.items():
+        if k in COUNT_KEYS or k == "static":
+            continue
+        if isinstance(v, (list, dict)):
+            _walk(v, name, out)
+
+
+def load_profile(paths):
+    recs = []
+    for p in paths:
+        try:
+            text = open(p).read()
+        except OSError:
+            continue
+        docs = []
+        try:
+            docs = [json.loads(text)]
+        except ValueError:
+            for line in text.splitlines():
+                line = line.strip().rstrip(",")
+                if line.startswith("{"):
+                    try:
+                        docs.append(json.loads(line))
+                    except ValueError:
+                        pass
+        for d in docs:
+            _walk(d, None, recs)
+    seen = {}
+    for r in recs:
+        b = base_name(r["kernel"])
+        if r["launch"] is None:
+            r["launch"] = seen.get(b, 0)
+        seen[b] = max(seen.get(b, 0), r["launch"] + 1)
+    return recs
+
+
+def find_dynamic(recs, kernel, launch):
+    b = base_name(kernel)
+    for r in recs:
+        if r["launch"] == launch and any(base_name(n) == b or n == kernel for n in r["names"]):
+            return r
+    return None
+
+
+# -------------------------------------------------------------------- ncu --
+def _num(s):
+    s = (s or "").strip().replace(",", "")
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+_PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+
+def load_ncu(path):
+    """Rows of `ncu --csv --page raw`: [{"kernel", "launch", metric: value}]."""
+    try:
+        lines = open(path, errors="replace").read().splitlines()
+    except OSError:
+        return []
+    start = None
+    for i, l in enumerate(lines):
+        if l.startswith('"ID"') and "Kernel Name" in l:
+            start = i
+            break
+    if start is None:
+        return []
+    body = [l for l in lines[start:] if l.startswith('"')]
+    rows = list(csv.reader(io.StringIO("\n".join(body))))
+    if len(rows) < 2:
+        return []
+    head = rows[0]
+    units = rows[1] if rows[1] and rows[1][0] == "" else None
+    data = rows[2:] if units else rows[1:]
+    ki = head.index("Kernel Name")
+    out = []
+    count = {}
+    for r in data:
+        if len(r) != len(head):
+            continue
+        name = r[ki]
+        b = base_name(name)
+        rec = {"kernel": name, "launch": count.get(b, 0)}
+        count[b] = count.get(b, 0) + 1
+        for j, h in enumerate(head):
+            if "__" in h:
+                v = _num(r[j])
+                if v is not None and units:
+                    u = units[j]
+                    if u and u[0] in _PREFIX and u[1:] in ("byte", "inst", "B"):
+                        v *= _PREFIX[u[0]]
+                rec[h] = v
+        out.append(rec)
+    return out
+
+
+def find_ncu(rows, kernel, launch):
+    b = base_name(kernel)
+    for r in rows:
+        if base_name(r["kernel"]) == b and r["launch"] == launch:
+            return r
+    return None
+
+
+def M(r, name):
+    """Metric value or None when ncu did not collect it."""
+    for k in (name, name + ".sum"):
+        if k in r and r[k] is not None:
+            return r[k]
+    return None
+
+
+def ncu_values(r, half_lanes):
+    def s(*names, w=None):
+        vals = [M(r, "sm__sass_thread_inst_executed_op_%s_pred_on.sum" % n) for n in names]
+        if all(v is None for v in vals):
+            return None
+        w = w or [1] * len(names)
+        return sum((v or 0) * k for v, k in zip(vals, w))
+
+    def b(*names):
+        vals = [M(r, "sm__sass_data_bytes_mem_%s.sum" % n) for n in names]
+        if all(v is None for v in vals):
+            return None
+        return sum(v or 0 for v in vals)
+
+    out = {
+        "flops.f64": s("dadd", "dmul", "dfma", w=[1, 1, 2]),
+        "flops.f32": s("fadd", "fmul", "ffma", w=[1, 1, 2]),
+        "flops.f16+bf16": None,
+        "bytes.global.load": b("global_op_ld"),
+        "bytes.global.store": b("global_op_st"),
+        "bytes.global.atomic": b("global_op_atom", "global_op_red"),
+        "bytes.shared.load": b("shared_op_ld"),
+        "bytes.shared.store": b("shared_op_st"),
+        "bytes.shared.atomic": b("shared_op_atom"),
+        "bytes.local.load": b("local_op_ld"),
+        "bytes.local.store": b("local_op_st"),
+    }
+    h = s("hadd", "hmul", "hfma", w=[1, 1, 2])
+    if h is not None:
+        out["flops.f16+bf16"] = h * half_lanes
+    hm = None
+    for n in ("sm__inst_executed_pipe_tensor_op_hmma.sum",
+              "smsp__inst_executed_pipe_tensor_op_hmma.sum",
+              "sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum"):
+        hm = M(r, n)
+        if hm is not None:
+            break
+    out["tensor_flops.f16"] = hm * 4096 if hm is not None else None
+    return {k: (int(round(v)) if v is not None else None) for k, v in out.items()}
+
+
+# ------------------------------------------------------------------ table --
+ROWS = ["flops.f64", "flops.f32", "flops.f16", "flops.bf16", "flops.f16+bf16",
+        "tensor_flops.f16", "bytes.global.load", "bytes.global.store",
+        "bytes.global.atomic", "bytes.shared.load", "bytes.shared.store",
+        "bytes.shared.atomic", "bytes.local.load", "bytes.local.store"]
+NCU_ROWS = {"flops.f64", "flops.f32", "flops.f16+bf16", "tensor_flops.f16",
+            "bytes.global.load", "bytes.global.store", "bytes.global.atomic",
+            "bytes.shared.load", "bytes.shared.store", "bytes.shared.atomic",
+            "bytes.local.load", "bytes.local.store"}
+
+
+def get(d, key):
+    if d is None:
+        return None
+    if key == "flops.f16+bf16":
+        return d.get("flops.f16", 0) + d.get("flops.bf16", 0)
+    return d.get(key, 0)
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    return "{:,}".format(v) if isinstance(v, int) else str(v)
+
+
+def load_times(path):
+    t = {}
+    try:
+        for r in parse_tagged(open(path).read(), "HROOF_TIME"):
+            t[base_name(r["kernel"])] = r["median_ms"]
+    except OSError:
+        pass
+    return t
+
+
+def main():
+    args = sys.argv[1:]
+    out_dir = os.environ.get("OUT", "gpu-out")
+    carry = ".carry/gpu"
+    progs = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--out":
+            out_dir = args[i + 1]
+            i += 2
+        elif args[i] == "--carry":
+            carry = args[i + 1]
+            i += 2
+        else:
+            progs.append(args[i])
+            i += 1
+    if not progs:
+        progs = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(carry, "static", "*.json"))
+                       if not p.endswith(".model.json"))
+    md = []
+    short = []
+    notes = []
+    fails = 0
+    missing_dyn = 0
+    ratios = []
+    for prog in progs:
+        try:
+            static_rows = json.load(open(os.path.join(carry, "static", prog + ".json")))
+        except (OSError, ValueError):
+            static_rows = []
+        try:
+            stdout = open(os.path.join(out_dir, prog + ".inst.stdout")).read()
+        except OSError:
+            stdout = ""
+        expects = parse_tagged(stdout, "HROOF_EXPECT")
+        if not expects:  # instrumented run missing: fall back to build-time values
+            expects = [dict(r, counts=r["analytic"]) for r in static_rows]
+            notes.append("%s: no HROOF_EXPECT lines in %s.inst.stdout (the run failed?); "
+                         "analytic values from the build-time listing" % (prog, prog))
+        if stdout and "all checks passed" not in stdout:
+            notes.append("%s: the instrumented run's own result checks did NOT all pass" % prog)
+            fails += 1
+        pf = sorted(set(glob.glob(os.path.join(out_dir, prog + ".profile*.json")) +
+                        glob.glob(os.path.join(out_dir, prog + ".profile", "*.json"))))
+        dyn = load_profile(pf)
+        ncu = load_ncu(os.path.join(out_dir, prog + ".ncu.csv"))
+        tp = load_times(os.path.join(out_dir, prog + ".time.plain.txt"))
+        ti = load_times(os.path.join(out_dir, prog + ".time.inst.txt"))
+        md.append("\n### %s\n" % prog)
+        md.append("| kernel | counter | analytic | static | dynamic | ncu | dyn | ncu |")
+        md.append("|---|---|---:|---:|---:|---:|---|---|")
+        for e in expects:
+            k, L = e["kernel"], e.get("launch", 0)
+            an = e["counts"]
+            st_row = next((r for r in static_rows if base_name(r["kernel"]) == base_name(k)
+                           and r["launch"] == L), None)
+            st = st_row["static"] if st_row else None
+            dr = find_dynamic(dyn, k, L)
+            dc = dr["counts"] if dr else None
+            nr = find_ncu(ncu, k, L)
+            nv = ncu_values(nr, e.get("ncu_half_lanes", 1)) if nr else {}
+            special = any(key.startswith("special.") and v for key, v in an.items())
+            # dynamic == analytic over every counter either side names
+            dyn_ok = None
+            if dc is not None:
+                keys = set(an) | {x for x, v in dc.items() if v}
+                bad = [x for x in sorted(keys) if an.get(x, 0) != dc.get(x, 0)]
+                dyn_ok = not bad
+                if bad:
+                    fails += 1
+                    for x in bad:
+                        if x not in ROWS:
+                            md.append("| %s | %s | %s | %s | %s | - | FAIL | |" % (
+                                k, x, fmt(an.get(x, 0)), fmt(get(st, x)), fmt(dc.get(x, 0))))
+            else:
+                missing_dyn += 1
+            ncu_bad = 0
+            ncu_cells = 0
+            for row in ROWS:
+                a = get(an, row)
+                s_ = get(st, row)
+                d = get(dc, row)
+                n = nv.get(row) if row in NCU_ROWS else None
+                if not any([a, s_, d, n]):
+                    continue
+                if row == "flops.f16+bf16" and not (an.get("flops.f16") and an.get("flops.bf16")) \
+                        and not n and not a:
+                    continue
+                if row in ("flops.f16", "flops.bf16"):
+                    dv = "-" if d is None else ("PASS" if d == a else "FAIL")
+                    md.append("| %s | %s | %s | %s | %s | | %s | |" % (k, row, fmt(a), fmt(s_), fmt(d), dv))
+                    continue
+                dv = "-" if d is None or row == "flops.f16+bf16" else ("PASS" if d == a else "FAIL")
+                if n is None:
+                    nvd = "-"
+                elif special and row.startswith("flops"):
+                    nvd = "info x%.3f" % (n / a) if a else "info"
+                elif row.startswith("bytes.local") and n > a:
+                    nvd = "FAIL (spills?)"
+                    ncu_bad += 1
+                else:
+                    ncu_cells += 1
+                    nvd = "PASS" if n == a else "FAIL"
+                    if n != a:
+                        ncu_bad += 1
+                md.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    k, row, fmt(a), fmt(s_), fmt(d), fmt(n), dv, nvd))
+            if ncu_bad:
+                fails += 1
+            if e.get("note"):
+                notes.append("%s: %s" % (k, e["note"]))
+            if st_row and st_row.get("exact") is False:
+                notes.append("%s: static model inexact (data-dependent control flow)" % k)
+            b = base_name(k)
+            ov = None
+            if b in tp and b in ti and tp[b] > 0:
+                ov = ti[b] / tp[b]
+                ratios.append(ov)
+            short.append((k, "-" if dyn_ok is None else ("PASS" if dyn_ok else "FAIL"),
+                          "-" if not nr else ("FAIL %d" % ncu_bad if ncu_bad else "PASS %d" % ncu_cells),
+                          tp.get(b), ti.get(b), ov))
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else None
+    md.append("\n### Overhead (instrumented / plain kernel time, CUDA events, median)\n")
+    md.append("| kernel | plain ms | inst ms | ratio |")
+    md.append("|---|---:|---:|---:|")
+    for k, _, _, a, b2, ov in short:
+        md.append("| %s | %s | %s | %s |" % (k, "-" if a is None else "%.4f" % a,
+                                            "-" if b2 is None else "%.4f" % b2,
+                                            "-" if ov is None else "%.3f" % ov))
+    md.append("| **geomean** | | | %s |" % ("-" if geo is None else "%.3f" % geo))
+    over = [k for k, _, _, _, _, ov in short if ov is not None and ov > 1.25]
+    if notes:
+        md.append("\n### Notes\n")
+        md.extend("- " + n for n in notes)
+    rules = __doc__[__doc__.index("Nsight Compute conversion"):]
+    md.insert(0, "# hroof GPU suite: analytic vs static vs dynamic vs Nsight Compute\n\n"
+              "dyn: dynamic == analytic exactly; ncu: Nsight Compute on the plain "
+              "binary == analytic exactly (FLOPs only without special ops).\n\n```\n" +
+              rules.strip() + "\n```\n")
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "table.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("\n".join("NOTE " + n for n in notes))
+    print("%-16s %-8s %-10s %10s %10s %7s" % ("kernel", "dyn=ana", "ncu", "plain_ms", "inst_ms", "ratio"))
+    for k, dv, nvd, a, b2, ov in short:
+        print("%-16s %-8s %-10s %10s %10s %7s" % (
+            k, dv, nvd, "-" if a is None else "%.4f" % a, "-" if b2 is None else "%.4f" % b2,
+            "-" if ov is None else "%.3f" % ov))
+    print("overhead geomean: %s%s" % ("-" if geo is None else "%.3f" % geo,
+                                       "; over 25%%: %s" % ", ".join(over) if over else ""))
+    if missing_dyn:
+        print("dynamic counts missing for %d launch(es) (no profile found / runtime absent)" % missing_dyn)
+    print("%s; full table: %s" % ("FAILURES: %d" % fails if fails else "all compared cells PASS",
+                                  os.path.join(out_dir, "table.md")))
+    return 1 if fails or missing_dyn else 0
+
+
+sys.exit(main())
