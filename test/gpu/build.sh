@@ -81,7 +81,7 @@ for p in $PROGS; do
 done
 
 # Tools and libraries for the GPU machine.
-cp -f "$BUILD/bin/hroof" "$OUTD/hroof"
+cp -f "$BUILD/bin/hroof" "$OUTD/bin/hroof"
 cp -f test/gpu/compare.py test/gpu/gpulib.py "$OUTD/"
 cp -fL "$CUDA/lib64/libcudart.so.13" "$OUTD/lib/" 2>/dev/null || cp -fL "$CUDA"/lib64/libcudart.so.[0-9]* "$OUTD/lib/"
 if [ -f "$BUILD/lib/libhroof_rt.so" ]; then
