@@ -503,6 +503,8 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
     if (R == CUDA_SUCCESS) {
       LR.Dynamic = C;
     } else {
+      // Deliver what CUPTI already holds before the context is torn down.
+      cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
       LR.Error = std::string("kernel failed: ") + cuErr(R);
       LR.DynamicProblem = "the kernel or a preceding operation on its stream failed";
       T.stopCounting("kernel " + IF->F->Name + " (launch " +
@@ -735,11 +737,15 @@ void finish() {
         Left.push_back(std::move(PL));
     T.Pending.clear();
   }
+  size_t Untimed = 0;
   for (PendingLaunch &PL : Left) {
-    if (!PL.HaveActivity && PL.R.Error.empty())
-      PL.R.Error = "no activity record (the application exited or the kernel failed)";
+    Untimed += !PL.HaveActivity;
     finalize(std::move(PL));
   }
+  if (Untimed && T.P)
+    T.P->note(std::to_string(Untimed) + " counted launch(es) have no duration: "
+              "CUPTI delivered no activity record for them (a kernel fault "
+              "or the process ending first)");
   T.Finished = true;
   if (T.P) {
     T.P->finish();
