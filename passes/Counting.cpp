@@ -65,8 +65,28 @@ uint64_t storeSize(const Instruction &I, Type *T) {
   return I.getModule()->getDataLayout().getTypeStoreSize(T).getFixedValue();
 }
 
+/// A struct argument of a kernel passed by value: reading it is a parameter
+/// read, like a scalar argument, not a memory access.
+bool isKernelParamRead(const Value *Ptr) {
+  const auto *A = dyn_cast<Argument>(getUnderlyingObject(Ptr, 0));
+  return A && A->hasByValAttr() &&
+         A->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
+}
+
 void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
+  if (Dir == MemDir::Load && isKernelParamRead(Ptr))
+    return;
   MemSpace S = resolveMemSpace(Ptr);
+  if (S == MemSpace::Generic) {
+    // Through one pointer argument of a device function: its callers know.
+    SmallVector<const Value *, 4> Objs;
+    getUnderlyingObjects(Ptr, Objs, nullptr, 0);
+    const auto *A = Objs.size() == 1 ? dyn_cast<Argument>(Objs[0]) : nullptr;
+    if (A && A->getParent()->getCallingConv() != CallingConv::PTX_Kernel) {
+      Out.ArgBytes[{A->getArgNo(), Dir}] += N;
+      return;
+    }
+  }
   if (S == MemSpace::Generic)
     Out.Unknown.push_back("generic access whose address space is not provable "
                           "statically (counted under bytes.generic)");
@@ -116,8 +136,13 @@ MemSpace resolveObject(const Value *Obj, int Depth) {
   if (const auto *A = dyn_cast<Argument>(Obj)) {
     const Function *F = A->getParent();
     if (F->getCallingConv() == CallingConv::PTX_Kernel)
-      return MemSpace::Global; // DESIGN.md: kernel pointer arguments are global
-    if (!F->hasLocalLinkage() || F->user_empty())
+      // Pointer arguments are global (DESIGN.md); a struct passed by value
+      // is in the parameter space (its reads are not counted, see
+      // isKernelParamRead; a write to it is a local copy).
+      return A->hasByValAttr() ? MemSpace::Local : MemSpace::Global;
+    // Whole-program device compilation (CUDA without -rdc): every caller of
+    // a device function is in this module.
+    if (F->user_empty())
       return MemSpace::Generic;
     std::optional<MemSpace> Result;
     for (const User *U : F->users()) {
@@ -347,6 +372,95 @@ void countCall(const CallBase &CB, BlockCounts &Out) {
   Out.Unknown.push_back("call to external function " + Name.str());
 }
 
+/// FP arithmetic and plain loads/stores written as PTX in inline asm (e.g.
+/// cuda_fp16.h implements __hfma2 as "fma.rn.f16x2"). Returns false if the
+/// opcode is neither.
+bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
+  SmallVector<StringRef, 8> T;
+  Op.split(T, '.');
+  if (T.empty())
+    return false;
+  StringRef Base = T[0];
+  // Precision and lanes from the type suffixes (first FP type for
+  // arithmetic; cvt takes its source, the last one).
+  std::optional<Precision> P;
+  uint64_t Lanes = 1;
+  auto Parse = [&](StringRef Tok) -> bool {
+    if (Tok == "f64") { P = Precision::F64; Lanes = 1; return true; }
+    if (Tok == "f32" || Tok == "ftz") { if (Tok == "f32") { P = Precision::F32; Lanes = 1; return true; } return false; }
+    if (Tok == "f16") { P = Precision::F16; Lanes = 1; return true; }
+    if (Tok == "f16x2") { P = Precision::F16; Lanes = 2; return true; }
+    if (Tok == "bf16") { P = Precision::BF16; Lanes = 1; return true; }
+    if (Tok == "bf16x2") { P = Precision::BF16; Lanes = 2; return true; }
+    return false;
+  };
+  if (Base == "cvt") {
+    for (size_t I = T.size(); I-- > 1;)
+      if (Parse(T[I]))
+        break;
+  } else {
+    for (size_t I = 1; I < T.size(); ++I)
+      if (Parse(T[I]))
+        break;
+  }
+  if (Base == "ld" || Base == "st" || Base == "atom" || Base == "red") {
+    MemSpace S = MemSpace::Generic;
+    uint64_t Vec = 1, Bits = 0;
+    for (StringRef Tok : T) {
+      if (Tok == "global") S = MemSpace::Global;
+      else if (Tok == "shared" || Tok.starts_with("shared::")) S = MemSpace::Shared;
+      else if (Tok == "local") S = MemSpace::Local;
+      else if (Tok == "const") S = MemSpace::Constant;
+      else if (Tok == "v2") Vec = 2;
+      else if (Tok == "v4") Vec = 4;
+      else if (Tok == "v8") Vec = 8;
+      else if (Tok.size() >= 2 && (Tok[0] == 'b' || Tok[0] == 'u' || Tok[0] == 's' ||
+                                   Tok[0] == 'f')) {
+        uint64_t B = 0;
+        if (!Tok.drop_front().getAsInteger(10, B))
+          Bits = B;
+        else if (Tok == "f16x2" || Tok == "bf16x2")
+          Bits = 32;
+      }
+    }
+    if (!Bits)
+      return false;
+    MemDir D = Base == "ld" ? MemDir::Load : Base == "st" ? MemDir::Store : MemDir::Atomic;
+    if (S == MemSpace::Generic)
+      Out.Unknown.push_back("inline asm generic access '" + Op.str() +
+                            "' (counted under bytes.generic)");
+    Out.add(bytesIndex(S, D), Vec * Bits / 8);
+    return true;
+  }
+  if (!P)
+    return false;
+  if (Base == "add" || Base == "sub" || Base == "mul") {
+    if (T.size() > 1 && (T[1] == "hi" || T[1] == "lo" || T[1] == "wide"))
+      return false; // integer forms
+    Out.add(flopsIndex(*P), Lanes);
+  } else if (Base == "fma" || Base == "mad") {
+    Out.add(flopsIndex(*P), 2 * Lanes);
+  } else if (Base == "div") {
+    Out.add(specialIndex(*P, SpecialOp::Div), Lanes);
+  } else if (Base == "sqrt") {
+    Out.add(specialIndex(*P, SpecialOp::Sqrt), Lanes);
+  } else if (Base == "rcp") {
+    Out.add(specialIndex(*P, SpecialOp::Rcp), Lanes);
+  } else if (Base == "rsqrt") {
+    Out.add(specialIndex(*P, SpecialOp::Rsqrt), Lanes);
+  } else if (Base == "ex2" || Base == "lg2" || Base == "sin" || Base == "cos" ||
+             Base == "tanh") {
+    Out.add(specialIndex(*P, SpecialOp::Transcendental), Lanes);
+  } else if (Base == "neg" || Base == "abs" || Base == "min" || Base == "max" ||
+             Base == "cvt" || Base == "setp" || Base == "set" ||
+             Base == "testp" || Base == "copysign" || Base == "selp") {
+    Out.add(otherIndex(*P), Lanes);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 MemSpace resolveMemSpace(const Value *Ptr) { return resolvePointer(Ptr, 0); }
@@ -387,6 +501,8 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out) {
         } else {
           Out.Unknown.push_back("inline asm '" + L.str() + "': copy size not a constant");
         }
+      } else if (countAsmArithmeticOrMemory(Op, Out)) {
+        // FP arithmetic or a plain load/store, counted.
       } else if (Op.starts_with("cp.async.bulk") || Op.starts_with("cp.reduce.async.bulk") ||
                  Op.starts_with("tcgen05")) {
         Out.Unknown.push_back("unmodeled bulk/TMA copy '" + L.str() + "'");

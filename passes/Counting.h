@@ -18,6 +18,7 @@
 #include "llvm/IR/Instructions.h"
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct BlockCounts {
   std::vector<std::string> Unknown;
   /// Calls to functions with a body, modeled by the caller's KernelModel.
   std::vector<const llvm::CallBase *> Calls;
+  /// Bytes accessed through a pointer argument of a device function whose
+  /// call sites pass different spaces: resolved per call site by the caller.
+  std::map<std::pair<unsigned, MemDir>, uint64_t> ArgBytes;
   void add(int Index, uint64_t N) { Counts[Index] += N; }
 };
 

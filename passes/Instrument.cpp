@@ -1,6 +1,7 @@
 //===- Instrument.cpp - dynamic counting: instrument device code ----------===//
 #include "Instrument.h"
 #include "Counting.h"
+#include "InductionLoop.h"
 #include "KernelModel.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -208,6 +210,47 @@ private:
     return Used[&F];
   }
 
+  /// Header executions per entry of \p L as an i64 computed at \p Pre, or
+  /// null. Code is only emitted when it will be used.
+  Value *tripsAtPreheader(Loop *L, BasicBlock *Pre, ScalarEvolution &SE,
+                          const DataLayout &DL) {
+    IRBuilder<> B(Pre->getTerminator());
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (!isa<SCEVCouldNotCompute>(BTC) && BTC->getType()->isIntegerTy()) {
+      SCEVExpander Exp(SE, "hroof.trip");
+      if (Exp.isSafeToExpandAt(BTC, Pre->getTerminator())) {
+        Value *V = Exp.expandCodeFor(BTC, BTC->getType(), Pre->getTerminator());
+        return B.CreateAdd(B.CreateZExtOrTrunc(V, I64), ConstantInt::get(I64, 1),
+                           "hroof.trips");
+      }
+    }
+    auto IL = matchInductionLoop(*L);
+    if (!IL)
+      return nullptr;
+    auto Ext = [&](Value *V, bool Signed) {
+      return Signed ? B.CreateSExtOrTrunc(V, I64) : B.CreateZExtOrTrunc(V, I64);
+    };
+    Value *S = Ext(IL->Start, IL->Signed), *Bd = Ext(IL->Bound, IL->Signed),
+          *St = Ext(IL->Step, true);
+    bool Inclusive = IL->Pred == CmpInst::ICMP_SLE || IL->Pred == CmpInst::ICMP_ULE ||
+                     IL->Pred == CmpInst::ICMP_SGE || IL->Pred == CmpInst::ICMP_UGE;
+    Value *One = ConstantInt::get(I64, 1);
+    Value *Diff, *Den;
+    if (IL->Downward) {
+      Diff = B.CreateSub(Inclusive ? B.CreateAdd(S, One) : S, Bd);
+      Den = B.CreateNeg(St);
+    } else {
+      Diff = B.CreateSub(Inclusive ? B.CreateAdd(Bd, One) : Bd, S);
+      Den = St;
+    }
+    // ceildiv for a positive divisor; a non-positive one never runs long.
+    Den = B.CreateBinaryIntrinsic(Intrinsic::smax, Den, One);
+    Value *Q = B.CreateSDiv(B.CreateAdd(Diff, B.CreateSub(Den, One)), Den);
+    if (!IL->PostInc)
+      Q = B.CreateAdd(Q, One);
+    return B.CreateBinaryIntrinsic(Intrinsic::smax, Q, One, nullptr, "hroof.trips");
+  }
+
   void instrument(Function &F) {
     const DataLayout &DL = M.getDataLayout();
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
@@ -218,9 +261,21 @@ private:
       // Still define the buffer: the caller reads nothing from it.
       return;
     }
+    // Everything is measured before the first change: instrumentation code
+    // must not count itself.
     std::vector<BasicBlock *> Blocks;
-    for (BasicBlock &BB : F)
+    std::map<BasicBlock *, CountVector> Counts;
+    std::map<BasicBlock *, std::vector<GenericAccess>> Generic;
+    std::map<BasicBlock *, std::vector<CallInst *>> Calls;
+    for (BasicBlock &BB : F) {
       Blocks.push_back(&BB);
+      Counts[&BB] = staticCounts(BB);
+      Generic[&BB] = genericAccesses(BB);
+      for (Instruction &I : BB)
+        if (auto *CI = dyn_cast<CallInst>(&I))
+          if (Function *G = CI->getCalledFunction(); G && Rewritten.count(G))
+            Calls[&BB].push_back(CI);
+    }
 
     // Accumulators in the entry block.
     IRBuilder<> EntryB(&*F.getEntryBlock().getFirstInsertionPt());
@@ -246,21 +301,27 @@ private:
     std::map<BasicBlock *, Loop *> HoistedTo; // block -> loop that counts it
     if (HoistLoops)
       for (Loop *L : LI.getLoopsInPreorder()) {
-        BasicBlock *Latch = L->getLoopLatch(), *Pre = L->getLoopPreheader();
-        if (!Latch || !Pre || L->getExitingBlock() != Latch)
+        BasicBlock *Latch = L->getLoopLatch();
+        if (!Latch || L->getExitingBlock() != Latch)
           continue;
-        const SCEV *BTC = SE.getBackedgeTakenCount(L);
-        if (isa<SCEVCouldNotCompute>(BTC) || !BTC->getType()->isIntegerTy())
+        BasicBlock *Pre = L->getLoopPreheader();
+        if (!Pre)
+          Pre = InsertPreheaderForLoop(L, &DT, &LI, nullptr, false);
+        if (!Pre)
           continue;
-        SCEVExpander Exp(SE, "hroof.trip");
-        if (!Exp.isSafeToExpandAt(BTC, Pre->getTerminator()))
+        // Trip count at the preheader: from ScalarEvolution, else from the
+        // induction-variable pattern (grid-stride loops).
+        Value *Trips = tripsAtPreheader(L, Pre, SE, DL);
+        if (!Trips)
           continue;
         CountVector Sum{};
         bool Any = false;
+        if (!Trips)
+          continue;
         for (BasicBlock *BB : L->blocks())
           if (LI.getLoopFor(BB) == L && DT.dominates(BB, Latch)) {
             HoistedTo[BB] = L;
-            CountVector C = staticCounts(*BB);
+            const CountVector &C = Counts[BB];
             for (int K = 0; K < NumCounters; ++K) {
               Sum[K] += C[K];
               Any |= C[K] != 0;
@@ -268,10 +329,8 @@ private:
           }
         if (!Any)
           continue;
-        Value *Trip = Exp.expandCodeFor(BTC, BTC->getType(), Pre->getTerminator());
         IRBuilder<> B(Pre->getTerminator());
-        Value *T = B.CreateAdd(B.CreateZExtOrTrunc(Trip, I64), ConstantInt::get(I64, 1),
-                               "hroof.trips");
+        Value *T = Trips;
         for (int K = 0; K < NumCounters; ++K)
           if (Sum[K])
             Add(B, K, B.CreateMul(T, ConstantInt::get(I64, Sum[K])));
@@ -283,7 +342,7 @@ private:
     std::vector<std::pair<ReturnInst *, std::map<int, WeakTrackingVH>>> Exits;
     for (BasicBlock *BB : Blocks) {
       // Run-time classification of generic accesses.
-      for (const GenericAccess &G : genericAccesses(*BB)) {
+      for (const GenericAccess &G : Generic[BB]) {
         IRBuilder<> B(G.I);
         std::pair<Intrinsic::ID, MemSpace> Spaces[] = {
             {Intrinsic::nvvm_isspacep_global, MemSpace::Global},
@@ -297,11 +356,8 @@ private:
         }
       }
       // Counts returned by instrumented callees.
-      for (Instruction &I : make_early_inc_range(*BB)) {
-        auto *CI = dyn_cast<CallInst>(&I);
-        Function *G = CI ? CI->getCalledFunction() : nullptr;
-        if (!G || !Rewritten.count(G))
-          continue;
+      for (CallInst *CI : Calls[BB]) {
+        Function *G = CI->getCalledFunction();
         if (!CallBuf) {
           IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
           CallBuf = B.CreateAlloca(BufTy, DL.getAllocaAddrSpace(), nullptr, "hroof.callee");
@@ -315,7 +371,7 @@ private:
       }
       // This block's own counts.
       if (!HoistedTo.count(BB)) {
-        CountVector C = staticCounts(*BB);
+        const CountVector &C = Counts[BB];
         IRBuilder<> B(BB->getTerminator());
         for (int K = 0; K < NumCounters; ++K)
           if (C[K])

@@ -1,11 +1,13 @@
 //===- KernelModel.cpp - the static model of every kernel in a module -----===//
 #include "KernelModel.h"
+#include "InductionLoop.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Dominators.h"
@@ -138,12 +140,32 @@ private:
     unknown("branch on data or on a loop variable in " + at(Where));
   }
 
+  /// A block that only runs when an assertion fails (it calls
+  /// __assertfail, which traps), or that traps and ends in unreachable. The
+  /// model assumes assertions hold: such blocks never run.
+  static bool isTrapBlock(const BasicBlock *BB) {
+    bool Unreachable = isa<UnreachableInst>(BB->getTerminator());
+    for (const Instruction &I : *BB)
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *F = CB->getCalledFunction()) {
+          if (F->getName() == "__assertfail")
+            return true;
+          if (Unreachable && (F->getName() == "llvm.trap" || F->doesNotReturn()))
+            return true;
+        }
+    return false;
+  }
+
   /// Conditions under which control goes from \p P to \p N.
   Alts edge(BasicBlock *P, BasicBlock *N) {
     Instruction *T = P->getTerminator();
+    if (isTrapBlock(N))
+      return {}; // never, while assertions hold
     if (auto *BI = dyn_cast<BranchInst>(T)) {
       if (BI->isUnconditional() || BI->getSuccessor(0) == BI->getSuccessor(1))
         return {Product{}};
+      if (isTrapBlock(BI->getSuccessor(0)) || isTrapBlock(BI->getSuccessor(1)))
+        return {Product{}}; // the other way out is taken
       Product Atoms;
       decompose(BI->getCondition(), BI->getSuccessor(0) == N, Atoms, *P);
       return {Atoms};
@@ -183,85 +205,24 @@ private:
     return inductionTripCount(L);
   }
 
-  /// Rotated loop whose latch continues while (IV [+ Step]) pred Bound.
+  /// Header executions of a rotated loop with a linear induction variable.
   std::optional<JExpr> inductionTripCount(Loop *L) {
-    BasicBlock *Latch = L->getLoopLatch(), *Pre = L->getLoopPreheader();
-    if (!Latch || !Pre || L->getExitingBlock() != Latch)
+    auto IL = matchInductionLoop(*L);
+    if (!IL)
       return std::nullopt;
-    auto *BI = dyn_cast<BranchInst>(Latch->getTerminator());
-    if (!BI || !BI->isConditional())
-      return std::nullopt;
-    auto *Cmp = dyn_cast<ICmpInst>(BI->getCondition());
-    if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
-      return std::nullopt;
-    bool ContinueOnTrue = L->contains(BI->getSuccessor(0));
-    CmpInst::Predicate P =
-        ContinueOnTrue ? Cmp->getPredicate() : Cmp->getInversePredicate();
-    Value *X = Cmp->getOperand(0), *Bound = Cmp->getOperand(1);
-    if (!L->isLoopInvariant(Bound)) {
-      std::swap(X, Bound);
-      P = CmpInst::getSwappedPredicate(P);
-    }
-    if (!L->isLoopInvariant(Bound))
-      return std::nullopt;
-    // X is the IV phi or IV + Step.
-    PHINode *Phi = dyn_cast<PHINode>(X);
-    Value *Step = nullptr;
-    bool PostInc = false;
-    if (!Phi || Phi->getParent() != L->getHeader()) {
-      auto *Inc = dyn_cast<BinaryOperator>(X);
-      if (!Inc || Inc->getOpcode() != Instruction::Add)
-        return std::nullopt;
-      for (int I = 0; I < 2; ++I) {
-        auto *Ph = dyn_cast<PHINode>(Inc->getOperand(I));
-        if (Ph && Ph->getParent() == L->getHeader() &&
-            L->isLoopInvariant(Inc->getOperand(1 - I)) &&
-            Ph->getIncomingValueForBlock(Latch) == Inc) {
-          Phi = Ph;
-          Step = Inc->getOperand(1 - I);
-        }
-      }
-      PostInc = true;
-    } else {
-      auto *Inc = dyn_cast<BinaryOperator>(Phi->getIncomingValueForBlock(Latch));
-      if (!Inc || Inc->getOpcode() != Instruction::Add)
-        return std::nullopt;
-      for (int I = 0; I < 2; ++I)
-        if (Inc->getOperand(I) == Phi && L->isLoopInvariant(Inc->getOperand(1 - I)))
-          Step = Inc->getOperand(1 - I);
-    }
-    if (!Phi || !Step)
-      return std::nullopt;
-    auto S = EB.build(Phi->getIncomingValueForBlock(Pre));
-    auto St = EB.build(Step), B = EB.build(Bound);
+    auto S = EB.build(IL->Start), St = EB.build(IL->Step), B = EB.build(IL->Bound);
     if (!S || !St || !B)
       return std::nullopt;
-    unsigned W = Phi->getType()->getIntegerBitWidth();
-    bool Signed = CmpInst::isSigned(P) || P == CmpInst::ICMP_NE;
-    JExpr SX = jExt(Signed, W, *S), BX = jExt(Signed, W, *B),
+    unsigned W = IL->Width;
+    JExpr SX = jExt(IL->Signed, W, *S), BX = jExt(IL->Signed, W, *B),
           StX = jExt(true, W, *St);
-    JExpr Trips(0);
-    switch (P) {
-    case CmpInst::ICMP_SLT: case CmpInst::ICMP_ULT: case CmpInst::ICMP_NE:
-      Trips = jOp("ceildiv", jOp("sub", BX, SX), StX);
-      break;
-    case CmpInst::ICMP_SLE: case CmpInst::ICMP_ULE:
-      Trips = jOp("ceildiv", jOp("sub", jOp("add", BX, 1), SX), StX);
-      break;
-    case CmpInst::ICMP_SGT: case CmpInst::ICMP_UGT:
-      Trips = jOp("ceildiv", jOp("sub", SX, BX), jOp("sub", 0, StX));
-      break;
-    case CmpInst::ICMP_SGE: case CmpInst::ICMP_UGE:
-      Trips = jOp("ceildiv", jOp("sub", jOp("add", SX, 1), BX), jOp("sub", 0, StX));
-      break;
-    default:
-      return std::nullopt;
-    }
-    if (P == CmpInst::ICMP_NE && !isa<ConstantInt>(Step))
-      return std::nullopt;
-    if (P == CmpInst::ICMP_NE && cast<ConstantInt>(Step)->isNegative())
-      Trips = jOp("ceildiv", jOp("sub", SX, BX), jOp("sub", 0, StX));
-    if (!PostInc) // the compare sees the value before the increment
+    bool Inclusive = IL->Pred == CmpInst::ICMP_SLE || IL->Pred == CmpInst::ICMP_ULE ||
+                     IL->Pred == CmpInst::ICMP_SGE || IL->Pred == CmpInst::ICMP_UGE;
+    JExpr Trips = IL->Downward
+        ? jOp("ceildiv", jOp("sub", Inclusive ? jOp("add", SX, 1) : SX, BX),
+              jOp("sub", 0, StX))
+        : jOp("ceildiv", jOp("sub", Inclusive ? jOp("add", BX, 1) : BX, SX), StX);
+    if (!IL->PostInc) // the compare sees the value before the increment
       Trips = jOp("add", std::move(Trips), 1);
     return json::Array{"max", 1, std::move(Trips)};
   }
@@ -271,10 +232,11 @@ private:
     for (const std::string &U : C.Unknown)
       unknown(U + " in " + at(*BB));
     bool Any = std::any_of(C.Counts.begin(), C.Counts.end(),
-                           [](uint64_t V) { return V != 0; });
+                           [](uint64_t V) { return V != 0; }) ||
+               !C.ArgBytes.empty();
     if (Any)
       for (const Product &P : Mult)
-        Out.Terms.push_back({C.Counts, P, at(*BB)});
+        Out.Terms.push_back({C.Counts, P, at(*BB), C.ArgBytes});
     for (const CallBase *CB : C.Calls)
       emitCall(*CB, Mult);
   }
@@ -412,7 +374,28 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
   std::vector<std::optional<JExpr>> Args;
   for (const Use &A : CB.args())
     Args.push_back(EB.build(A.get()));
-  for (const ModelTerm &T : GM->Terms) {
+  for (const ModelTerm &Term : GM->Terms) {
+    ModelTerm T = Term;
+    // Bytes through the callee's pointer arguments: the space of this call's
+    // actual argument, or (through our own argument) our caller's.
+    std::map<std::pair<unsigned, MemDir>, uint64_t> Mine;
+    for (auto [Key, N] : Term.ArgBytes) {
+      const Value *Actual = CB.getArgOperand(Key.first);
+      MemSpace S = resolveMemSpace(Actual);
+      if (S == MemSpace::Generic) {
+        SmallVector<const Value *, 4> Objs;
+        getUnderlyingObjects(Actual, Objs, nullptr, 0);
+        const auto *A = Objs.size() == 1 ? dyn_cast<Argument>(Objs[0]) : nullptr;
+        if (A && A->getParent() == &F && !isKernel(F)) {
+          Mine[{A->getArgNo(), Key.second}] += N;
+          continue;
+        }
+        unknown("generic access whose address space is not provable "
+                "statically (counted under bytes.generic) in " + T.Where);
+      }
+      T.Counts[bytesIndex(S, Key.second)] += N;
+    }
+    T.ArgBytes = std::move(Mine);
     Product Callee;
     for (const JExpr &F : T.Factors) {
       JExpr S = F;
@@ -425,7 +408,7 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
     for (const Product &P : Mult) {
       Product All = P;
       All.insert(All.end(), Callee.begin(), Callee.end());
-      Out.Terms.push_back({T.Counts, std::move(All), T.Where});
+      Out.Terms.push_back({T.Counts, std::move(All), T.Where, T.ArgBytes});
     }
   }
 }

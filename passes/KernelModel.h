@@ -31,6 +31,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct ModelTerm {
   CountVector Counts{};
   std::vector<JExpr> Factors; ///< product; empty = 1 per thread
   std::string Where;          ///< "function:block"
+  /// Bytes through a device function's pointer argument, per (argument,
+  /// direction): resolved at each call site (never left in a kernel's terms).
+  std::map<std::pair<unsigned, MemDir>, uint64_t> ArgBytes;
 };
 
 struct FunctionModel {

@@ -90,8 +90,8 @@ int demoMain() {
       return D;
     };
     Req.Shape = LaunchShape{Dims(E.at("grid")), Dims(E.at("block"))};
-    for (auto It = E.value("args", nlohmann::json::object()).begin();
-         It != E.value("args", nlohmann::json::object()).end(); ++It)
+    nlohmann::json Args = E.value("args", nlohmann::json::object());
+    for (auto It = Args.begin(); It != Args.end(); ++It)
       Req.Args[It.key()] = It.value().dump();
     KernelResult R = evaluateForLaunch(*K, Req);
     std::string Short = K->Name.substr(0, K->Name.find('('));

@@ -1,0 +1,35 @@
+//===- InductionLoop.h - rotated loops with a linear induction variable ---===//
+//
+// Recognizes loops whose single latch is their only exit and continues while
+// (IV [+ Step]) pred Bound, with Step and Bound loop-invariant: the shape of
+// grid-stride and block-stride loops, whose trip counts ScalarEvolution often
+// cannot compute (a non-constant or thread-dependent stride). The header runs
+//   max(1, ceildiv(Bound' - Start, Step))   times per entry (upward loops),
+// with Bound' adjusted for <=, and one more when the compare reads the IV
+// before its increment. KernelModel turns this into an expression;
+// Instrument materializes it at the preheader.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_PASSES_INDUCTIONLOOP_H
+#define HROOF_PASSES_INDUCTIONLOOP_H
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Instructions.h"
+
+#include <optional>
+
+namespace hroof {
+
+struct InductionLoop {
+  llvm::Value *Start = nullptr, *Step = nullptr, *Bound = nullptr;
+  llvm::CmpInst::Predicate Pred; ///< continue while X Pred Bound
+  bool PostInc = false;          ///< X is IV + Step (else the IV itself)
+  unsigned Width = 32;
+  bool Signed = true;            ///< how Start and Bound extend
+  bool Downward = false;         ///< Step is subtracted: X > Bound style
+};
+
+std::optional<InductionLoop> matchInductionLoop(const llvm::Loop &L);
+
+} // namespace hroof
+
+#endif

@@ -1,0 +1,70 @@
+; hroof-instrument: per-thread accumulators in registers, a hot loop with a
+; computable trip count counted once at its preheader (no counting code left in
+; the loop), generic accesses classified with isspacep, device functions
+; returning their counts through a buffer, one redux.sync + one atomic per warp
+; per counter at kernel exit, and the static model embedded as __hroof_model.
+; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-mode=static -S %s | FileCheck %s --check-prefix=STATIC
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; CHECK: @__hroof_model = addrspace(1) constant [{{[0-9]+}} x i8] c"{\22arch\22
+; CHECK: @__hroof_counters_dot = addrspace(1) global [49 x i64] zeroinitializer
+; STATIC: @__hroof_model = addrspace(1) constant
+; STATIC-NOT: __hroof_counters_
+; STATIC-NOT: redux.sync
+
+; for (i = 0; i < n; ++i) s += x[i] * y[i];  -- 2 FLOPs (fma) and 8 bytes per iteration
+define ptx_kernel void @dot(i32 %n, ptr %x, ptr %y, ptr %out) {
+entry:
+  %guard = icmp sgt i32 %n, 0
+  br i1 %guard, label %loop, label %exit
+; The trip count (n) is multiplied in before the loop ...
+; CHECK-LABEL: define ptx_kernel void @dot(
+; CHECK: %hroof.trips = add i64 %{{.*}}, 1
+; CHECK: mul i64 %hroof.trips, 2
+; CHECK: mul i64 %hroof.trips, 8
+; ... and the loop body has no counting instruction.
+; CHECK: loop:
+; CHECK-NOT: hroof
+; CHECK: br i1 %again, label %loop, label %exit
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi float [ 0.0, %entry ], [ %s.next, %loop ]
+  %px = getelementptr float, ptr %x, i32 %i
+  %py = getelementptr float, ptr %y, i32 %i
+  %vx = load float, ptr %px
+  %vy = load float, ptr %py
+  %s.next = call float @llvm.fma.f32(float %vx, float %vy, float %s)
+  %i.next = add nsw i32 %i, 1
+  %again = icmp slt i32 %i.next, %n
+  br i1 %again, label %loop, label %exit
+; Exit: warp sums in three 27/27/10-bit chunks, one atomic per counter by the leader lane.
+; CHECK: exit:
+; Generic pointer loaded from memory: classified at run time.
+; CHECK: call i1 @llvm.nvvm.isspacep.global(ptr %pp)
+; CHECK: call i1 @llvm.nvvm.isspacep.shared(ptr %pp)
+; The device function reports through the buffer the caller passes.
+; CHECK: call void @helper(ptr %x, ptr %hroof.callee)
+; CHECK: call i32 @llvm.nvvm.activemask()
+; CHECK: call i32 @llvm.nvvm.redux.sync.add(
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([49 x i64], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 1)
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([49 x i64], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 34)
+; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([49 x i64], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 35)
+exit:
+  %r = phi float [ 0.0, %entry ], [ %s.next, %loop ]
+  %pp = load ptr, ptr %out
+  store float %r, ptr %pp
+  call void @helper(ptr %x)
+  ret void
+}
+
+
+; CHECK-LABEL: define internal void @helper(ptr %p, ptr %hroof.counts)
+; CHECK: store i64 {{.*}}, ptr
+define internal void @helper(ptr %p) noinline {
+  %v = load volatile float, ptr %p
+  ret void
+}
+
+declare float @llvm.fma.f32(float, float, float)
