@@ -320,6 +320,7 @@ def main():
             expects = [dict(r, counts=r["analytic"]) for r in static_rows]
             notes.append("%s: no HROOF_EXPECT lines in %s.inst.stdout (the run failed?); "
                          "analytic values from the build-time listing" % (prog, prog))
+            fails += 1
         if stdout and "all checks passed" not in stdout:
             notes.append("%s: the instrumented run's own result checks did NOT all pass" % prog)
             fails += 1

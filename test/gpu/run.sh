@@ -73,6 +73,7 @@ sm__inst_executed_pipe_tensor_op_hmma.sum
 sm__ops_path_tensor_src_fp16.sum
 "
 METRICS=""
+rm -f "$OUT/ncu-dropped-metrics.txt"
 if [ "${NO_NCU:-0}" != 1 ] && [ -n "$NCU" ] && [ -x "$NCU" ]; then
   "$NCU" --query-metrics >"$OUT/ncu-query-metrics.txt" 2>&1 || true
   for m in $CAND; do
