@@ -44,17 +44,21 @@ import gpulib  # noqa: E402
 from gpulib import base_name, flatten, nonzero, parse_tagged  # noqa: E402
 
 # ---------------------------------------------------------------- profile --
-# ADAPTER (docs/profile-format.md was not written when this was): accepts a
+# ADAPTER, written before docs/profile-format.md existed and checked against
+# it afterwards (hroof_profile 1: "launches": [{"kernel", "mangled", "index",
+# "dynamic": {nested counts} | null, "static": {...}}], "kernels": aggregates
+# whose "dynamic" is {"launches", "total"}, skipped here). Accepts a
 # JSON document or JSON lines; finds every object that looks like one launch
 # record: it has a kernel name ("kernel" | "name" | "mangled" | "demangled",
 # or inherited from an enclosing kernel object) and a counts object under
 # "dynamic" | "counts" | "dynamic_counts" (nested {"flops": {"f32": N}} or
-# dotted {"flops.f32": N}). The launch index is "launch" | "index" |
-# "launch_index" | "seq" when present (per kernel, 0-based), else the order
-# of appearance. A per-launch "static" object, when present, is kept too.
+# dotted {"flops.f32": N}). The launch index is "launch" | "launch_index"
+# when present (per kernel, 0-based), else the order of appearance. A per-launch "static" object, when present, is kept too.
 COUNT_KEYS = ("dynamic", "counts", "dynamic_counts")
 NAME_KEYS = ("kernel", "mangled", "name", "demangled")
-INDEX_KEYS = ("launch", "index", "launch_index", "seq")
+# Not "index": in docs/profile-format.md that is the completion order over
+# ALL kernels; the per-kernel launch number is the order of appearance.
+INDEX_KEYS = ("launch", "launch_index")
 COUNTER_PREFIXES = ("flops.", "tensor_flops.", "special.", "other.", "bytes.")
 
 

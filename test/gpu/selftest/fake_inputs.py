@@ -43,7 +43,8 @@ for fn in sorted(os.listdir(sd)):
             for p in parts[:-1]:
                 d = d.setdefault(p, {})
             d[parts[-1]] = v
-        recs.append({"kernel": r.get("mangled") or r["kernel"], "launch": r["launch"],
+        recs.append({"kernel": r["kernel"] + "(int)", "mangled": r.get("mangled") or r["kernel"],
+                     "index": 7 + len(recs),
                      "grid": r["grid"], "block": r["block"], "duration_ns": 1000,
                      "dynamic": nested if prog != "memory" else dyn,
                      "static": r["static"]})
@@ -52,7 +53,10 @@ for fn in sorted(os.listdir(sd)):
             for x in recs:
                 f.write(json.dumps(x) + "\n")
         else:
-            json.dump({"version": 1, "pid": 4242, "launches": recs}, f)
+            json.dump({"hroof_profile": 1, "pid": 4242, "launches": recs,
+                       "kernels": [{"kernel": x["kernel"], "mangled": x["mangled"],
+                                    "dynamic": {"launches": 1, "total": x["dynamic"]}}
+                                   for x in recs]}, f)
     # ncu
     mets = ["dadd", "dmul", "dfma", "fadd", "fmul", "ffma", "hadd", "hmul", "hfma"]
     cols = ["sm__sass_thread_inst_executed_op_%s_pred_on.sum" % m for m in mets]
