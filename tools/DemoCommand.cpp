@@ -1,9 +1,11 @@
 //===- DemoCommand.cpp - hroof demo: the bundled examples -----------------===//
 //
 // Reads examples/demo.json (each entry: file, kernel, grid, block, args and a
-// one-line description), compiles each file with the plugin and prints one
-// table of static counts. Later issues add the GPU run (dynamic counts and
-// hardware counters) beside these columns.
+// one-line description). Where clang and the plugin are here, compiles each
+// file with the plugin and prints the static table. Where a GPU is here, runs
+// the instrumented example binaries (build/examples/, built by CMake) under
+// `hroof run` and prints, per kernel, the static model evaluated at the real
+// launch next to the exact dynamic counts, with the measured time.
 //===----------------------------------------------------------------------===//
 #include "Settings.h"
 #include "StaticReport.h"
@@ -17,6 +19,9 @@
 #include <map>
 #include <regex>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <cstdlib>
+#include <set>
 
 using namespace hroof;
 
@@ -44,6 +49,112 @@ static std::string fmt(double V) {
   return OS.str();
 }
 
+static bool fileExists(const std::string &P) {
+  struct stat S;
+  return stat(P.c_str(), &S) == 0;
+}
+
+static bool gpuPresent() {
+  return std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
+}
+
+static u128 sumFlops(const nlohmann::json &C) {
+  u128 S = 0;
+  for (const char *G : {"flops", "tensor_flops"})
+    if (C.contains(G))
+      for (auto &V : C[G])
+        S += V.get<uint64_t>();
+  return S;
+}
+
+static u128 sumGlobal(const nlohmann::json &C) {
+  u128 S = 0;
+  if (C.contains("bytes") && C["bytes"].contains("global"))
+    for (auto &V : C["bytes"]["global"])
+      S += V.get<uint64_t>();
+  return S;
+}
+
+/// Runs the instrumented examples under `hroof run` and prints static (at
+/// the real launch) against dynamic counts. Returns non-zero on a mismatch.
+static int runOnGpu(const nlohmann::json &Manifest) {
+  std::string Bin = executableDir();
+  std::string ExDir = Bin + "/../examples";
+  char Tmp[] = "/tmp/hroof-demo-XXXXXX";
+  if (!mkdtemp(Tmp))
+    throw UserError("cannot create a temporary directory in /tmp");
+  std::cerr << "hroof demo: GPU found: running the instrumented examples from "
+            << ExDir << " under hroof run (profiles in " << Tmp << ")\n";
+  std::cout << "\n" << std::left << std::setw(22) << "kernel" << std::right
+            << std::setw(12) << "time (us)" << std::setw(12) << "GFLOP/s"
+            << std::setw(13) << "static FLOPs" << std::setw(14) << "dynamic FLOPs"
+            << std::setw(13) << "static glob.B" << std::setw(14) << "dynamic glob.B"
+            << std::setw(7) << "equal" << "\n";
+  std::set<std::string> Ran;
+  int RC = 0;
+  for (const auto &E : Manifest) {
+    std::string File = E.at("file").get<std::string>();
+    std::string Stem = File.substr(0, File.rfind('.'));
+    std::string Exe = ExDir + "/" + Stem, Profile = std::string(Tmp) + "/" + Stem + ".json";
+    if (!Ran.count(Stem)) {
+      Ran.insert(Stem);
+      if (!fileExists(Exe)) {
+        std::cerr << "hroof: no instrumented binary " << Exe
+                  << " (built by scripts/setup.sh); skipping " << File << "\n";
+        RC = 1;
+        continue;
+      }
+      std::string Cmd = "'" + Bin + "/hroof' run --no-summary --output '" + Profile +
+                        "' -- '" + Exe + "' > '" + std::string(Tmp) + "/" + Stem +
+                        ".log' 2>&1";
+      std::cerr << "  running " << Stem << "\n";
+      if (std::system(Cmd.c_str()) != 0) {
+        std::cerr << "hroof: " << Stem << " failed under hroof run (log: " << Tmp
+                  << "/" << Stem << ".log)\n";
+        RC = 1;
+      }
+    }
+    std::ifstream In(Profile);
+    nlohmann::json P = nlohmann::json::parse(In, nullptr, false);
+    if (P.is_discarded() || !P.contains("launches"))
+      continue;
+    std::regex Re(E.at("kernel").get<std::string>());
+    const nlohmann::json *L = nullptr;
+    for (const auto &R : P["launches"])
+      if (R.value("instrumented", false) && std::regex_search(R.value("kernel", ""), Re)) {
+        L = &R;
+        break;
+      }
+    std::string Short = E.at("kernel").get<std::string>();
+    Short.erase(0, Short.find_first_not_of("^"));
+    std::cout << std::left << std::setw(22) << Short << std::right;
+    if (!L || !L->contains("dynamic") || (*L)["dynamic"].is_null()) {
+      std::cout << "  no counted launch in the profile\n";
+      RC = 1;
+      continue;
+    }
+    const auto &Dyn = (*L)["dynamic"];
+    double Us = (*L)["duration_ns"].is_number() ? (*L)["duration_ns"].get<double>() / 1e3 : 0;
+    u128 DF = sumFlops(Dyn), DB = sumGlobal(Dyn);
+    std::cout << std::setw(12) << std::fixed << std::setprecision(1) << Us
+              << std::setw(12) << std::setprecision(1) << (Us > 0 ? double(DF) / Us / 1e3 : 0.0);
+    bool Equal = L->value("static_matches_dynamic", false);
+    if (L->contains("static") && !(*L)["static"].is_null()) {
+      const auto &St = (*L)["static"];
+      std::cout << std::setw(13) << fmt(double(sumFlops(St))) << std::setw(14)
+                << fmt(double(DF)) << std::setw(13) << fmt(double(sumGlobal(St)))
+                << std::setw(14) << fmt(double(DB));
+    } else {
+      std::cout << std::setw(13) << "-" << std::setw(14) << fmt(double(DF))
+                << std::setw(13) << "-" << std::setw(14) << fmt(double(DB));
+    }
+    std::cout << std::setw(7) << (Equal ? "yes" : "NO") << "\n";
+    if (!Equal)
+      RC = 1;
+  }
+  return RC;
+}
+
 int demoMain() {
   std::string Dir = examplesDir();
   std::ifstream In(Dir + "/demo.json");
@@ -52,10 +163,20 @@ int demoMain() {
   nlohmann::json Manifest = nlohmann::json::parse(In, nullptr, false);
   if (Manifest.is_discarded() || !Manifest.is_array())
     throw UserError("'" + Dir + "/demo.json' is not a JSON array");
-  Toolchain TC = Toolchain::find();
+  bool Gpu = gpuPresent();
+  Toolchain TC;
+  try {
+    TC = Toolchain::find();
+  } catch (const UserError &E) {
+    if (!Gpu)
+      throw;
+    std::cerr << "hroof demo: no static compile here (" << E.what()
+              << "); the static model comes from the binaries\n";
+    return runOnGpu(Manifest);
+  }
   std::cerr << "hroof demo: static model of " << Manifest.size()
             << " example kernels from " << Dir
-            << " (no GPU run yet: static counts only)\n";
+            << (Gpu ? "" : " (no GPU here: static counts only)") << "\n";
   std::map<std::string, StaticModule> Modules;
   std::cout << std::left << std::setw(22) << "kernel" << std::setw(7) << "exact"
             << std::setw(26) << "launch" << std::right << std::setw(10) << "FLOPs"
@@ -122,5 +243,7 @@ int demoMain() {
               << fmt(double(Sh)) << std::setw(8) << std::setprecision(3)
               << (B ? double(F) / double(B) : 0.0) << "\n";
   }
+  if (Gpu)
+    RC |= runOnGpu(Manifest);
   return RC;
 }
