@@ -21,10 +21,13 @@
 // "hroof: ..." and switches off what failed (counting, or the whole runtime);
 // the application's own calls and results are never changed.
 //
-// Extension point (hardware counters, DESIGN.md "Hardware counters"): the
-// HardwareCounters struct below is called at the same three places (launch
-// enter/exit, finish); the CUPTI range profiler goes there.
+// Hardware counters (DESIGN.md "Hardware counters", docs/runtime.md): the
+// CUPTI range profiler, auto range + kernel replay, one range per selected
+// launch (HardwareCounters below): enabled per context at its first profiled
+// launch, started at launch enter, stopped, decoded and evaluated at launch
+// exit; the values become the launch record's "counters" (HwMetrics.h).
 //===----------------------------------------------------------------------===//
+#include "HwMetrics.h"
 #include "Profile.h"
 
 #include "hroof/CounterLayout.h"
@@ -32,6 +35,10 @@
 
 #include <cuda.h>
 #include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -93,6 +100,9 @@ struct FuncInfo {
   bool Selected = true;        ///< passes the kernel filter
   bool Instrumented = false;   ///< has a counter array
   CUdeviceptr Counters = 0;
+  /// Copies of the counter array (the pass spreads warps' atomics over
+  /// slots by SM to avoid contention); the counts are their sum.
+  size_t CounterSlots = 1;
   CUmodule Module = nullptr;
   std::shared_ptr<ModuleInfo> Mod;
   const KernelModel *Model = nullptr; ///< in Mod->Model
@@ -103,10 +113,16 @@ struct FuncInfo {
 };
 
 /// Carried from launch enter to launch exit (cbdata->correlationData).
+struct HwContext;
+
 struct InFlight {
   std::shared_ptr<FuncInfo> F;
   CUstream Stream = nullptr;
-  std::unique_lock<std::mutex> Lock;
+  CUcontext Ctx = nullptr;
+  bool Counted = false;               ///< dynamic counts are read at exit
+  std::unique_lock<std::mutex> Lock;  ///< the counter array (Counted only)
+  HwContext *Hw = nullptr;            ///< a range is open on this context
+  std::unique_lock<std::mutex> HwLock;
   LaunchRecord R;
   LaunchShape Shape;
   EvalEnv Env;
@@ -119,15 +135,43 @@ struct PendingLaunch {
   bool HaveCallback = false, HaveActivity = false;
 };
 
-/// Extension point for the hardware-counter issue: the CUPTI range profiler
-/// (auto range, kernel replay) will be driven from these hooks, which run in
-/// the same places as the dynamic counting. Nothing is collected yet.
+/// One context's range profiler: enabled at the context's first profiled
+/// launch; one range (one launch) at a time, under M.
+struct HwContext {
+  std::mutex M;
+  bool Ready = false, Failed = false;
+  CUpti_RangeProfiler_Object *Obj = nullptr;
+  CUpti_Profiler_Host_Object *Host = nullptr;
+  std::vector<uint8_t> Config, Data;
+  std::vector<std::string> Metrics; ///< those the device has
+  std::vector<const char *> Names;  ///< c_str() of Metrics
+};
+
+/// The CUPTI range profiler (cupti_range_profiler.h + cupti_profiler_host.h):
+/// auto range, kernel replay, one range per launch. Any failure switches the
+/// hardware counters off with one message; durations and dynamic counts go
+/// on. Defined after rt().
 struct HardwareCounters {
-  bool Enabled = false;
-  void onInit() {}
-  void onLaunchEnter(InFlight &) {}
-  void onLaunchExit(InFlight &) {}
-  void onFinish() {}
+  std::atomic<bool> Enabled{false};
+  CountersSetting Set;
+  int64_t Limit = 0;
+  std::mutex M; ///< guards the maps
+  std::unordered_map<CUcontext, std::unique_ptr<HwContext>> Ctxs;
+  std::unordered_map<std::string, int64_t> Taken; ///< per mangled name
+  std::unordered_set<uint32_t> Done; ///< finalized ranges' correlation ids (Runtime::M)
+  bool DroppedReported = false;
+
+  void onInit();
+  /// Whether this launch of \p F gets a range (counts it against the limit).
+  bool take(const FuncInfo &F);
+  /// Opens the range (context setup on first use). False: no range.
+  bool onLaunchEnter(InFlight &IF);
+  /// Closes the range and fills IF.R.Hw or IF.R.HwProblem.
+  void onLaunchExit(InFlight &IF, CUresult LaunchResult);
+  void onContextDestroy(CUcontext Ctx);
+  void onFinish();
+  void off(const std::string &Why);
+  std::string setup(HwContext &C, CUcontext Ctx);
 };
 
 struct Runtime {
@@ -189,6 +233,381 @@ bool selectedName(const std::string &Mangled) {
   bool S = T.Filter.matches(Mangled, demangle(Mangled));
   T.NameSelected[Mangled] = S;
   return S;
+}
+
+//===--- Hardware counters: the CUPTI range profiler ----------------------===//
+
+const char *supportLevel(CUpti_Profiler_Support_Level L) {
+  switch (L) {
+  case CUPTI_PROFILER_CONFIGURATION_SUPPORTED:
+    return "supported";
+  case CUPTI_PROFILER_CONFIGURATION_DISABLED:
+    return "disabled";
+  case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED:
+    return "unsupported";
+  default:
+    return "unknown";
+  }
+}
+
+/// The message for a failed CUPTI profiler call, with the usual causes named.
+std::string hwErr(const char *What, CUptiResult R) {
+  std::string M = std::string(What) + ": " + cuptiErr(R);
+  if (R == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
+      R == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
+    M = std::string("GPU performance counters are not permitted for this user (") +
+        cuptiErr(R) + " in " + What +
+        "; the driver restricts them to administrators: "
+        "NVreg_RestrictProfilingToAdminUsers=0, or run as root; "
+        "https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+  else if (R == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ||
+           R == CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED)
+    M += " (another profiler, e.g. Nsight Compute, holds the counters)";
+  return M;
+}
+
+void HardwareCounters::off(const std::string &Why) {
+  Runtime &T = rt();
+  if (Enabled.exchange(false)) {
+    logLine("hardware counters off: %s (durations and dynamic counts go on)",
+            Why.c_str());
+    if (T.P)
+      T.P->note("hardware counters off: " + Why);
+  }
+}
+
+void HardwareCounters::onInit() {
+  Runtime &T = rt();
+  Set = parseCountersSetting(T.S.Counters);
+  Limit = T.S.LaunchLimit;
+  if (!Set.Problem.empty()) {
+    logLine("%s; ignored", Set.Problem.c_str());
+    if (T.P)
+      T.P->note(Set.Problem);
+  }
+  if (!Set.Enabled)
+    return;
+  CUpti_Profiler_Initialize_Params P{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  CUptiResult R = cuptiProfilerInitialize(&P);
+  if (R != CUPTI_SUCCESS) {
+    Enabled = true; // so that off() reports it
+    off(hwErr("cuptiProfilerInitialize", R));
+    return;
+  }
+  Enabled = true;
+}
+
+bool HardwareCounters::take(const FuncInfo &F) {
+  std::lock_guard<std::mutex> L(M);
+  int64_t &N = Taken[F.Mangled];
+  if (N >= Limit)
+    return false;
+  ++N;
+  return true;
+}
+
+std::string HardwareCounters::setup(HwContext &C, CUcontext Ctx) {
+  Runtime &T = rt();
+  CUdevice Dev = 0;
+  CUresult CR = cuCtxGetDevice(&Dev);
+  if (CR != CUDA_SUCCESS)
+    return std::string("cuCtxGetDevice: ") + cuErr(CR);
+  char DevName[256] = {0};
+  cuDeviceGetName(DevName, sizeof DevName, Dev);
+  CUpti_Profiler_DeviceSupported_Params DS{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+  DS.cuDevice = Dev;
+  DS.api = CUPTI_PROFILER_RANGE_PROFILING;
+  CUptiResult R = cuptiProfilerDeviceSupported(&DS);
+  if (R != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerDeviceSupported", R);
+  if (DS.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+    std::string Why;
+    auto Add = [&](const char *What, CUpti_Profiler_Support_Level L) {
+      if (L != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        Why += std::string(Why.empty() ? "" : ", ") + What + " " + supportLevel(L);
+    };
+    Add("architecture", DS.architecture);
+    Add("SLI", DS.sli);
+    Add("vGPU", DS.vGpu);
+    Add("confidential compute", DS.confidentialCompute);
+    Add("CMP", DS.cmp);
+    Add("WSL", DS.wsl);
+    return "device " + std::to_string(Dev) + " (" + DevName +
+           ") does not support the range profiler (" + Why + ")";
+  }
+  CUpti_Device_GetChipName_Params CN{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  CN.deviceIndex = size_t(Dev);
+  if ((R = cuptiDeviceGetChipName(&CN)) != CUPTI_SUCCESS || !CN.pChipName)
+    return hwErr("cuptiDeviceGetChipName", R);
+  std::string Chip = CN.pChipName;
+  CUpti_Profiler_GetCounterAvailability_Params CA{
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  CA.ctx = Ctx;
+  if ((R = cuptiProfilerGetCounterAvailability(&CA)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerGetCounterAvailability", R);
+  std::vector<uint8_t> Avail(CA.counterAvailabilityImageSize);
+  CA.pCounterAvailabilityImage = Avail.data();
+  if ((R = cuptiProfilerGetCounterAvailability(&CA)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerGetCounterAvailability", R);
+  CUpti_Profiler_Host_Initialize_Params HI{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  HI.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  HI.pChipName = Chip.c_str();
+  HI.pCounterAvailabilityImage = Avail.data();
+  if ((R = cuptiProfilerHostInitialize(&HI)) != CUPTI_SUCCESS)
+    return hwErr(("cuptiProfilerHostInitialize (chip " + Chip + ")").c_str(), R);
+  C.Host = HI.pHostObject;
+  // Metric names checked on this chip; the missing ones dropped, said once.
+  std::string Dropped;
+  for (const std::string &Name : Set.Metrics) {
+    CUpti_Profiler_Host_GetMetricProperties_Params MP{
+        CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+    MP.pHostObject = C.Host;
+    MP.pMetricName = Name.c_str();
+    if (cuptiProfilerHostGetMetricProperties(&MP) == CUPTI_SUCCESS)
+      C.Metrics.push_back(Name);
+    else
+      Dropped += (Dropped.empty() ? "" : ", ") + Name;
+  }
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (!Dropped.empty() && !DroppedReported) {
+      DroppedReported = true;
+      std::string Msg = "hardware counters: not available on " + Chip +
+                        ", dropped: " + Dropped;
+      logLine("%s", Msg.c_str());
+      if (T.P)
+        T.P->note(Msg);
+    }
+  }
+  if (C.Metrics.empty())
+    return "none of the requested metrics exists on " + Chip;
+  for (const std::string &Name : C.Metrics)
+    C.Names.push_back(Name.c_str());
+  CUpti_Profiler_Host_ConfigAddMetrics_Params AM{
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  AM.pHostObject = C.Host;
+  AM.ppMetricNames = C.Names.data();
+  AM.numMetrics = C.Names.size();
+  if ((R = cuptiProfilerHostConfigAddMetrics(&AM)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostConfigAddMetrics", R);
+  CUpti_Profiler_Host_GetConfigImageSize_Params CS{
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  CS.pHostObject = C.Host;
+  if ((R = cuptiProfilerHostGetConfigImageSize(&CS)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostGetConfigImageSize", R);
+  C.Config.resize(CS.configImageSize);
+  CUpti_Profiler_Host_GetConfigImage_Params CI{
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  CI.pHostObject = C.Host;
+  CI.configImageSize = C.Config.size();
+  CI.pConfigImage = C.Config.data();
+  if ((R = cuptiProfilerHostGetConfigImage(&CI)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostGetConfigImage", R);
+  CUpti_Profiler_Host_GetNumOfPasses_Params NP{
+      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  NP.configImageSize = C.Config.size();
+  NP.pConfigImage = C.Config.data();
+  size_t Passes = cuptiProfilerHostGetNumOfPasses(&NP) == CUPTI_SUCCESS ? NP.numOfPasses : 0;
+  CUpti_RangeProfiler_Enable_Params EN{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  EN.ctx = Ctx;
+  if ((R = cuptiRangeProfilerEnable(&EN)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerEnable", R);
+  C.Obj = EN.pRangeProfilerObject;
+  CUpti_RangeProfiler_GetCounterDataSize_Params DSz{
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  DSz.pRangeProfilerObject = C.Obj;
+  DSz.pMetricNames = C.Names.data();
+  DSz.numMetrics = C.Names.size();
+  DSz.maxNumOfRanges = 1;
+  DSz.maxNumRangeTreeNodes = 1;
+  if ((R = cuptiRangeProfilerGetCounterDataSize(&DSz)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerGetCounterDataSize", R);
+  C.Data.resize(DSz.counterDataSize);
+  if (T.S.Verbose >= 1)
+    logLine("hardware counters on device %d (%s, chip %s): %zu metrics, %zu "
+            "replay passes per launch", int(Dev), DevName, Chip.c_str(),
+            C.Metrics.size(), Passes);
+  if (T.P)
+    T.P->note("hardware counters: chip " + Chip + ", " +
+              std::to_string(C.Metrics.size()) + " metrics, " +
+              std::to_string(Passes) + " replay passes per launch");
+  C.Ready = true;
+  return "";
+}
+
+bool HardwareCounters::onLaunchEnter(InFlight &IF) {
+  HwContext *C;
+  {
+    std::lock_guard<std::mutex> L(M);
+    auto &P = Ctxs[IF.Ctx];
+    if (!P)
+      P = std::make_unique<HwContext>();
+    C = P.get();
+  }
+  std::unique_lock<std::mutex> Lock(C->M);
+  if (!Enabled || C->Failed)
+    return false;
+  IF.R.HwTried = true;
+  if (!C->Ready) {
+    std::string E = setup(*C, IF.Ctx);
+    if (!E.empty()) {
+      C->Failed = true;
+      IF.R.HwProblem = E;
+      off(E);
+      return false;
+    }
+  }
+  CUptiResult R;
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params DI{
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  DI.pRangeProfilerObject = C->Obj;
+  DI.counterDataSize = C->Data.size();
+  DI.pCounterData = C->Data.data();
+  std::string E;
+  if ((R = cuptiRangeProfilerCounterDataImageInitialize(&DI)) != CUPTI_SUCCESS)
+    E = hwErr("cuptiRangeProfilerCounterDataImageInitialize", R);
+  if (E.empty()) {
+    CUpti_RangeProfiler_SetConfig_Params SC{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    SC.pRangeProfilerObject = C->Obj;
+    SC.configSize = C->Config.size();
+    SC.pConfig = C->Config.data();
+    SC.counterDataImageSize = C->Data.size();
+    SC.pCounterDataImage = C->Data.data();
+    SC.range = CUPTI_AutoRange;
+    SC.replayMode = CUPTI_KernelReplay;
+    SC.maxRangesPerPass = 1;
+    SC.numNestingLevels = 1;
+    SC.minNestingLevel = 1;
+    SC.passIndex = 0;
+    SC.targetNestingLevel = 1;
+    if ((R = cuptiRangeProfilerSetConfig(&SC)) != CUPTI_SUCCESS)
+      E = hwErr("cuptiRangeProfilerSetConfig", R);
+  }
+  if (E.empty()) {
+    CUpti_RangeProfiler_Start_Params ST{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    ST.pRangeProfilerObject = C->Obj;
+    if ((R = cuptiRangeProfilerStart(&ST)) != CUPTI_SUCCESS)
+      E = hwErr("cuptiRangeProfilerStart", R);
+  }
+  if (!E.empty()) {
+    C->Failed = true;
+    IF.R.HwProblem = E;
+    off(E);
+    return false;
+  }
+  IF.Hw = C;
+  IF.HwLock = std::move(Lock);
+  return true;
+}
+
+void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
+  HwContext &C = *IF.Hw;
+  IF.Hw = nullptr;
+  LaunchRecord &LR = IF.R;
+  CUptiResult R;
+  std::string E;
+  CUpti_RangeProfiler_Stop_Params SP{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  SP.pRangeProfilerObject = C.Obj;
+  if ((R = cuptiRangeProfilerStop(&SP)) != CUPTI_SUCCESS)
+    E = hwErr("cuptiRangeProfilerStop", R);
+  CUpti_RangeProfiler_DecodeData_Params DD{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  DD.pRangeProfilerObject = C.Obj;
+  if (E.empty() && (R = cuptiRangeProfilerDecodeData(&DD)) != CUPTI_SUCCESS)
+    E = hwErr("cuptiRangeProfilerDecodeData", R);
+  size_t Ranges = 0;
+  if (E.empty()) {
+    CUpti_RangeProfiler_GetCounterDataInfo_Params GI{
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    GI.pCounterDataImage = C.Data.data();
+    GI.counterDataImageSize = C.Data.size();
+    if ((R = cuptiRangeProfilerGetCounterDataInfo(&GI)) != CUPTI_SUCCESS)
+      E = hwErr("cuptiRangeProfilerGetCounterDataInfo", R);
+    Ranges = GI.numTotalRanges;
+  }
+  if (!E.empty()) {
+    // The range could not be closed: most often the kernel faulted (the
+    // context is gone). Counters stop; the launch keeps its other data.
+    CUresult Q = cuStreamQuery(IF.Stream);
+    if (Q != CUDA_SUCCESS && Q != CUDA_ERROR_NOT_READY && LR.Error.empty())
+      LR.Error = std::string("kernel failed: ") + cuErr(Q);
+    LR.HwProblem = E;
+    C.Failed = true;
+    IF.HwLock.unlock();
+    off("kernel " + LR.Name + " (launch " + std::to_string(LR.Correlation) +
+        "): " + E + (LR.Error.empty() ? "" : " after " + LR.Error));
+    return;
+  }
+  if (LaunchResult != CUDA_SUCCESS) {
+    LR.HwProblem = "the launch failed";
+  } else if (Ranges == 0 || !SP.isAllPassSubmitted) {
+    LR.HwProblem = Ranges == 0 ? "the range profiler recorded no range for this launch"
+                               : "not all replay passes were submitted";
+  } else {
+    std::vector<double> V(C.Names.size(), 0.0);
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params EV{
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+    EV.pHostObject = C.Host;
+    EV.pCounterDataImage = C.Data.data();
+    EV.counterDataImageSize = C.Data.size();
+    EV.rangeIndex = Ranges - 1;
+    EV.ppMetricNames = C.Names.data();
+    EV.numMetrics = C.Names.size();
+    EV.pMetricValues = V.data();
+    if ((R = cuptiProfilerHostEvaluateToGpuValues(&EV)) != CUPTI_SUCCESS) {
+      LR.HwProblem = hwErr("cuptiProfilerHostEvaluateToGpuValues", R);
+    } else {
+      std::map<std::string, double> Values;
+      for (size_t I = 0; I < V.size(); ++I)
+        Values[C.Metrics[I]] = V[I];
+      LR.Hw = countersToJson(Values);
+    }
+  }
+  IF.HwLock.unlock();
+}
+
+void HardwareCounters::onContextDestroy(CUcontext Ctx) {
+  std::unique_ptr<HwContext> C;
+  {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Ctxs.find(Ctx);
+    if (It == Ctxs.end())
+      return;
+    C = std::move(It->second);
+    Ctxs.erase(It);
+  }
+  std::lock_guard<std::mutex> L(C->M);
+  if (C->Obj) {
+    CUpti_RangeProfiler_Disable_Params D{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    D.pRangeProfilerObject = C->Obj;
+    cuptiRangeProfilerDisable(&D);
+  }
+  if (C->Host) {
+    CUpti_Profiler_Host_Deinitialize_Params D{
+        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    D.pHostObject = C->Host;
+    cuptiProfilerHostDeinitialize(&D);
+  }
+}
+
+/// At exit nothing is torn down (the driver may already be); a launch of
+/// another thread still inside its range loses its counters, said once.
+void HardwareCounters::onFinish() {
+  Runtime &T = rt();
+  std::lock_guard<std::mutex> L(M);
+  size_t Busy = 0;
+  for (auto &[Ctx, C] : Ctxs) {
+    if (C->M.try_lock())
+      C->M.unlock();
+    else
+      ++Busy;
+  }
+  if (Busy && T.P) {
+    std::string Msg = "the process exited while " + std::to_string(Busy) +
+                      " launch(es) were inside a hardware-counter range; "
+                      "their counters are lost";
+    logLine("%s", Msg.c_str());
+    T.P->note(Msg);
+  }
 }
 
 //===--- Module and function lookup --------------------------------------===//
@@ -258,14 +677,15 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn) {
     size_t Size = 0;
     std::string Sym = CounterPrefix + F->Mangled;
     if (cuModuleGetGlobal(&Ptr, &Size, F->Module, Sym.c_str()) == CUDA_SUCCESS) {
-      if (Size < CounterBytes) {
+      if (Size < CounterBytes || Size % CounterBytes) {
         F->ModelProblem = Sym + " has " + std::to_string(Size) +
-                          " bytes, expected " + std::to_string(CounterBytes);
+                          " bytes, expected a multiple of " + std::to_string(CounterBytes);
         logLine("kernel %s: %s; not counted", F->Name.c_str(),
                 F->ModelProblem.c_str());
       } else {
         F->Instrumented = true;
         F->Counters = Ptr;
+        F->CounterSlots = Size / CounterBytes;
       }
     }
     if (F->Instrumented) {
@@ -435,7 +855,10 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
     return;
   RelaxedCapture Relax;
   std::shared_ptr<FuncInfo> F = funcInfo(A.F);
-  if (!F->Selected || !F->Instrumented || !T.Counting)
+  if (!F->Selected)
+    return;
+  bool Count = F->Instrumented && T.Counting;
+  if (!Count && !T.Hw.Enabled)
     return;
   CUstream Stream = A.Stream;
   if (!Stream && A.PerThread)
@@ -444,23 +867,35 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS ||
       Cap != CU_STREAM_CAPTURE_STATUS_NONE)
     return; // captured into a graph: reported from activity, not counted
+  bool Hw = T.Hw.Enabled && T.Hw.take(*F);
+  if (!Count && !Hw)
+    return;
   auto IF = std::make_unique<InFlight>();
   IF->F = F;
   IF->Stream = Stream;
-  IF->Lock = std::unique_lock<std::mutex>(*F->ArrayLock);
-  CUresult R = cuMemsetD8Async(F->Counters, 0, CounterBytes, Stream);
-  if (R != CUDA_SUCCESS) {
-    T.stopCounting(std::string("zeroing the counters of ") + F->Name +
-                   " failed (" + cuErr(R) + "); dynamic counting stops");
-    return;
+  IF->Ctx = CB->context;
+  if (Count) {
+    IF->Lock = std::unique_lock<std::mutex>(*F->ArrayLock);
+    CUresult R = cuMemsetD8Async(F->Counters, 0, CounterBytes, Stream);
+    if (R != CUDA_SUCCESS) {
+      T.stopCounting(std::string("zeroing the counters of ") + F->Name +
+                     " failed (" + cuErr(R) + "); dynamic counting stops");
+      IF->Lock.unlock();
+      Count = false;
+      if (!Hw)
+        return;
+    }
   }
+  IF->Counted = Count;
   LaunchRecord &LR = IF->R;
   LR.Mangled = F->Mangled;
   LR.Name = F->Name;
   LR.Api = A.Api;
   LR.Correlation = CB->correlationId;
   LR.Thread = threadId();
-  LR.Instrumented = true;
+  LR.Instrumented = F->Instrumented;
+  if (F->Instrumented && !Count)
+    LR.DynamicProblem = "not counted (counting off or stopped)";
   for (int D = 0; D < 3; ++D) {
     LR.Grid[D] = A.Grid[D];
     LR.Block[D] = A.Block[D];
@@ -468,15 +903,17 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
     IF->Shape.Block[D] = A.Block[D];
   }
   LR.SharedMem = A.SharedMem;
-  if (F->Model) {
+  if (F->Instrumented && F->Model) {
     LR.StaticExact = F->Model->Exact;
     readArgs(A, *IF);
   }
-  T.Hw.onLaunchEnter(*IF);
   {
     std::lock_guard<std::mutex> L(T.M);
     T.Pending[CB->correlationId]; // the activity record waits for the counts
   }
+  // Last: nothing of the runtime's own runs inside the range.
+  if (Hw)
+    T.Hw.onLaunchEnter(*IF);
   *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
 }
 
@@ -491,10 +928,14 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
   CUresult LaunchResult = CB->functionReturnValue
                               ? *static_cast<const CUresult *>(CB->functionReturnValue)
                               : CUDA_SUCCESS;
+  // First: close the range (it covers the launch only).
+  if (IF->Hw)
+    T.Hw.onLaunchExit(*IF, LaunchResult);
   if (LaunchResult != CUDA_SUCCESS) {
     LR.Error = std::string("launch failed: ") + cuErr(LaunchResult);
-    LR.DynamicProblem = "the launch failed";
-  } else {
+    if (LR.Instrumented)
+      LR.DynamicProblem = "the launch failed";
+  } else if (IF->Counted) {
     CountVector C{};
     CUresult R = cuMemcpyDtoHAsync(C.data(), IF->F->Counters, CounterBytes,
                                    IF->Stream);
@@ -513,11 +954,13 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
                      "launch before it");
     }
   }
-  T.Hw.onLaunchExit(*IF);
-  IF->Lock.unlock();
+  if (IF->Lock.owns_lock())
+    IF->Lock.unlock();
   // Static model at this launch (outside the array lock).
   const FuncInfo &F = *IF->F;
-  if (!F.Model)
+  if (!F.Instrumented)
+    ; // uninstrumented (here for its hardware counters): no static model
+  else if (!F.Model)
     LR.StaticProblem = F.ModelProblem;
   else if (!T.S.StaticEval)
     LR.StaticProblem = "static evaluation off (HROOF_STATIC_EVAL=0)";
@@ -556,6 +999,8 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
       LR.Device = AR.Device;
       LR.Stream = AR.Stream;
       Done.R = std::move(LR);
+      if (Done.R.HwTried)
+        T.Hw.Done.insert(CB->correlationId);
     } else {
       It->second.R = std::move(LR);
       It->second.HaveCallback = true;
@@ -604,6 +1049,8 @@ void kernelRecord(const CUpti_ActivityKernel10 *K) {
   {
     std::lock_guard<std::mutex> L(T.M);
     auto It = R.Graph ? T.Pending.end() : T.Pending.find(K->correlationId);
+    if (It == T.Pending.end() && !R.Graph && T.Hw.Done.count(K->correlationId))
+      return; // a further record of a replayed launch (kernel replay)
     if (It == T.Pending.end()) {
       // Not counted by the callbacks: uninstrumented, filtered, captured or
       // graph launch. Report what the activity record says.
@@ -623,6 +1070,10 @@ void kernelRecord(const CUpti_ActivityKernel10 *K) {
       Done.R.DurationNs = R.DurationNs;
       Done.R.Device = R.Device;
       Done.R.Stream = R.Stream;
+      if (Done.R.HwTried)
+        T.Hw.Done.insert(K->correlationId);
+    } else if (It->second.HaveActivity) {
+      return; // a further record of a replayed launch: the first one counts
     } else {
       It->second.R = std::move(R);
       It->second.HaveActivity = true;
@@ -707,8 +1158,10 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       (void)RD;
       if (Id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
         onContextCreated(RD->context);
-      else if (Id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+      else if (Id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        T.Hw.onContextDestroy(RD->context);
+      }
       else if (Id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
         onModuleUnload();
     }

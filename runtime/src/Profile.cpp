@@ -1,5 +1,6 @@
 //===- Profile.cpp - settings, records and the incremental profile file ---===//
 #include "Profile.h"
+#include "HwMetrics.h"
 
 #include <cxxabi.h>
 #include <fcntl.h>
@@ -47,6 +48,7 @@ Settings Settings::fromEnvironment() {
   Int(RtSetting::EvalLimit, S.EvalLimit);
   Int(RtSetting::FlushMs, S.FlushMs);
   Int(RtSetting::Verbose, S.Verbose);
+  S.Counters = rtSettingText(RtSetting::Counters);
   return S;
 }
 
@@ -55,7 +57,7 @@ nlohmann::json Settings::toJson() const {
           {"kernel_filter", KernelFilter}, {"launch_limit", LaunchLimit},
           {"counting", Counting},     {"static_eval", StaticEval},
           {"eval_limit", EvalLimit},  {"flush_ms", FlushMs},
-          {"verbose", Verbose}};
+          {"verbose", Verbose},       {"counters", Counters}};
 }
 
 std::string rankFromEnvironment() {
@@ -214,6 +216,12 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
       J["static_problem"] = R.StaticProblem;
     }
   }
+  if (R.Hw) {
+    J["counters"] = *R.Hw;
+  } else if (R.HwTried) {
+    J["counters"] = nullptr;
+    J["counters_problem"] = R.HwProblem;
+  }
   if (!R.Error.empty())
     J["error"] = R.Error;
   return J;
@@ -240,6 +248,10 @@ void KernelAggregate::add(const LaunchRecord &R) {
     ++Counted;
     for (int I = 0; I < NumCounters; ++I)
       Dynamic[I] += (*R.Dynamic)[I];
+  }
+  if (R.Hw) {
+    ++HwLaunches;
+    addCounters(HwTotal, *R.Hw);
   }
   if (R.Static) {
     ++StaticEvaluated;
@@ -271,6 +283,8 @@ nlohmann::json KernelAggregate::toJson() const {
     D["mean"] = double(TotalNs) / double(Timed);
   }
   J["duration_ns"] = D;
+  if (HwLaunches)
+    J["counters"] = {{"launches", HwLaunches}, {"total", HwTotal}};
   if (Instrumented) {
     J["dynamic"] = {{"launches", Counted}, {"total", countsToJson(Dynamic)}};
     J["static"] = {{"launches", StaticEvaluated},

@@ -43,6 +43,7 @@ struct Settings {
   int64_t EvalLimit = 67108864;
   int64_t FlushMs = 200;
   int64_t Verbose = 0;
+  std::string Counters = "roofline"; ///< HROOF_COUNTERS (HwMetrics.h)
   std::vector<std::string> Problems;
 
   static Settings fromEnvironment();
@@ -104,6 +105,9 @@ struct LaunchRecord {
   bool StaticExact = true;            ///< the model says it is exact
   std::vector<std::pair<std::string, int64_t>> Args; ///< integer arguments
   std::string Error;                  ///< launch or execution error
+  bool HwTried = false;               ///< hardware counters were attempted
+  std::optional<nlohmann::json> Hw;   ///< "counters" (HwMetrics.h)
+  std::string HwProblem;              ///< why no counters (when tried)
 };
 
 nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index);
@@ -121,6 +125,8 @@ struct KernelAggregate {
   uint64_t StaticMatches = 0, StaticDiffers = 0; ///< among launches with both
   bool StaticExact = true;
   std::vector<std::string> StaticProblems; ///< distinct, at most 4
+  uint64_t HwLaunches = 0;       ///< launches with hardware counters
+  nlohmann::json HwTotal;        ///< their summed counters (addCounters)
 
   void add(const LaunchRecord &R);
   nlohmann::json toJson() const;

@@ -43,8 +43,7 @@ enum class RtSetting {
   EvalLimit,
   FlushMs,
   Verbose,
-  // Extension point (hardware-counter issue): HwCounters, HwMetrics rows go
-  // here; Injection.cpp's HardwareCounters hook reads them.
+  Counters,
   Count
 };
 
@@ -78,6 +77,12 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "the application runs; launch records are written as they complete"},
       {"HROOF_VERBOSE", "verbose", SettingKind::Int, "0",
        "1: one stderr line per module and kernel seen; 2: one per launch"},
+      {"HROOF_COUNTERS", "counters", SettingKind::String, "roofline",
+       "hardware counters per launch (CUPTI range profiler, kernel replay): "
+       "roofline (time, FLOPs, tensor ops, bytes at L1/shared/L2/HBM, peaks), "
+       "none, or a comma-separated list of metric names (the word roofline "
+       "adds the roofline set); the kernel filter and launch limit bound "
+       "which launches are replayed"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");

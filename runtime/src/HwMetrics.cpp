@@ -1,0 +1,245 @@
+//===- HwMetrics.cpp - hardware-counter metric lists and profile keys -----===//
+#include "HwMetrics.h"
+
+#include <cmath>
+#include <set>
+
+namespace hroof {
+namespace rt {
+
+namespace {
+
+const char *const SassOp = "sm__sass_thread_inst_executed_op_";
+
+std::string sassFlop(const char *Op) {
+  return std::string(SassOp) + Op + "_pred_on.sum";
+}
+
+/// Tensor metric suffix -> tensor_flops key (same keys as the dynamic counts).
+const std::vector<std::pair<const char *, const char *>> &tensorMetrics() {
+  static const std::vector<std::pair<const char *, const char *>> T = {
+      {"fp16", "f16"},          {"bf16_dst_fp32", "bf16"},
+      {"tf32_dst_fp32", "tf32"}, {"fp64", "f64"},
+      {"int8", "int8"},         {"fp8_sparsity_off", "fp8"}};
+  return T;
+}
+
+std::string tensorMetric(const char *Suffix) {
+  return std::string("sm__ops_path_tensor_src_") + Suffix + ".sum";
+}
+
+nlohmann::json num(double V) {
+  if (V >= 0 && V < 9.0e15 && V == std::floor(V))
+    return uint64_t(V);
+  return V;
+}
+
+} // namespace
+
+const std::vector<std::string> &rooflineMetrics() {
+  static const std::vector<std::string> M = [] {
+    std::vector<std::string> V = {"gpu__time_duration.sum",
+                                  "sm__cycles_elapsed.avg.per_second"};
+    for (const char *Op : {"dadd", "dmul", "dfma", "fadd", "fmul", "ffma",
+                           "hadd", "hmul", "hfma"})
+      V.push_back(sassFlop(Op));
+    for (const auto &[Suffix, Key] : tensorMetrics())
+      V.push_back(tensorMetric(Suffix));
+    for (const char *Space : {"global", "shared", "local"})
+      for (const char *Op : {"ld", "st"})
+        V.push_back(std::string("sm__sass_data_bytes_mem_") + Space + "_op_" +
+                    Op + ".sum");
+    V.push_back("sm__sass_data_bytes_mem_global_op_atom.sum");
+    V.push_back("sm__sass_data_bytes_mem_global_op_red.sum");
+    V.push_back("l1tex__t_bytes.sum");
+    V.push_back("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    V.push_back("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+    V.push_back("lts__t_bytes.sum");
+    V.push_back("dram__bytes_read.sum");
+    V.push_back("dram__bytes_write.sum");
+    // Reference roofs: per-cycle peaks and the clocks they run at.
+    for (const char *Op : {"dfma", "ffma", "hfma"})
+      V.push_back(sassFlop(Op) + ".peak_sustained");
+    for (const auto &[Suffix, Key] : tensorMetrics())
+      V.push_back(tensorMetric(Suffix) + ".peak_sustained");
+    V.push_back("l1tex__t_bytes.sum.peak_sustained");
+    V.push_back("l1tex__cycles_elapsed.avg.per_second");
+    V.push_back("lts__t_bytes.sum.peak_sustained");
+    V.push_back("lts__cycles_elapsed.avg.per_second");
+    V.push_back("dram__bytes.sum.peak_sustained");
+    V.push_back("dram__cycles_elapsed.avg.per_second");
+    return V;
+  }();
+  return M;
+}
+
+CountersSetting parseCountersSetting(const std::string &Text) {
+  CountersSetting S;
+  std::string L;
+  for (char C : Text)
+    if (C != ' ' && C != '\t')
+      L += C;
+  std::string Lower;
+  for (char C : L)
+    Lower += char(C >= 'A' && C <= 'Z' ? C - 'A' + 'a' : C);
+  if (Lower.empty() || Lower == "none" || Lower == "off" || Lower == "0")
+    return S;
+  std::set<std::string> Seen;
+  auto Add = [&](const std::string &M) {
+    if (Seen.insert(M).second)
+      S.Metrics.push_back(M);
+  };
+  size_t Pos = 0;
+  while (Pos <= L.size()) {
+    size_t Comma = L.find(',', Pos);
+    std::string Tok = L.substr(Pos, Comma == std::string::npos ? std::string::npos
+                                                               : Comma - Pos);
+    Pos = Comma == std::string::npos ? L.size() + 1 : Comma + 1;
+    if (Tok.empty())
+      continue;
+    if (Tok == "roofline" || Tok == "ROOFLINE") {
+      for (const std::string &M : rooflineMetrics())
+        Add(M);
+      continue;
+    }
+    bool Ok = true;
+    for (char C : Tok)
+      Ok &= (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+            (C >= '0' && C <= '9') || C == '_' || C == '.';
+    if (!Ok) {
+      S.Problem = "HROOF_COUNTERS: '" + Tok +
+                  "' is not a metric name (roofline, none, or METRIC,...)";
+      continue;
+    }
+    Add(Tok);
+  }
+  S.Enabled = !S.Metrics.empty();
+  return S;
+}
+
+nlohmann::json countersToJson(const std::map<std::string, double> &V) {
+  nlohmann::json J = nlohmann::json::object();
+  auto Has = [&](const std::string &M) { return V.count(M) != 0; };
+  auto Get = [&](const std::string &M) { return V.at(M); };
+  // CUDA-core FLOPs: fma counts 2; half instructions are taken as packed
+  // (HADD2/HMUL2 2 FLOPs, HFMA2 4), as Nsight Compute's roofline does.
+  struct Prec {
+    const char *Key, *Add, *Mul, *Fma;
+    double AddMul, Fma2;
+  };
+  nlohmann::json Flops = nlohmann::json::object();
+  for (const Prec &P : {Prec{"f64", "dadd", "dmul", "dfma", 1, 2},
+                        Prec{"f32", "fadd", "fmul", "ffma", 1, 2},
+                        Prec{"f16", "hadd", "hmul", "hfma", 2, 4}}) {
+    std::string A = sassFlop(P.Add), M = sassFlop(P.Mul), F = sassFlop(P.Fma);
+    if (Has(A) && Has(M) && Has(F))
+      Flops[P.Key] = num(P.AddMul * (Get(A) + Get(M)) + P.Fma2 * Get(F));
+  }
+  if (!Flops.empty())
+    J["flops"] = Flops;
+  nlohmann::json Tensor = nlohmann::json::object();
+  for (const auto &[Suffix, Key] : tensorMetrics())
+    if (Has(tensorMetric(Suffix)))
+      Tensor[Key] = num(Get(tensorMetric(Suffix)));
+  if (!Tensor.empty())
+    J["tensor_flops"] = Tensor;
+  nlohmann::json Bytes = nlohmann::json::object();
+  for (const char *Space : {"global", "shared", "local"}) {
+    nlohmann::json S = nlohmann::json::object();
+    std::string Pre = std::string("sm__sass_data_bytes_mem_") + Space + "_op_";
+    if (Has(Pre + "ld.sum"))
+      S["load"] = num(Get(Pre + "ld.sum"));
+    if (Has(Pre + "st.sum"))
+      S["store"] = num(Get(Pre + "st.sum"));
+    if (std::string(Space) == "global" && Has(Pre + "atom.sum") &&
+        Has(Pre + "red.sum"))
+      S["atomic"] = num(Get(Pre + "atom.sum") + Get(Pre + "red.sum"));
+    if (!S.empty())
+      Bytes[Space] = S;
+  }
+  if (!Bytes.empty())
+    J["bytes"] = Bytes;
+  const std::string Wf = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_";
+  if (Has(Wf + "ld.sum") && Has(Wf + "st.sum"))
+    J["shared_wavefronts"] = {{"load", num(Get(Wf + "ld.sum"))},
+                              {"store", num(Get(Wf + "st.sum"))}};
+  if (Has("l1tex__t_bytes.sum"))
+    J["l1_bytes"] = num(Get("l1tex__t_bytes.sum"));
+  if (Has("lts__t_bytes.sum"))
+    J["l2_bytes"] = num(Get("lts__t_bytes.sum"));
+  if (Has("dram__bytes_read.sum") && Has("dram__bytes_write.sum"))
+    J["dram_bytes"] = num(Get("dram__bytes_read.sum") + Get("dram__bytes_write.sum"));
+  if (Has("gpu__time_duration.sum"))
+    J["time_ns"] = num(Get("gpu__time_duration.sum"));
+  double SmHz = Has("sm__cycles_elapsed.avg.per_second")
+                    ? Get("sm__cycles_elapsed.avg.per_second")
+                    : 0;
+  if (SmHz > 0)
+    J["sm_hz"] = SmHz;
+  // Peaks per second: per-cycle peak x the unit's measured clock.
+  nlohmann::json Peak = nlohmann::json::object();
+  if (SmHz > 0) {
+    nlohmann::json PF = nlohmann::json::object();
+    for (const auto &[Key, Op, Mult] :
+         {std::tuple{"f64", "dfma", 2.0}, std::tuple{"f32", "ffma", 2.0},
+          std::tuple{"f16", "hfma", 4.0}}) {
+      std::string M = sassFlop(Op) + ".peak_sustained";
+      if (Has(M))
+        PF[Key] = Get(M) * Mult * SmHz;
+    }
+    if (!PF.empty())
+      Peak["flops_per_s"] = PF;
+    nlohmann::json PT = nlohmann::json::object();
+    for (const auto &[Suffix, Key] : tensorMetrics())
+      if (Has(tensorMetric(Suffix) + ".peak_sustained"))
+        PT[Key] = Get(tensorMetric(Suffix) + ".peak_sustained") * SmHz;
+    if (!PT.empty())
+      Peak["tensor_flops_per_s"] = PT;
+  }
+  for (const auto &[Key, M, Clock] :
+       {std::tuple{"l1_bytes_per_s", "l1tex__t_bytes.sum.peak_sustained",
+                   "l1tex__cycles_elapsed.avg.per_second"},
+        std::tuple{"l2_bytes_per_s", "lts__t_bytes.sum.peak_sustained",
+                   "lts__cycles_elapsed.avg.per_second"},
+        std::tuple{"dram_bytes_per_s", "dram__bytes.sum.peak_sustained",
+                   "dram__cycles_elapsed.avg.per_second"}})
+    if (Has(M) && Has(Clock))
+      Peak[Key] = Get(M) * Get(Clock);
+  if (!Peak.empty())
+    J["peak"] = Peak;
+  nlohmann::json Raw = nlohmann::json::object();
+  for (const auto &[M, X] : V)
+    Raw[M] = X;
+  J["raw"] = Raw;
+  return J;
+}
+
+void addCounters(nlohmann::json &Sum, const nlohmann::json &Add) {
+  std::function<void(nlohmann::json &, const nlohmann::json &)> Rec =
+      [&](nlohmann::json &S, const nlohmann::json &A) {
+        for (auto It = A.begin(); It != A.end(); ++It) {
+          if (It->is_number()) {
+            double Old = S.contains(It.key()) && S[It.key()].is_number()
+                             ? S[It.key()].get<double>()
+                             : 0.0;
+            S[It.key()] = num(Old + It->get<double>());
+          } else if (It->is_object()) {
+            if (!S.contains(It.key()) || !S[It.key()].is_object())
+              S[It.key()] = nlohmann::json::object();
+            Rec(S[It.key()], *It);
+          }
+        }
+      };
+  if (!Sum.is_object())
+    Sum = nlohmann::json::object();
+  for (const char *K : {"flops", "tensor_flops", "bytes", "shared_wavefronts",
+                        "l1_bytes", "l2_bytes", "dram_bytes", "time_ns"}) {
+    if (!Add.contains(K))
+      continue;
+    nlohmann::json One = {{K, Add[K]}};
+    Rec(Sum, One);
+  }
+}
+
+} // namespace rt
+} // namespace hroof
