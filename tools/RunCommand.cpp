@@ -112,6 +112,7 @@ void printSummary(const std::string &Path, const nlohmann::json &P) {
             << std::setw(9) << "launches" << std::setw(12) << "total ms"
             << std::setw(11) << "mean us" << std::setw(10) << "flops"
             << std::setw(10) << "gl.bytes" << std::setw(14) << "static=dyn"
+            << std::setw(10) << "hw.flops" << std::setw(10) << "hw.dram"
             << "\n";
   for (auto &K : P.value("kernels", nlohmann::json::array())) {
     std::string Name = K.value("kernel", std::string("?"));
@@ -130,12 +131,21 @@ void printSummary(const std::string &Path, const nlohmann::json &P) {
       uint64_t M = S.value("matches_dynamic", 0), Df = S.value("differs_from_dynamic", 0);
       Match = std::to_string(M) + "/" + std::to_string(M + Df);
     }
+    // Hardware counters (range profiler), summed over the profiled launches.
+    std::string HwFlops = "-", HwDram = "-";
+    if (K.contains("counters") && K["counters"].contains("total")) {
+      const nlohmann::json &T = K["counters"]["total"];
+      HwFlops = fmtCount(sumLeaves(T, "flops") + sumLeaves(T, "tensor_flops"));
+      if (T.contains("dram_bytes"))
+        HwDram = fmtCount(T["dram_bytes"].get<double>());
+    }
     std::cout << "  " << std::left << std::setw(40) << Name << std::right
               << std::setw(9) << K.value("launches", 0) << std::setw(12)
               << std::fixed << std::setprecision(3) << Total / 1e6
               << std::setw(11) << std::setprecision(1) << Mean / 1e3
               << std::setw(10) << Flops << std::setw(10) << Bytes
-              << std::setw(14) << Match << "\n";
+              << std::setw(14) << Match << std::setw(10) << HwFlops
+              << std::setw(10) << HwDram << "\n";
   }
   if (P.value("graph_launches", 0) > 0)
     std::cout << "  " << P["graph_launches"].get<uint64_t>()

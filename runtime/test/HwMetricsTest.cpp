@@ -1,0 +1,154 @@
+//===- HwMetricsTest.cpp - hardware-counter metric lists and keys, no GPU --===//
+#include "HwMetrics.h"
+#include "Profile.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+using namespace hroof::rt;
+
+namespace {
+
+bool has(const std::vector<std::string> &V, const std::string &S) {
+  return std::find(V.begin(), V.end(), S) != V.end();
+}
+
+TEST(HwMetrics, RooflineSet) {
+  const auto &M = rooflineMetrics();
+  for (const char *N :
+       {"gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second",
+        "sm__sass_thread_inst_executed_op_dfma_pred_on.sum",
+        "sm__sass_thread_inst_executed_op_hmul_pred_on.sum",
+        "sm__ops_path_tensor_src_fp16.sum",
+        "sm__ops_path_tensor_src_fp8_sparsity_off.sum",
+        "sm__sass_data_bytes_mem_global_op_ld.sum",
+        "sm__sass_data_bytes_mem_global_op_red.sum",
+        "sm__sass_data_bytes_mem_local_op_st.sum", "l1tex__t_bytes.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "lts__t_bytes.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
+        "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
+        "dram__bytes.sum.peak_sustained", "dram__cycles_elapsed.avg.per_second"})
+    EXPECT_TRUE(has(M, N)) << N;
+  std::vector<std::string> S = M;
+  std::sort(S.begin(), S.end());
+  EXPECT_EQ(std::unique(S.begin(), S.end()), S.end()) << "duplicates";
+}
+
+TEST(HwMetrics, Setting) {
+  EXPECT_FALSE(parseCountersSetting("none").Enabled);
+  EXPECT_FALSE(parseCountersSetting("").Enabled);
+  EXPECT_FALSE(parseCountersSetting("OFF").Enabled);
+  CountersSetting R = parseCountersSetting("roofline");
+  EXPECT_TRUE(R.Enabled);
+  EXPECT_EQ(R.Metrics, rooflineMetrics());
+  CountersSetting L = parseCountersSetting(" dram__bytes_read.sum, lts__t_bytes.sum,dram__bytes_read.sum");
+  EXPECT_TRUE(L.Enabled);
+  EXPECT_EQ(L.Metrics, (std::vector<std::string>{"dram__bytes_read.sum", "lts__t_bytes.sum"}));
+  CountersSetting X = parseCountersSetting("roofline,smsp__inst_executed.sum");
+  EXPECT_EQ(X.Metrics.size(), rooflineMetrics().size() + 1);
+  EXPECT_EQ(X.Metrics.back(), "smsp__inst_executed.sum");
+  CountersSetting B = parseCountersSetting("lts__t_bytes.sum,rm -rf");
+  EXPECT_FALSE(B.Problem.empty());
+  EXPECT_EQ(B.Metrics, std::vector<std::string>{"lts__t_bytes.sum"});
+}
+
+TEST(HwMetrics, FlopFormulasAndKeys) {
+  std::map<std::string, double> V;
+  auto Op = [&](const char *O, double N) {
+    V[std::string("sm__sass_thread_inst_executed_op_") + O + "_pred_on.sum"] = N;
+  };
+  Op("dadd", 1), Op("dmul", 2), Op("dfma", 3);   // 1+2+2*3 = 9
+  Op("fadd", 10), Op("fmul", 20), Op("ffma", 30); // 10+20+60 = 90
+  Op("hadd", 1), Op("hmul", 1), Op("hfma", 1);    // 2+2+4 = 8
+  V["sm__ops_path_tensor_src_fp16.sum"] = 4096;
+  V["sm__ops_path_tensor_src_tf32_dst_fp32.sum"] = 512;
+  V["sm__sass_data_bytes_mem_global_op_ld.sum"] = 800;
+  V["sm__sass_data_bytes_mem_global_op_st.sum"] = 400;
+  V["sm__sass_data_bytes_mem_global_op_atom.sum"] = 8;
+  V["sm__sass_data_bytes_mem_global_op_red.sum"] = 4;
+  V["sm__sass_data_bytes_mem_shared_op_ld.sum"] = 64;
+  V["sm__sass_data_bytes_mem_shared_op_st.sum"] = 32;
+  V["l1tex__t_bytes.sum"] = 1000;
+  V["lts__t_bytes.sum"] = 2000;
+  V["dram__bytes_read.sum"] = 300;
+  V["dram__bytes_write.sum"] = 200;
+  V["gpu__time_duration.sum"] = 1536;
+  V["sm__cycles_elapsed.avg.per_second"] = 1.5e9;
+  V["sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained"] = 16896;
+  V["dram__bytes.sum.peak_sustained"] = 64;
+  V["dram__cycles_elapsed.avg.per_second"] = 2.0e9;
+  nlohmann::json J = countersToJson(V);
+  EXPECT_EQ(J["flops"]["f64"], 9);
+  EXPECT_EQ(J["flops"]["f32"], 90);
+  EXPECT_EQ(J["flops"]["f16"], 8);
+  EXPECT_EQ(J["tensor_flops"]["f16"], 4096);
+  EXPECT_EQ(J["tensor_flops"]["tf32"], 512);
+  EXPECT_FALSE(J["tensor_flops"].contains("bf16")); // not collected
+  EXPECT_EQ(J["bytes"]["global"]["load"], 800);
+  EXPECT_EQ(J["bytes"]["global"]["store"], 400);
+  EXPECT_EQ(J["bytes"]["global"]["atomic"], 12);
+  EXPECT_EQ(J["bytes"]["shared"]["load"], 64);
+  EXPECT_FALSE(J["bytes"].contains("local"));
+  EXPECT_FALSE(J["bytes"]["shared"].contains("atomic"));
+  EXPECT_EQ(J["l1_bytes"], 1000);
+  EXPECT_EQ(J["l2_bytes"], 2000);
+  EXPECT_EQ(J["dram_bytes"], 500);
+  EXPECT_EQ(J["time_ns"], 1536);
+  EXPECT_DOUBLE_EQ(J["peak"]["flops_per_s"]["f32"].get<double>(), 16896 * 2 * 1.5e9);
+  EXPECT_DOUBLE_EQ(J["peak"]["dram_bytes_per_s"].get<double>(), 64 * 2.0e9);
+  EXPECT_EQ(J["raw"].size(), V.size());
+  EXPECT_EQ(J["raw"]["lts__t_bytes.sum"], 2000);
+}
+
+TEST(HwMetrics, PartialListAndSum) {
+  nlohmann::json A = countersToJson({{"dram__bytes_read.sum", 10}});
+  EXPECT_FALSE(A.contains("dram_bytes")); // needs read and write
+  EXPECT_FALSE(A.contains("flops"));
+  nlohmann::json One = countersToJson({{"dram__bytes_read.sum", 10},
+                                       {"dram__bytes_write.sum", 5},
+                                       {"sm__sass_data_bytes_mem_global_op_ld.sum", 8},
+                                       {"gpu__time_duration.sum", 100}});
+  nlohmann::json Sum;
+  addCounters(Sum, One);
+  addCounters(Sum, One);
+  EXPECT_EQ(Sum["dram_bytes"], 30);
+  EXPECT_EQ(Sum["bytes"]["global"]["load"], 16);
+  EXPECT_EQ(Sum["time_ns"], 200);
+  EXPECT_FALSE(Sum.contains("raw"));
+}
+
+TEST(HwMetrics, LaunchRecordAndAggregate) {
+  LaunchRecord R;
+  R.Mangled = R.Name = "k";
+  nlohmann::json J = launchToJson(R, 0);
+  EXPECT_FALSE(J.contains("counters")); // not attempted
+  R.HwTried = true;
+  R.HwProblem = "no range";
+  J = launchToJson(R, 0);
+  EXPECT_TRUE(J["counters"].is_null());
+  EXPECT_EQ(J["counters_problem"], "no range");
+  R.Hw = countersToJson({{"lts__t_bytes.sum", 64}});
+  J = launchToJson(R, 0);
+  EXPECT_EQ(J["counters"]["l2_bytes"], 64);
+  KernelAggregate K;
+  K.add(R);
+  K.add(R);
+  nlohmann::json KJ = K.toJson();
+  EXPECT_EQ(KJ["counters"]["launches"], 2);
+  EXPECT_EQ(KJ["counters"]["total"]["l2_bytes"], 128);
+}
+
+TEST(HwMetrics, SettingRow) {
+  EXPECT_STREQ(rtSettingInfo(RtSetting::Counters).Env, "HROOF_COUNTERS");
+  EXPECT_STREQ(rtSettingInfo(RtSetting::Counters).Option, "counters");
+  EXPECT_STREQ(rtSettingInfo(RtSetting::Counters).Default, "roofline");
+  setenv("HROOF_COUNTERS", "none", 1);
+  EXPECT_EQ(Settings::fromEnvironment().Counters, "none");
+  unsetenv("HROOF_COUNTERS");
+  EXPECT_EQ(Settings::fromEnvironment().Counters, "roofline");
+  EXPECT_EQ(Settings{}.toJson()["counters"], "roofline");
+}
+
+} // namespace
