@@ -34,6 +34,12 @@ static cl::opt<std::string> Mode(
     cl::desc("hroof: 'dynamic' (default) instruments kernels and embeds the "
              "static model; 'static' embeds only the static model"),
     cl::init("dynamic"));
+static cl::opt<unsigned> CounterSlots(
+    "hroof-counter-slots",
+    cl::desc("hroof: copies of each kernel's counter array; each warp adds to "
+             "the copy (8*smid + warpid%8) mod slots, which spreads the "
+             "atomics over addresses (power of two)"),
+    cl::init(1024));
 static cl::opt<bool> HoistLoops(
     "hroof-hoist-loops",
     cl::desc("hroof: count once per loop entry (trip count x counts) where "
@@ -403,8 +409,9 @@ private:
     std::string Name = counterArrayName(F.getName());
     if (auto *G = M.getNamedGlobal(Name))
       return G;
-    auto *G = new GlobalVariable(M, BufTy, false, GlobalValue::ExternalLinkage,
-                                 ConstantAggregateZero::get(BufTy), Name, nullptr,
+    auto *Ty = ArrayType::get(BufTy, slots());
+    auto *G = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage,
+                                 ConstantAggregateZero::get(Ty), Name, nullptr,
                                  GlobalValue::NotThreadLocal, 1);
     G->setAlignment(Align(8));
     appendToUsed(M, {G});
@@ -421,28 +428,62 @@ private:
     Value *Mask = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_activemask));
     Value *Lane = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_laneid));
     Value *Leader = B.CreateIntrinsic(Intrinsic::cttz, {I32}, {Mask, B.getTrue()});
+    // Atomics of all warps to one address serialize in L2: warps add to one
+    // of many copies of the array, by SM and warp slot; the runtime sums them.
+    Value *SM = B.CreateCall(
+        Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_smid));
+    Value *Warp = B.CreateCall(
+        Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_warpid));
+    Value *Slot = B.CreateAnd(B.CreateAdd(B.CreateShl(SM, 3), B.CreateAnd(Warp, 7)),
+                              ConstantInt::get(I32, slots() - 1));
+    // Warp sums. Fast path: every lane's counts are below 2^27, so one
+    // redux.sync (u32) per counter cannot overflow (32 lanes). Otherwise
+    // each count is summed in chunks of 27, 27 and 10 bits.
+    auto Redux = [&](IRBuilder<> &IB, Value *V32) {
+      return IB.CreateCall(
+          Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_redux_sync_add),
+          {V32, Mask});
+    };
+    Value *High = ConstantInt::get(I64, 0);
+    for (auto &[K, Handle] : Final)
+      High = B.CreateOr(High, B.CreateLShr(Handle, 27));
+    Value *AllSmall = B.CreateCall(
+        Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_vote_all_sync),
+        {Mask, B.CreateICmpEQ(High, ConstantInt::get(I64, 0))});
+    Instruction *FastT = nullptr, *SlowT = nullptr;
+    SplitBlockAndInsertIfThenElse(AllSmall, R, &FastT, &SlowT);
+    IRBuilder<> FB(FastT), SB(SlowT);
+    B.SetInsertPoint(R);
     std::vector<std::pair<int, Value *>> Sums;
     for (auto &[K, Handle] : Final) {
       Value *V = Handle;
-      // Split in chunks of 27, 27 and 10 bits: 32 lanes never overflow u32.
-      Value *Total = ConstantInt::get(I64, 0);
+      Value *Fast = FB.CreateZExt(Redux(FB, FB.CreateTrunc(V, I32)), I64);
+      Value *Slow = ConstantInt::get(I64, 0);
       for (unsigned Shift : {0u, 27u, 54u}) {
-        Value *Chunk = B.CreateTrunc(
-            B.CreateAnd(B.CreateLShr(V, Shift), ConstantInt::get(I64, (1ull << 27) - 1)),
+        Value *Chunk = SB.CreateTrunc(
+            SB.CreateAnd(SB.CreateLShr(V, Shift), ConstantInt::get(I64, (1ull << 27) - 1)),
             I32);
-        Value *S = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_redux_sync_add), {Chunk, Mask});
-        Total = B.CreateAdd(Total, B.CreateShl(B.CreateZExt(S, I64), Shift));
+        Slow = SB.CreateAdd(Slow, SB.CreateShl(SB.CreateZExt(Redux(SB, Chunk), I64), Shift));
       }
+      PHINode *Total = B.CreatePHI(I64, 2);
+      Total->addIncoming(Fast, FastT->getParent());
+      Total->addIncoming(Slow, SlowT->getParent());
       Sums.push_back({K, Total});
     }
     Instruction *Then =
         SplitBlockAndInsertIfThen(B.CreateICmpEQ(Lane, Leader), R, false);
     IRBuilder<> TB(Then);
     for (auto [K, Total] : Sums) {
-      Value *P = TB.CreateConstInBoundsGEP2_32(BufTy, Counters, 0, K);
+      Value *P = TB.CreateInBoundsGEP(Counters->getValueType(), Counters,
+                                      {TB.getInt32(0), Slot, TB.getInt32(K)});
       TB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8),
                          AtomicOrdering::Monotonic);
     }
+  }
+
+  static unsigned slots() {
+    unsigned S = std::max(1u, unsigned(CounterSlots));
+    return (S & (S - 1)) ? 1u << (32 - __builtin_clz(S)) : S; // power of two
   }
 
   Module &M;

@@ -9,7 +9,7 @@ target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK: @__hroof_model = addrspace(1) constant [{{[0-9]+}} x i8] c"{\22arch\22
-; CHECK: @__hroof_counters_dot = addrspace(1) global [49 x i64] zeroinitializer
+; CHECK: @__hroof_counters_dot = addrspace(1) global [1024 x [49 x i64]] zeroinitializer
 ; STATIC: @__hroof_model = addrspace(1) constant
 ; STATIC-NOT: __hroof_counters_
 ; STATIC-NOT: redux.sync
@@ -39,7 +39,9 @@ loop:
   %i.next = add nsw i32 %i, 1
   %again = icmp slt i32 %i.next, %n
   br i1 %again, label %loop, label %exit
-; Exit: warp sums in three 27/27/10-bit chunks, one atomic per counter by the leader lane.
+; Exit: warp sums (one redux.sync per counter when every lane's counts are
+; below 2^27, else three 27/27/10-bit chunks), one atomic per counter by the
+; leader lane, into the copy of the array of the warp's SM.
 ; CHECK: exit:
 ; Generic pointer loaded from memory: classified at run time.
 ; CHECK: call i1 @llvm.nvvm.isspacep.global(ptr %pp)
@@ -47,10 +49,15 @@ loop:
 ; The device function reports through the buffer the caller passes.
 ; CHECK: call void @helper(ptr %x, ptr %hroof.callee)
 ; CHECK: call i32 @llvm.nvvm.activemask()
+; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.smid()
+; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.warpid()
+; CHECK: %[[SLOT:[0-9]+]] = and i32 %{{[0-9]+}}, 1023
+; CHECK: call i1 @llvm.nvvm.vote.all.sync(
 ; CHECK: call i32 @llvm.nvvm.redux.sync.add(
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([49 x i64], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 1)
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([49 x i64], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 34)
-; CHECK: atomicrmw add ptr addrspace(1) getelementptr inbounds ([49 x i64], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 35)
+; CHECK: getelementptr inbounds [1024 x [49 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 1
+; CHECK-NEXT: atomicrmw add
+; CHECK: getelementptr inbounds [1024 x [49 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 34
+; CHECK: getelementptr inbounds [1024 x [49 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 35
 exit:
   %r = phi float [ 0.0, %entry ], [ %s.next, %loop ]
   %pp = load ptr, ptr %out
