@@ -876,7 +876,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   IF->Ctx = CB->context;
   if (Count) {
     IF->Lock = std::unique_lock<std::mutex>(*F->ArrayLock);
-    CUresult R = cuMemsetD8Async(F->Counters, 0, CounterBytes, Stream);
+    CUresult R = cuMemsetD8Async(F->Counters, 0, CounterBytes * F->CounterSlots, Stream);
     if (R != CUDA_SUCCESS) {
       T.stopCounting(std::string("zeroing the counters of ") + F->Name +
                      " failed (" + cuErr(R) + "); dynamic counting stops");
@@ -936,12 +936,18 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
     if (LR.Instrumented)
       LR.DynamicProblem = "the launch failed";
   } else if (IF->Counted) {
+    // The pass spreads each kernel's counts over CounterSlots copies of the
+    // array (by SM and warp); the launch's counts are their sum.
     CountVector C{};
-    CUresult R = cuMemcpyDtoHAsync(C.data(), IF->F->Counters, CounterBytes,
-                                   IF->Stream);
+    std::vector<uint64_t> Slots(size_t(NumCounters) * IF->F->CounterSlots);
+    CUresult R = cuMemcpyDtoHAsync(Slots.data(), IF->F->Counters,
+                                   CounterBytes * IF->F->CounterSlots, IF->Stream);
     if (R == CUDA_SUCCESS)
       R = cuStreamSynchronize(IF->Stream);
     if (R == CUDA_SUCCESS) {
+      for (size_t S = 0; S < IF->F->CounterSlots; ++S)
+        for (int K = 0; K < NumCounters; ++K)
+          C[K] += Slots[S * NumCounters + K];
       LR.Dynamic = C;
     } else {
       // Deliver what CUPTI already holds before the context is torn down.
