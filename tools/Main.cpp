@@ -196,6 +196,7 @@ int main(int argc, char **argv) {
               "static model of each at a fixed launch. Needs no GPU.");
 
   Subcommand Run = addRunCommand(App);
+  Subcommand Report = addReportCommand(App), Compare = addCompareCommand(App);
 
   try {
     App.parse(argc, argv);
@@ -209,6 +210,9 @@ int main(int argc, char **argv) {
       return demoMain();
     if (Run.Parser->parsed())
       return Run.Run();
+    for (Subcommand *S : {&Report, &Compare})
+      if (S->Parser->parsed())
+        return S->Run();
   } catch (const UserError &E) {
     std::cerr << "hroof: " << E.what() << "\n";
     return 1;

@@ -17,6 +17,10 @@ struct Subcommand {
 
 /// `hroof run [options] -- CMD ARGS...` (RunCommand.cpp).
 Subcommand addRunCommand(CLI::App &App);
+/// `hroof report PROFILE...` (ReportCommand.cpp).
+Subcommand addReportCommand(CLI::App &App);
+/// `hroof compare PROFILE...` (CompareCommand.cpp).
+Subcommand addCompareCommand(CLI::App &App);
 
 } // namespace hroof
 

@@ -1,0 +1,270 @@
+//===- CompareCommand.cpp - hroof compare PROFILE... ---------------------===//
+//
+// Per kernel, the three sources side by side (per launch): the static model,
+// the dynamic counts and the hardware counters: FLOPs per precision, special
+// operations, requested bytes, cache-level bytes and arithmetic intensity,
+// with the reason for each disagreement where the tool knows it
+// (docs/report.md "hroof compare").
+//===----------------------------------------------------------------------===//
+#include "Subcommand.h"
+#include "Toolchain.h"
+#include "report/ReportData.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+namespace hroof {
+
+using namespace report;
+
+namespace {
+
+struct CompareOptions {
+  std::vector<std::string> Inputs;
+  std::string Kernel;
+  bool Json = false;
+  double Tolerance = 1.0; ///< percent
+};
+
+/// Per-launch value of \p Key (or of the keys under prefix "P." when Key
+/// ends in '.') in \p S; nullopt when the source is absent or lacks it.
+std::optional<double> perLaunch(const SourceCounts &S, const std::string &Key) {
+  if (!S.present())
+    return std::nullopt;
+  if (!Key.empty() && Key.back() == '.') {
+    auto It = S.Counts.lower_bound(Key);
+    if (It == S.Counts.end() || It->first.compare(0, Key.size(), Key) != 0)
+      return std::nullopt;
+    return sumPrefix(S.Counts, Key) / double(S.Launches);
+  }
+  if (!S.Counts.count(Key))
+    return std::nullopt;
+  return get(S.Counts, Key) / double(S.Launches);
+}
+
+std::optional<double> flopsOf(const SourceCounts &S) {
+  auto A = perLaunch(S, "flops."), B = perLaunch(S, "tensor_flops.");
+  if (!A && !B)
+    return std::nullopt;
+  return A.value_or(0) + B.value_or(0);
+}
+
+bool differ(std::optional<double> A, std::optional<double> B, double TolPct) {
+  if (!A || !B)
+    return false;
+  double M = std::max(std::fabs(*A), std::fabs(*B));
+  return M > 0 && std::fabs(*A - *B) > M * TolPct / 100.0;
+}
+
+std::string cell(std::optional<double> V) { return V ? fmtNum(*V, 4) : "-"; }
+
+std::string ratio(double A, double B) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.2fx", B ? A / B : 0.0);
+  return Buf;
+}
+
+struct Line {
+  std::string What;
+  std::optional<double> Static, Dynamic, Counters;
+};
+
+nlohmann::json optJson(std::optional<double> V) {
+  return V ? nlohmann::json(*V) : nlohmann::json(nullptr);
+}
+
+int runCompare(const CompareOptions &O) {
+  Dataset D = loadInputs(O.Inputs);
+  std::regex Re;
+  try {
+    Re = std::regex(O.Kernel.empty() ? ".*" : O.Kernel);
+  } catch (const std::regex_error &) {
+    throw UserError("--kernel '" + O.Kernel + "' is not a valid regular expression");
+  }
+  nlohmann::json Out = nlohmann::json::array();
+  int Shown = 0;
+  for (const KernelData &K : D.Kernels) {
+    if (!std::regex_search(K.Name, Re) && !std::regex_search(K.Mangled, Re))
+      continue;
+    ++Shown;
+    std::vector<Line> Lines;
+    auto Add = [&](const std::string &What, const std::string &Key) {
+      Line L{What, perLaunch(K.Static, Key), perLaunch(K.Dynamic, Key), perLaunch(K.Counters, Key)};
+      if (L.Static || L.Dynamic || L.Counters)
+        Lines.push_back(L);
+    };
+    Lines.push_back({"FLOPs (all)", flopsOf(K.Static), flopsOf(K.Dynamic), flopsOf(K.Counters)});
+    for (const char *P : {"f64", "f32", "f16", "bf16"})
+      Add(std::string("  flops ") + P, std::string("flops.") + P);
+    for (const char *T : {"f16", "bf16", "tf32", "fp8", "int8", "f64"})
+      Add(std::string("  tensor ") + T, std::string("tensor_flops.") + T);
+    Add("special ops", "special.");
+    Add("global bytes (requested)", "bytes.global.");
+    Add("shared bytes", "bytes.shared.");
+    Add("local bytes", "bytes.local.");
+    Add("L1 bytes", "l1_bytes");
+    Add("L2 bytes", "l2_bytes");
+    Add("DRAM bytes", "dram_bytes");
+    auto F = [&](const SourceCounts &S) { return flopsOf(S); };
+    auto AI = [&](const SourceCounts &S, const std::string &Key) -> std::optional<double> {
+      auto Fl = F(S);
+      auto B = perLaunch(S, Key);
+      if (!Fl || !B || *B <= 0)
+        return std::nullopt;
+      return *Fl / *B;
+    };
+    Lines.push_back({"AI global (requested)", AI(K.Static, "bytes.global."),
+                     AI(K.Dynamic, "bytes.global."), AI(K.Counters, "bytes.global.")});
+    for (const auto &[Name, Key] : {std::pair{"AI L1", "l1_bytes"}, {"AI L2", "l2_bytes"},
+                                    {"AI HBM", "dram_bytes"}})
+      if (auto V = AI(K.Counters, Key))
+        Lines.push_back({Name, std::nullopt, std::nullopt, V});
+
+    // Reasons.
+    std::vector<std::string> Why;
+    auto SF = flopsOf(K.Static), DF = flopsOf(K.Dynamic), CF = flopsOf(K.Counters);
+    auto SB = perLaunch(K.Static, "bytes.global."), DB = perLaunch(K.Dynamic, "bytes.global."),
+         CB = perLaunch(K.Counters, "bytes.global.");
+    if (!K.Instrumented && !K.Dynamic.present())
+      Why.push_back("not instrumented (library or uninstrumented kernel): counters only");
+    if (K.Instrumented && !K.Static.present()) {
+      std::string P;
+      for (const std::string &S : K.StaticProblems)
+        P += (P.empty() ? "" : "; ") + S;
+      Why.push_back("no static totals at these launches" + (P.empty() ? "" : ": " + P));
+    }
+    bool StaticDiffers = differ(SF, DF, O.Tolerance) || differ(SB, DB, O.Tolerance) ||
+                         K.StaticDiffers > 0;
+    if (StaticDiffers) {
+      if (!K.StaticExact) {
+        std::string U;
+        for (const std::string &S : K.StaticUnknown)
+          U += (U.empty() ? "" : "; ") + S;
+        Why.push_back("static != dynamic: the static model is not exact for this kernel "
+                      "(guards or loops it cannot sum, unknown calls)" +
+                      (U.empty() ? std::string(" - see `hroof static --terms` for what it could not model")
+                                 : ": " + U));
+      } else {
+        Why.push_back("static != dynamic on " + std::to_string(K.StaticDiffers) +
+                      " launch(es) although the model claims exactness: a model bug worth reporting");
+      }
+    } else if (SF && DF) {
+      Why.push_back("static == dynamic (FLOPs and requested bytes)");
+    }
+    double Special = perLaunch(K.Dynamic, "special.").value_or(0);
+    if (differ(DF, CF, O.Tolerance)) {
+      if (*CF > *DF && Special > 0)
+        Why.push_back("counters > dynamic FLOPs by " + fmtNum(*CF - *DF) +
+                      "/launch: special-function expansion - " + fmtNum(Special) +
+                      " div/sqrt/rcp/rsqrt/transcendental ops per launch, counted apart by hroof, "
+                      "execute as FFMA/FMUL sequences the hardware counts as FLOPs");
+      else if (*CF > *DF &&
+               perLaunch(K.Counters, "flops.f16").value_or(0) > perLaunch(K.Dynamic, "flops.f16").value_or(0))
+        Why.push_back("counters > dynamic f16 FLOPs: the counters take every half instruction as "
+                      "packed (HADD2/HMUL2 = 2, HFMA2 = 4 FLOPs), also scalar ones");
+      else if (*CF > *DF)
+        Why.push_back("counters > dynamic FLOPs by " + ratio(*CF, *DF) +
+                      ": work not in the instrumented IR (library calls, inline asm the pass "
+                      "does not parse, backend-generated code)");
+      else
+        Why.push_back("counters < dynamic FLOPs (" + ratio(*CF, *DF) +
+                      "): the backend removed or fused operations after the IR the pass saw, "
+                      "or counters cover other launches (replay, sampling)");
+    } else if (DF && CF) {
+      Why.push_back("counters == dynamic FLOPs (within " + fmtNum(O.Tolerance) + "%)");
+    }
+    if (differ(DB, CB, O.Tolerance)) {
+      bool Bulk = false;
+      for (const std::string &U : K.StaticUnknown)
+        Bulk |= U.find("bulk") != std::string::npos || U.find("tma") != std::string::npos ||
+                U.find("TMA") != std::string::npos || U.find("unmodeled") != std::string::npos ||
+                U.find("cp.async") != std::string::npos;
+      if (*CB > *DB)
+        Why.push_back(std::string("counters see more requested global bytes (") + ratio(*CB, *DB) +
+                      "): " + (Bulk ? "unmodeled bulk/TMA copies (the static model lists them)"
+                                    : "bulk/TMA or cp.async copies and library code the "
+                                      "instrumentation does not count"));
+      else
+        Why.push_back("counters see fewer requested global bytes (" + ratio(*CB, *DB) +
+                      "): predicated-off or eliminated accesses after the IR the pass saw");
+    }
+    double Req = DB.value_or(CB.value_or(0));
+    if (Req > 0) {
+      if (auto L2 = perLaunch(K.Counters, "l2_bytes")) {
+        if (*L2 > Req * 1.1)
+          Why.push_back("cache effects: L2 traffic is " + ratio(*L2, Req) +
+                        " the requested bytes (32-byte sector granularity of uncoalesced "
+                        "accesses, L1 misses re-fetching lines, writes)");
+        else if (*L2 < Req * 0.9)
+          Why.push_back("cache effects: L2 traffic is " + ratio(*L2, Req) +
+                        " the requested bytes (L1 hits serve the rest)");
+      }
+      if (auto Dr = perLaunch(K.Counters, "dram_bytes")) {
+        if (*Dr < Req * 0.9)
+          Why.push_back("cache effects: HBM traffic is " + ratio(*Dr, Req) +
+                        " the requested bytes (reuse in L1/L2)");
+        else if (*Dr > Req * 1.1)
+          Why.push_back("cache effects: HBM traffic is " + ratio(*Dr, Req) +
+                        " the requested bytes (lines evicted and re-read, partial-sector writes)");
+      }
+    }
+
+    if (O.Json) {
+      nlohmann::json KJ = {{"kernel", K.Name}, {"mangled", K.Mangled}, {"launches", K.Launches},
+                           {"static_launches", K.Static.Launches},
+                           {"dynamic_launches", K.Dynamic.Launches},
+                           {"counter_launches", K.Counters.Launches},
+                           {"static_exact", K.StaticExact}, {"reasons", Why}};
+      nlohmann::json Rows = nlohmann::json::array();
+      for (const Line &L : Lines)
+        Rows.push_back({{"what", L.What}, {"static", optJson(L.Static)},
+                        {"dynamic", optJson(L.Dynamic)}, {"counters", optJson(L.Counters)}});
+      KJ["per_launch"] = Rows;
+      Out.push_back(KJ);
+      continue;
+    }
+    std::cout << "kernel " << K.Name << "\n  launches " << K.Launches << " (static at "
+              << K.Static.Launches << ", dynamic at " << K.Dynamic.Launches << ", counters at "
+              << K.Counters.Launches << "); per launch:\n";
+    std::cout << "  " << std::left << std::setw(26) << "" << std::right << std::setw(14) << "static"
+              << std::setw(14) << "dynamic" << std::setw(14) << "counters" << "\n";
+    for (const Line &L : Lines)
+      std::cout << "  " << std::left << std::setw(26) << L.What << std::right << std::setw(14)
+                << cell(L.Static) << std::setw(14) << cell(L.Dynamic) << std::setw(14)
+                << cell(L.Counters) << "\n";
+    for (const std::string &W : Why)
+      std::cout << "  - " << W << "\n";
+    std::cout << "\n";
+  }
+  if (!Shown)
+    throw UserError("--kernel '" + O.Kernel + "' matches no kernel in the inputs");
+  if (O.Json)
+    std::cout << Out.dump(2) << "\n";
+  for (const std::string &N : D.Notes)
+    std::cerr << "note: " << N << "\n";
+  return 0;
+}
+
+} // namespace
+
+Subcommand addCompareCommand(CLI::App &App) {
+  auto O = std::make_shared<CompareOptions>();
+  CLI::App *C = App.add_subcommand(
+      "compare", "Per kernel, the static model, the dynamic counts and the hardware "
+                 "counters side by side (FLOPs, bytes, arithmetic intensity per launch), "
+                 "with the reason for each disagreement where known. See docs/report.md.");
+  C->add_option("inputs", O->Inputs, "profile JSON files (merged) and/or ncu raw CSV files")
+      ->required();
+  C->add_option("--kernel", O->Kernel, "only kernels whose name matches this regular expression");
+  C->add_option("--tolerance", O->Tolerance, "relative difference (percent) that counts as a "
+                                             "disagreement (default 1)");
+  C->add_flag("--json", O->Json, "print JSON");
+  return {C, [O] { return runCompare(*O); }};
+}
+
+} // namespace hroof

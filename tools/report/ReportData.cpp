@@ -1,0 +1,454 @@
+//===- ReportData.cpp - profiles, machine files, roofline quantities -----===//
+#include "ReportData.h"
+
+#include "../Toolchain.h"
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace hroof {
+namespace report {
+
+//===--- Flat counts --------------------------------------------------------===//
+
+void flatten(const nlohmann::json &J, const std::string &Prefix, Flat &Out) {
+  if (!J.is_object())
+    return;
+  for (auto It = J.begin(); It != J.end(); ++It) {
+    std::string Key = Prefix.empty() ? It.key() : Prefix + "." + It.key();
+    if (It->is_number())
+      Out[Key] += It->get<double>();
+    else if (It->is_object() && It.key() != "raw" && It.key() != "peak")
+      flatten(*It, Key, Out);
+  }
+}
+
+double get(const Flat &F, const std::string &Key) {
+  auto It = F.find(Key);
+  return It == F.end() ? 0.0 : It->second;
+}
+
+static bool has(const Flat &F, const std::string &Key) { return F.count(Key) != 0; }
+
+static bool hasPrefix(const Flat &F, const std::string &Prefix) {
+  auto It = F.lower_bound(Prefix);
+  return It != F.end() && It->first.compare(0, Prefix.size(), Prefix) == 0;
+}
+
+double sumPrefix(const Flat &F, const std::string &Prefix) {
+  double S = 0;
+  for (auto It = F.lower_bound(Prefix);
+       It != F.end() && It->first.compare(0, Prefix.size(), Prefix) == 0; ++It)
+    S += It->second;
+  return S;
+}
+
+void addInto(Flat &Sum, const Flat &Add) {
+  for (const auto &[K, V] : Add)
+    Sum[K] += V;
+}
+
+//===--- Inputs ---------------------------------------------------------===//
+
+static std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    throw UserError("cannot read '" + Path + "'");
+  std::stringstream SS;
+  SS << In.rdbuf();
+  if (In.bad())
+    throw UserError("cannot read '" + Path + "'");
+  return SS.str();
+}
+
+KernelData &kernelFor(Dataset &D, const std::string &Name,
+                             const std::string &Mangled) {
+  const std::string &Key = Mangled.empty() ? Name : Mangled;
+  for (KernelData &K : D.Kernels)
+    if ((K.Mangled.empty() ? K.Name : K.Mangled) == Key)
+      return K;
+  D.Kernels.push_back({});
+  D.Kernels.back().Name = Name;
+  D.Kernels.back().Mangled = Mangled;
+  return D.Kernels.back();
+}
+
+static void addSource(SourceCounts &S, const nlohmann::json &Obj) {
+  if (!Obj.is_object())
+    return;
+  uint64_t N = Obj.value("launches", uint64_t(0));
+  if (!N)
+    return;
+  S.Launches += N;
+  if (Obj.contains("total"))
+    flatten(Obj["total"], "", S.Counts);
+}
+
+void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
+  if (!J.is_object() || !J.contains("hroof_profile")) {
+    std::string What = "not an hroof profile (no \"hroof_profile\" field)";
+    if (J.is_object() && J.contains("schema") && J["schema"].is_string())
+      What += "; it is a '" + J["schema"].get<std::string>() +
+              "' file (give machine files with --machine)";
+    throw UserError("'" + Path + "': " + What);
+  }
+  if (!J["hroof_profile"].is_number_integer() || J["hroof_profile"].get<int>() != 1)
+    throw UserError("'" + Path + "': unsupported profile version " +
+                    J["hroof_profile"].dump() + " (this hroof reads version 1)");
+  if (!J.contains("kernels") || !J["kernels"].is_array())
+    throw UserError("'" + Path + "': malformed profile: no \"kernels\" array");
+  std::set<std::string> Devs;
+  if (J.contains("devices") && J["devices"].is_array())
+    for (const auto &Dv : J["devices"])
+      if (Dv.is_object() && Dv.contains("name") && Dv["name"].is_string())
+        Devs.insert(Dv["name"].get<std::string>());
+  D.Devices.insert(Devs.begin(), Devs.end());
+  if (J["kernels"].empty()) {
+    D.Notes.push_back("'" + Path + "' records no kernel launches");
+    return;
+  }
+  try {
+    for (const auto &A : J["kernels"]) {
+      if (!A.is_object() || !A.contains("kernel") || !A["kernel"].is_string())
+        throw UserError("'" + Path + "': malformed profile: a kernels[] entry "
+                        "has no \"kernel\" name");
+      KernelData &K = kernelFor(D, A["kernel"].get<std::string>(),
+                                A.value("mangled", std::string()));
+      K.Inputs.insert(Path);
+      K.Devices.insert(Devs.begin(), Devs.end());
+      K.Launches += A.value("launches", uint64_t(0));
+      K.Instrumented |= A.value("instrumented", false);
+      if (A.contains("duration_ns") && A["duration_ns"].is_object()) {
+        K.TimedLaunches += A["duration_ns"].value("timed_launches", uint64_t(0));
+        K.DurationNs += A["duration_ns"].value("total", 0.0);
+      }
+      if (A.contains("dynamic"))
+        addSource(K.Dynamic, A["dynamic"]);
+      if (A.contains("counters"))
+        addSource(K.Counters, A["counters"]);
+      if (A.contains("static") && A["static"].is_object()) {
+        const auto &S = A["static"];
+        addSource(K.Static, S);
+        K.StaticExact &= S.value("exact", true);
+        K.StaticMatches += S.value("matches_dynamic", uint64_t(0));
+        K.StaticDiffers += S.value("differs_from_dynamic", uint64_t(0));
+        for (const char *Field : {"problems", "unknown"})
+          if (S.contains(Field) && S[Field].is_array())
+            for (const auto &P : S[Field])
+              if (P.is_string()) {
+                auto &List = std::string(Field) == "problems" ? K.StaticProblems
+                                                               : K.StaticUnknown;
+                if (std::find(List.begin(), List.end(), P.get<std::string>()) ==
+                    List.end())
+                  List.push_back(P.get<std::string>());
+              }
+      }
+    }
+  } catch (const nlohmann::json::exception &E) {
+    throw UserError("'" + Path + "': malformed profile: " + E.what());
+  }
+}
+
+Dataset loadInputs(const std::vector<std::string> &Paths) {
+  Dataset D;
+  for (const std::string &P : Paths) {
+    std::string Text = readFile(P);
+    size_t NonSpace = Text.find_first_not_of(" \t\r\n");
+    if (NonSpace == std::string::npos)
+      throw UserError("'" + P + "' is empty");
+    D.Inputs.push_back(P);
+    if (looksLikeNcuCsv(Text)) {
+      addNcuCsv(D, P, Text);
+      continue;
+    }
+    if (Text[NonSpace] != '{' && Text[NonSpace] != '[')
+      throw UserError("'" + P + "' is neither an hroof profile (JSON) nor an "
+                      "Nsight Compute raw CSV export (ncu --csv --page raw)");
+    nlohmann::json J;
+    try {
+      J = nlohmann::json::parse(Text);
+    } catch (const nlohmann::json::parse_error &E) {
+      bool Truncated = E.byte >= Text.size();
+      throw UserError("'" + P + "' is not valid JSON" +
+                      (Truncated ? " (truncated: it ends before the JSON does)"
+                                 : " (error at byte " + std::to_string(E.byte) + ")"));
+    }
+    addProfile(D, P, J);
+  }
+  if (D.Kernels.empty())
+    throw UserError(
+        (Paths.size() == 1 ? "'" + Paths[0] + "' records" : "the inputs record") +
+        std::string(" no kernel launches (empty profile: did the application "
+                    "launch any kernel under hroof run?)"));
+  return D;
+}
+
+//===--- Machine ------------------------------------------------------------===//
+
+std::string machinesDir() {
+  if (const char *E = std::getenv("HROOF_MACHINES_DIR"))
+    return E;
+  return HROOF_SOURCE_DIR "/docs/machines";
+}
+
+static std::string normName(const std::string &S) {
+  std::string R;
+  for (char C : S)
+    if (C != ' ' && C != '\t' && C != '-' && C != '_')
+      R += char(std::tolower((unsigned char)C));
+  return R;
+}
+
+bool sameDevice(const std::string &A, const std::string &B) {
+  return normName(A) == normName(B);
+}
+
+Machine loadMachine(const std::string &Path) {
+  std::string Text = readFile(Path);
+  nlohmann::json J = nlohmann::json::parse(Text, nullptr, false);
+  if (J.is_discarded())
+    throw UserError("machine file '" + Path + "' is not valid JSON");
+  if (!J.is_object() || J.value("schema", std::string()) != "hroof-machine/1")
+    throw UserError("'" + Path + "' is not a machine file (expected \"schema\": "
+                    "\"hroof-machine/1\", written by hroof-ert)");
+  Machine M;
+  M.Path = Path;
+  try {
+    if (J.contains("device") && J["device"].is_object())
+      M.Name = J["device"].value("name", std::string());
+    const auto &C = J.at("ceilings");
+    for (const char *Group : {"flops", "bandwidth"}) {
+      if (!C.contains(Group))
+        continue;
+      for (auto It = C[Group].begin(); It != C[Group].end(); ++It) {
+        double V = It->is_object() ? It->value("value", 0.0)
+                   : It->is_number() ? It->get<double>()
+                                     : 0.0;
+        if (V > 0)
+          (std::string(Group) == "flops" ? M.Flops : M.Bandwidth)[It.key()] = V;
+      }
+    }
+  } catch (const nlohmann::json::exception &E) {
+    throw UserError("machine file '" + Path + "' is malformed: " + E.what());
+  }
+  if (M.Flops.empty() || M.Bandwidth.empty())
+    throw UserError("machine file '" + Path + "' has no FLOP or bandwidth ceilings");
+  return M;
+}
+
+std::optional<std::string> findMachineFor(const std::string &Device) {
+  std::string Dir = machinesDir();
+  DIR *Dp = opendir(Dir.c_str());
+  if (!Dp)
+    return std::nullopt;
+  std::vector<std::string> Files;
+  while (dirent *E = readdir(Dp)) {
+    std::string N = E->d_name;
+    if (N.size() > 5 && N.substr(N.size() - 5) == ".json")
+      Files.push_back(Dir + "/" + N);
+  }
+  closedir(Dp);
+  std::sort(Files.begin(), Files.end());
+  for (const std::string &F : Files) {
+    std::ifstream In(F);
+    nlohmann::json J = nlohmann::json::parse(In, nullptr, false);
+    if (J.is_object() && J.contains("device") && J["device"].is_object() &&
+        sameDevice(J["device"].value("name", std::string()), Device))
+      return F;
+  }
+  return std::nullopt;
+}
+
+//===--- Analysis -----------------------------------------------------------===//
+
+std::string shortName(const std::string &Name) {
+  // Drop the parameter list (the last top-level "(...)") and a leading "void ".
+  std::string S = Name;
+  if (S.rfind("void ", 0) == 0)
+    S = S.substr(5);
+  int Depth = 0;
+  for (size_t I = S.size(); I-- > 0;) {
+    if (S[I] == ')')
+      ++Depth;
+    else if (S[I] == '(' && --Depth == 0) {
+      if (I > 0)
+        S = S.substr(0, I);
+      break;
+    }
+  }
+  return S;
+}
+
+std::string fmtNum(double V, int Prec) {
+  if (!std::isfinite(V))
+    return "-";
+  char Buf[64];
+  double A = std::fabs(V);
+  if (A == 0)
+    return "0";
+  if (A >= 1e3 && A < 1e9)
+    std::snprintf(Buf, sizeof Buf, "%.0f", V);
+  else if (A >= 1e9 || A < 1e-3)
+    std::snprintf(Buf, sizeof Buf, "%.*e", Prec - 1, V);
+  else
+    std::snprintf(Buf, sizeof Buf, "%.*g", Prec, V);
+  return Buf;
+}
+
+namespace {
+
+/// FLOPs per precision key (f32, ..., tensor_f16, ...) of a count set.
+std::map<std::string, double> flopsByPrecision(const Flat &F, double Per) {
+  std::map<std::string, double> R;
+  for (const auto &[K, V] : F) {
+    if (!V)
+      continue;
+    if (K.rfind("flops.", 0) == 0)
+      R[K.substr(6)] += V / Per;
+    else if (K.rfind("tensor_flops.", 0) == 0)
+      R["tensor_" + K.substr(13)] += V / Per;
+  }
+  return R;
+}
+
+const char *levelCeiling(const std::string &Level) {
+  if (Level == "L1")
+    return "l1";
+  if (Level == "L2")
+    return "l2";
+  return "hbm";
+}
+
+} // namespace
+
+std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
+  std::vector<KernelAnalysis> Out;
+  double SumTime = 0;
+  for (const KernelData &K : D.Kernels) {
+    KernelAnalysis A;
+    A.K = &K;
+    const Flat &C = K.Counters.Counts;
+    bool CtrFlops = K.Counters.present() &&
+                    (hasPrefix(C, "flops.") || hasPrefix(C, "tensor_flops."));
+    // FLOPs.
+    if (CtrFlops) {
+      A.FlopSource = "counters";
+      A.FlopsByPrecision = flopsByPrecision(C, double(K.Counters.Launches));
+    } else if (K.Dynamic.present()) {
+      A.FlopSource = "dynamic";
+      A.FlopsByPrecision = flopsByPrecision(K.Dynamic.Counts, double(K.Dynamic.Launches));
+    } else if (K.Static.present()) {
+      A.FlopSource = "static";
+      A.FlopsByPrecision = flopsByPrecision(K.Static.Counts, double(K.Static.Launches));
+    } else {
+      A.Missing.push_back("no FLOP counts (uninstrumented and no hardware counters)");
+    }
+    for (const auto &[P, V] : A.FlopsByPrecision)
+      A.FlopsPerLaunch += V;
+    // Time.
+    if (K.TimedLaunches && K.DurationNs > 0) {
+      A.TimeSource = "activity";
+      A.TimeNsPerLaunch = K.DurationNs / double(K.TimedLaunches);
+    } else if (K.Counters.present() && get(C, "time_ns") > 0) {
+      A.TimeSource = "counters";
+      A.TimeNsPerLaunch = get(C, "time_ns") / double(K.Counters.Launches);
+    } else {
+      A.Missing.push_back("no duration (no activity record or counter time)");
+    }
+    A.TotalTimeNs = A.TimeNsPerLaunch * double(std::max<uint64_t>(K.Launches, 1));
+    SumTime += A.TotalTimeNs;
+    if (A.TimeNsPerLaunch > 0)
+      A.GFlops = A.FlopsPerLaunch / A.TimeNsPerLaunch; // FLOP/ns == GFLOP/s
+    // Bytes per level.
+    if (K.Counters.present() &&
+        (has(C, "l1_bytes") || has(C, "l2_bytes") || has(C, "dram_bytes"))) {
+      A.BytesSource = "counters";
+      double N = double(K.Counters.Launches);
+      for (const auto &[Key, Level] : {std::pair{"l1_bytes", "L1"},
+                                       std::pair{"l2_bytes", "L2"},
+                                       std::pair{"dram_bytes", "HBM"}})
+        if (has(C, Key))
+          A.Levels.push_back({Level, levelCeiling(Level), get(C, Key) / N, 0});
+    } else {
+      const SourceCounts *S = K.Dynamic.present() ? &K.Dynamic
+                              : (K.Counters.present() && hasPrefix(C, "bytes.global."))
+                                  ? &K.Counters
+                              : K.Static.present() ? &K.Static
+                                                   : nullptr;
+      if (S) {
+        A.BytesSource = S == &K.Dynamic ? "dynamic" : S == &K.Counters ? "counters" : "static";
+        A.Levels.push_back({"global (requested)", "hbm",
+                            sumPrefix(S->Counts, "bytes.global.") / double(S->Launches), 0});
+      } else {
+        A.Missing.push_back("no byte counts");
+      }
+    }
+    for (LevelPoint &L : A.Levels)
+      L.AI = L.Bytes > 0 ? A.FlopsPerLaunch / L.Bytes : 0;
+    // Dominant precision and the compute ceiling of the mix (the time the mix
+    // takes at each precision's ceiling, summed: a harmonic combination).
+    double Best = 0, Secs = 0;
+    bool AllKnown = true;
+    for (const auto &[P, V] : A.FlopsByPrecision) {
+      if (V > Best)
+        Best = V, A.Precision = P;
+      if (M) {
+        auto It = M->Flops.find(P);
+        if (It == M->Flops.end()) {
+          AllKnown = false;
+          A.Missing.push_back("the machine file has no '" + P + "' ceiling");
+        } else {
+          Secs += V / It->second;
+        }
+      }
+    }
+    if (Best > 0 && Best < 0.9 * A.FlopsPerLaunch)
+      A.Precision += "+";
+    if (M && Secs > 0 && AllKnown)
+      A.PeakGFlops = A.FlopsPerLaunch / Secs;
+    // Governing ceiling: the lowest attainable performance over the compute
+    // ceiling and every memory level (hierarchical roofline).
+    if (M && A.FlopsPerLaunch > 0 && A.PeakGFlops > 0) {
+      A.GoverningGFlops = A.PeakGFlops;
+      A.Bound = "compute (" + A.Precision + ")";
+      for (const LevelPoint &L : A.Levels) {
+        auto It = M->Bandwidth.find(L.Ceiling);
+        if (It == M->Bandwidth.end() || L.Bytes <= 0)
+          continue;
+        double Att = L.AI * It->second;
+        if (Att < A.GoverningGFlops) {
+          A.GoverningGFlops = Att;
+          A.Bound = (L.Level == "global (requested)" ? std::string("HBM (requested bytes)")
+                                                     : L.Level) + " bandwidth";
+        }
+      }
+      if (A.GFlops > 0)
+        A.PctOfCeiling = 100.0 * A.GFlops / A.GoverningGFlops;
+    } else if (M && A.FlopsPerLaunch == 0 && A.TimeNsPerLaunch > 0) {
+      // No FLOPs: judge by the busiest memory level's share of its bandwidth.
+      for (const LevelPoint &L : A.Levels) {
+        auto It = M->Bandwidth.find(L.Ceiling);
+        if (It == M->Bandwidth.end() || L.Bytes <= 0)
+          continue;
+        double Pct = 100.0 * (L.Bytes / A.TimeNsPerLaunch) / It->second;
+        if (Pct > A.PctOfCeiling) {
+          A.PctOfCeiling = Pct;
+          A.Bound = (L.Level == "global (requested)" ? std::string("HBM (requested bytes)")
+                                                     : L.Level) + " bandwidth (no FLOPs)";
+        }
+      }
+    }
+    Out.push_back(std::move(A));
+  }
+  for (KernelAnalysis &A : Out)
+    A.TimeShare = SumTime > 0 ? 100.0 * A.TotalTimeNs / SumTime : 0;
+  return Out;
+}
+
+} // namespace report
+} // namespace hroof

@@ -1,0 +1,133 @@
+//===- ReportData.h - what `hroof report` and `hroof compare` read --------===//
+//
+// Loads profiles (docs/profile-format.md) and Nsight Compute raw CSV exports
+// into one per-kernel data set, merging several inputs (MPI ranks, repeated
+// runs) by kernel; loads the machine JSON (docs/ert.md); and derives the
+// hierarchical-roofline quantities (docs/report.md): FLOPs, bytes per level,
+// arithmetic intensity, FLOP/s, the governing ceiling and what bounds it.
+//
+// Count objects are kept flattened to dotted keys ("flops.f32",
+// "bytes.global.load", "l2_bytes", "time_ns") summed over inputs.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_TOOLS_REPORT_REPORTDATA_H
+#define HROOF_TOOLS_REPORT_REPORTDATA_H
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hroof {
+namespace report {
+
+using Flat = std::map<std::string, double>;
+
+/// Flattens a nested object of numbers into dotted keys; other values skipped.
+void flatten(const nlohmann::json &J, const std::string &Prefix, Flat &Out);
+double get(const Flat &F, const std::string &Key);
+/// Sum of the keys starting with \p Prefix (e.g. "flops.").
+double sumPrefix(const Flat &F, const std::string &Prefix);
+void addInto(Flat &Sum, const Flat &Add);
+
+/// One source of counts for one kernel, summed over the launches it covers.
+struct SourceCounts {
+  uint64_t Launches = 0; ///< launches these counts cover
+  Flat Counts;
+  bool present() const { return Launches > 0; }
+};
+
+/// One kernel, merged over every input.
+struct KernelData {
+  std::string Name, Mangled;
+  uint64_t Launches = 0;
+  uint64_t TimedLaunches = 0; ///< launches with an activity duration
+  double DurationNs = 0;      ///< their summed duration
+  SourceCounts Dynamic, Static, Counters;
+  bool Instrumented = false;
+  bool StaticExact = true;
+  uint64_t StaticMatches = 0, StaticDiffers = 0;
+  std::vector<std::string> StaticUnknown;  ///< why the model is not exact
+  std::vector<std::string> StaticProblems; ///< why launches had no static totals
+  std::set<std::string> Inputs;            ///< files it came from
+  std::set<std::string> Devices;           ///< device names it ran on
+};
+
+/// Everything read from the inputs.
+struct Dataset {
+  std::vector<std::string> Inputs;
+  std::set<std::string> Devices; ///< device names (may be empty)
+  std::vector<KernelData> Kernels;
+  std::vector<std::string> Notes; ///< lines worth telling the user
+};
+
+/// Reads every input (profile JSON or ncu CSV; format by content) and merges
+/// them. Throws UserError naming the file and the problem.
+Dataset loadInputs(const std::vector<std::string> &Paths);
+
+/// The kernel entry of \p D for this name (created if new).
+KernelData &kernelFor(Dataset &D, const std::string &Name,
+                      const std::string &Mangled);
+/// Adds one profile's JSON to \p D (\p Path for messages).
+void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J);
+/// Adds one Nsight Compute `--csv --page raw` export (NcuImport.cpp).
+void addNcuCsv(Dataset &D, const std::string &Path, const std::string &Text);
+/// True when \p Text looks like an ncu raw CSV export.
+bool looksLikeNcuCsv(const std::string &Text);
+
+/// The machine's ceilings (docs/ert.md, schema hroof-machine/1).
+struct Machine {
+  std::string Path, Name;
+  std::map<std::string, double> Flops;     ///< GFLOP/s: f32, tensor_f16, ...
+  std::map<std::string, double> Bandwidth; ///< GB/s: l1, shared, l2, hbm
+};
+Machine loadMachine(const std::string &Path);
+/// docs/machines/*.json whose device name matches \p Device, if any.
+std::optional<std::string> findMachineFor(const std::string &Device);
+/// Directory of the bundled machine files.
+std::string machinesDir();
+/// Case- and space-insensitive device-name match.
+bool sameDevice(const std::string &A, const std::string &B);
+
+/// A memory level of the hierarchical roofline.
+struct LevelPoint {
+  std::string Level;   ///< "L1", "L2", "HBM", "global (requested)"
+  std::string Ceiling; ///< machine bandwidth key: l1, l2, hbm
+  double Bytes = 0;    ///< per launch
+  double AI = 0;       ///< FLOP/byte (0 when no bytes)
+};
+
+/// The roofline quantities of one kernel (per launch, then scaled).
+struct KernelAnalysis {
+  const KernelData *K = nullptr;
+  std::string FlopSource;  ///< "counters", "dynamic", "static", ""
+  std::string BytesSource; ///< "counters", "dynamic", ""
+  std::string TimeSource;  ///< "activity", "counters", ""
+  double FlopsPerLaunch = 0;
+  double TimeNsPerLaunch = 0;
+  double TotalTimeNs = 0;  ///< all launches (for the share of time)
+  double GFlops = 0;       ///< achieved GFLOP/s (0 if unknown)
+  std::string Precision;   ///< dominant: f32, f64, f16, bf16, tensor_f16...
+  std::map<std::string, double> FlopsByPrecision; ///< per launch
+  std::vector<LevelPoint> Levels;
+  double PeakGFlops = 0;   ///< the dominant precision's ceiling
+  double GoverningGFlops = 0; ///< min over levels/compute of the attainable
+  std::string Bound;       ///< "compute (f32)", "HBM bandwidth", ...
+  double PctOfCeiling = 0; ///< GFlops / GoverningGFlops * 100
+  double TimeShare = 0;    ///< percent of the summed kernel time
+  std::vector<std::string> Missing; ///< what could not be computed and why
+};
+
+std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M);
+
+/// Short display name: the demangled name without its parameter list.
+std::string shortName(const std::string &Name);
+/// "1.23 G", fixed-width friendly number formatting.
+std::string fmtNum(double V, int Prec = 3);
+
+} // namespace report
+} // namespace hroof
+
+#endif
