@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds the expansion probe (plain) into .carry/expansion and its static
+# counts at the probe's launch (hroof static), for run.sh on the GPU machine.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+D=.carry/expansion
+mkdir -p $D
+SRC=test/gpu/expansion/expansion.cu
+clang++-22 -O2 -x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version "$SRC" \
+  -o $D/expansion -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -lpthread
+build/bin/hroof static "$SRC" --grid 3907 --block 256 --arg n=1000003 --json > $D/static.json
+cp test/gpu/expansion/derive.py $D/
+echo "build.sh: $D ready"
