@@ -160,8 +160,9 @@ int runStatic(const StaticOptions &O) {
 int demoMain(); // DemoCommand.cpp
 
 int main(int argc, char **argv) {
-  CLI::App App{"hroof: hierarchical roofline analysis of CUDA kernels "
-               "(static model from the hroof LLVM plugin)"};
+  CLI::App App{"hroof: hierarchical roofline analysis of CUDA kernels: static "
+               "counts from the hroof LLVM plugin, dynamic counts and hardware "
+               "counters from the runtime, reports on the roofline"};
   App.require_subcommand(1);
   App.set_version_flag("--version", "hroof 0.1");
   std::string EnvHelp = "\nEnvironment:\n";
@@ -192,8 +193,12 @@ int main(int argc, char **argv) {
   Static->add_option("extra", SO.Extra, "after --: extra clang arguments");
 
   CLI::App *Demo = App.add_subcommand(
-      "demo", "Run hroof on the bundled example kernels (examples/): the "
-              "static model of each at a fixed launch. Needs no GPU.");
+      "demo", "Run hroof on the bundled example kernels (examples/, launches "
+              "in examples/demo.json): the static model of each (needs clang and "
+              "the plugin here); where a GPU is present, also runs the "
+              "instrumented example binaries (build/examples/) under hroof run "
+              "and prints the static model at each real launch beside the exact "
+              "dynamic counts and the kernel time.");
 
   Subcommand Run = addRunCommand(App);
   Subcommand Report = addReportCommand(App), Compare = addCompareCommand(App);
