@@ -86,9 +86,12 @@ std::string htmlEscape(const std::string &S) {
   return R;
 }
 
-/// Safe inside <script>: no "</" sequence.
-std::string scriptSafe(std::string S) {
-  for (size_t P = 0; (P = S.find("</", P)) != std::string::npos; P += 3)
+/// Safe inside <script>: no "</" sequence (\p Json: JSON text, where "<\\/"
+/// means the same; otherwise JavaScript, where only "</script" is escaped
+/// so that regular expressions such as /</g stay intact).
+std::string scriptSafe(std::string S, bool Json = false) {
+  const std::string From = Json ? "</" : "</script";
+  for (size_t P = 0; (P = S.find(From, P)) != std::string::npos; P += 3)
     S.replace(P, 2, "<\\/");
   return S;
 }
@@ -114,8 +117,8 @@ std::vector<std::string> displayNames(const std::vector<KernelAnalysis> &As) {
   std::map<std::string, int> Seen;
   for (const KernelAnalysis &A : As) {
     std::string S = shortName(A.K->Name);
-    if (S.size() > 48)
-      S = S.substr(0, 45) + "...";
+    if (S.size() > 32)
+      S = S.substr(0, 29) + "...";
     int N = ++Seen[S];
     R.push_back(N > 1 ? S + " #" + std::to_string(N) : S);
   }
@@ -185,7 +188,7 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
   auto Ceil10 = [](double V) { return std::pow(10.0, std::ceil(std::log10(V))); };
   double X0 = Floor10(std::min(MinAI < 1e300 ? MinAI / 2 : 1.0, 0.1));
   double X1 = Ceil10(std::max({MaxAI * 2, PMax / BwMin * 4, 100.0}));
-  double Y1 = Ceil10(PMax * 1.5);
+  double Y1 = PMax * 3;
   double Y0 = Floor10(std::min({MinG < 1e300 ? MinG / 2 : PMin, X0 * BwMin, PMin / 10}));
   nlohmann::json Ceil = nlohmann::json::array(), CeilLabels = nlohmann::json::array();
   for (const std::string &L : Levels) {
@@ -205,6 +208,9 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
     Ceil.push_back({{"ceiling", Name}, {"kind", "compute"}, {"end", 1}, {"ai", X1}, {"gflops", F}});
     CeilLabels.push_back({{"text", Name}, {"ai", X1 / 1.15}, {"gflops", F}, {"kind", "compute"}});
   }
+  // Memory labels follow their diagonal: slope 1 in log-log space.
+  double Angle = 360.0 - std::atan((540.0 / std::log10(Y1 / Y0)) / (860.0 / std::log10(X1 / X0))) *
+                             180.0 / M_PI;
   nlohmann::json X = {{"field", "ai"}, {"type", "quantitative"},
                       {"scale", {{"type", "log"}, {"domain", {X0, X1}}}},
                       {"axis", {{"title", "Arithmetic intensity (FLOP/byte)"}, {"format", "~g"}}}};
@@ -232,14 +238,19 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
                                                   {"range", {{1, 0}, {6, 3}}}}},
                                        {"legend", nullptr}}}}}},
         {{"data", {{"name", "ceiling_labels"}}},
-         {"mark", {{"type", "text"}, {"clip", true}, {"fontSize", 11}, {"color", "#444"}, {"dy", -7}}},
-         {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "text"}}},
-                       {"align", {{"condition", {{"test", "datum.kind === 'compute'"}, {"value", "right"}}},
-                                  {"value", "left"}}}}}},
+         {"transform", {{{"filter", "datum.kind === 'compute'"}}}},
+         {"mark", {{"type", "text"}, {"clip", true}, {"fontSize", 11}, {"color", "#444"},
+                   {"dy", -7}, {"align", "right"}}},
+         {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "text"}}}}}},
+        {{"data", {{"name", "ceiling_labels"}}},
+         {"transform", {{{"filter", "datum.kind === 'memory'"}}}},
+         {"mark", {{"type", "text"}, {"clip", true}, {"fontSize", 11}, {"color", "#444"},
+                   {"dy", -6}, {"align", "left"}, {"angle", Angle}}},
+         {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "text"}}}}}},
         {{"data", {{"name", "points"}}},
          {"mark", {{"type", "line"}, {"strokeWidth", 1}, {"opacity", 0.45}}},
          {"encoding", {{"x", X}, {"y", Y}, {"detail", {{"field", "kernel"}}},
-                       {"color", {{"field", "kernel"}, {"type", "nominal"}, {"legend", nullptr}}}}}},
+                       {"color", {{"field", "kernel"}, {"type", "nominal"}}}}}},
         {{"data", {{"name", "points"}}},
          {"mark", {{"type", "point"}, {"filled", true}, {"size", 110}, {"opacity", 0.9},
                    {"stroke", "#222"}, {"strokeWidth", 0.6}}},
@@ -267,7 +278,7 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
         {{"data", {{"name", "labels"}}},
          {"mark", {{"type", "text"}, {"align", "left"}, {"dx", 9}, {"dy", 3}, {"fontSize", 11}}},
          {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "kernel"}}},
-                       {"color", {{"field", "kernel"}, {"type", "nominal"}, {"legend", nullptr}}}}}}}},
+                       {"color", {{"field", "kernel"}, {"type", "nominal"}}}}}}}},
       {"resolve", {{"scale", {{"color", "shared"}}}}}};
   return Spec;
 }
@@ -468,7 +479,7 @@ std::string buildHtml(const nlohmann::json &Spec, const std::vector<KernelAnalys
   replaceAll(Page, "@@SUBTITLE@@", htmlEscape(Subtitle));
   replaceAll(Page, "@@TABLE@@", htmlTable(As));
   replaceAll(Page, "@@NOTES@@", NotesHtml);
-  replaceAll(Page, "@@SPEC@@", scriptSafe(Spec.dump()));
+  replaceAll(Page, "@@SPEC@@", scriptSafe(Spec.dump(), true));
   replaceAll(Page, "@@VEGA_EMBED@@", Lib("vega-embed/build/vega-embed.min.js"));
   replaceAll(Page, "@@VEGA_LITE@@", Lib("vega-lite/build/vega-lite.min.js"));
   replaceAll(Page, "@@VEGA@@", Lib("vega/build/vega.min.js"));
