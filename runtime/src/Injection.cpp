@@ -88,6 +88,12 @@ std::string cuptiErr(CUptiResult R) {
 
 uint64_t threadId() { return uint64_t(::syscall(SYS_gettid)); }
 
+uint64_t nowNs() {
+  timespec Ts;
+  clock_gettime(CLOCK_MONOTONIC, &Ts);
+  return uint64_t(Ts.tv_sec) * 1000000000ull + uint64_t(Ts.tv_nsec);
+}
+
 /// One module's embedded static model, read once.
 struct ModuleInfo {
   std::shared_ptr<StaticModule> Model; ///< null when absent or unreadable
@@ -122,7 +128,9 @@ struct InFlight {
   bool Counted = false;               ///< dynamic counts are read at exit
   std::unique_lock<std::mutex> Lock;  ///< the counter array (Counted only)
   HwContext *Hw = nullptr;            ///< a range is open on this context
+  int Device = -1;                    ///< the context's device (hardware counters)
   std::unique_lock<std::mutex> HwLock;
+  uint64_t HwT = 0;                   ///< when the range was started
   LaunchRecord R;
   LaunchShape Shape;
   EvalEnv Env;
@@ -139,7 +147,8 @@ struct PendingLaunch {
 /// launch; one range (one launch) at a time, under M.
 struct HwContext {
   std::mutex M;
-  bool Ready = false, Failed = false;
+  bool Ready = false, Failed = false, Configured = false;
+  int Device = -1;
   CUpti_RangeProfiler_Object *Obj = nullptr;
   CUpti_Profiler_Host_Object *Host = nullptr;
   std::vector<uint8_t> Config, Data;
@@ -160,6 +169,10 @@ struct HardwareCounters {
   std::unordered_map<std::string, int64_t> Taken; ///< per mangled name
   std::unordered_set<uint32_t> Done; ///< finalized ranges' correlation ids (Runtime::M)
   bool DroppedReported = false;
+  bool ProfilerInitDone = false;
+  bool Reuse = false; ///< HROOF_HW_REUSE=1 (experiment): SetConfig once per context
+  std::atomic<uint64_t> EnterNs{0}, LaunchNs{0}, ExitNs{0}, Ranges{0};
+  std::string ProfilerInitProblem;
 
   void onInit();
   /// Whether this launch of \p F gets a range (counts it against the limit).
@@ -172,6 +185,7 @@ struct HardwareCounters {
   void onFinish();
   void off(const std::string &Why);
   std::string setup(HwContext &C, CUcontext Ctx);
+  std::string setupContext(HwContext &C, CUcontext Ctx);
 };
 
 struct Runtime {
@@ -285,16 +299,12 @@ void HardwareCounters::onInit() {
     if (T.P)
       T.P->note(Set.Problem);
   }
-  if (!Set.Enabled)
-    return;
-  CUpti_Profiler_Initialize_Params P{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-  CUptiResult R = cuptiProfilerInitialize(&P);
-  if (R != CUPTI_SUCCESS) {
-    Enabled = true; // so that off() reports it
-    off(hwErr("cuptiProfilerInitialize", R));
-    return;
-  }
-  Enabled = true;
+  // cuptiProfilerInitialize is called at the first profiled launch (setup):
+  // inside cuInit, where InitializeInjection runs, it fails (seen on the H100:
+  // CUPTI_ERROR_UNKNOWN).
+  Enabled = Set.Enabled;
+  const char *Re = std::getenv("HROOF_HW_REUSE");
+  Reuse = Re && *Re == '1';
 }
 
 bool HardwareCounters::take(const FuncInfo &F) {
@@ -308,10 +318,29 @@ bool HardwareCounters::take(const FuncInfo &F) {
 
 std::string HardwareCounters::setup(HwContext &C, CUcontext Ctx) {
   Runtime &T = rt();
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (!ProfilerInitDone) {
+      ProfilerInitDone = true;
+      CUpti_Profiler_Initialize_Params P{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+      CUptiResult R = cuptiProfilerInitialize(&P);
+      if (R != CUPTI_SUCCESS)
+        ProfilerInitProblem = hwErr("cuptiProfilerInitialize", R);
+    }
+  }
+  std::string E = setupContext(C, Ctx);
+  if (!E.empty() && !ProfilerInitProblem.empty())
+    E += " (after " + ProfilerInitProblem + ")";
+  return E;
+}
+
+std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
+  Runtime &T = rt();
   CUdevice Dev = 0;
   CUresult CR = cuCtxGetDevice(&Dev);
   if (CR != CUDA_SUCCESS)
     return std::string("cuCtxGetDevice: ") + cuErr(CR);
+  C.Device = int(Dev);
   char DevName[256] = {0};
   cuDeviceGetName(DevName, sizeof DevName, Dev);
   CUpti_Profiler_DeviceSupported_Params DS{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
@@ -448,6 +477,7 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   if (!Enabled || C->Failed)
     return false;
   IF.R.HwTried = true;
+  uint64_t T0 = nowNs();
   if (!C->Ready) {
     std::string E = setup(*C, IF.Ctx);
     if (!E.empty()) {
@@ -466,7 +496,8 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   std::string E;
   if ((R = cuptiRangeProfilerCounterDataImageInitialize(&DI)) != CUPTI_SUCCESS)
     E = hwErr("cuptiRangeProfilerCounterDataImageInitialize", R);
-  if (E.empty()) {
+  if (E.empty() && !(Reuse && C->Configured)) {
+    C->Configured = true;
     CUpti_RangeProfiler_SetConfig_Params SC{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
     SC.pRangeProfilerObject = C->Obj;
     SC.configSize = C->Config.size();
@@ -496,7 +527,10 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
     return false;
   }
   IF.Hw = C;
+  IF.Device = C->Device;
   IF.HwLock = std::move(Lock);
+  EnterNs += nowNs() - T0;
+  IF.HwT = nowNs();
   return true;
 }
 
@@ -504,6 +538,9 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
   HwContext &C = *IF.Hw;
   IF.Hw = nullptr;
   LaunchRecord &LR = IF.R;
+  uint64_t T1 = nowNs();
+  LaunchNs += T1 - IF.HwT;
+  ++Ranges;
   CUptiResult R;
   std::string E;
   CUpti_RangeProfiler_Stop_Params SP{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
@@ -562,6 +599,7 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
       LR.Hw = countersToJson(Values);
     }
   }
+  ExitNs += nowNs() - T1;
   IF.HwLock.unlock();
 }
 
@@ -593,6 +631,18 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
 /// another thread still inside its range loses its counters, said once.
 void HardwareCounters::onFinish() {
   Runtime &T = rt();
+  if (Ranges && T.P) {
+    char Buf[256];
+    snprintf(Buf, sizeof Buf,
+             "hardware counters: %llu ranges; host time per range: %.2f ms "
+             "configure+start, %.2f ms launch with replay, %.2f ms "
+             "stop+decode+evaluate",
+             (unsigned long long)Ranges.load(), EnterNs / 1e6 / Ranges,
+             LaunchNs / 1e6 / Ranges, ExitNs / 1e6 / Ranges);
+    T.P->note(Buf);
+    if (T.S.Verbose >= 1)
+      logLine("%s", Buf);
+  }
   std::lock_guard<std::mutex> L(M);
   size_t Busy = 0;
   for (auto &[Ctx, C] : Ctxs) {
@@ -986,11 +1036,35 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
             LR.Name.c_str(), LR.Grid[0], LR.Grid[1], LR.Grid[2], LR.Block[0],
             LR.Block[1], LR.Block[2], LR.Error.empty() ? "" : ": ",
             LR.Error.c_str());
+  // A replayed launch gets no activity record (seen on the H100 with CUDA
+  // 13): its duration is the range's gpu__time_duration.sum.
+  bool FromCounters = false;
+  if (LR.Hw && LR.Hw->contains("time_ns")) {
+    LR.Timed = true;
+    LR.DurationFromCounters = true;
+    LR.DurationNs = (*LR.Hw)["time_ns"].get<uint64_t>();
+    LR.Device = int64_t(IF->Device);
+    FromCounters = true;
+  }
   PendingLaunch Done;
   {
     std::lock_guard<std::mutex> L(T.M);
     auto It = T.Pending.find(CB->correlationId);
-    if (It == T.Pending.end() || LaunchResult != CUDA_SUCCESS) {
+    if (FromCounters) {
+      if (It != T.Pending.end() && It->second.HaveActivity) {
+        // An activity record came after all: its timestamps win.
+        LaunchRecord &AR = It->second.R;
+        LR.Timed = AR.Timed;
+        LR.DurationFromCounters = false;
+        LR.StartNs = AR.StartNs;
+        LR.DurationNs = AR.DurationNs;
+        LR.Stream = AR.Stream;
+      }
+      if (It != T.Pending.end())
+        T.Pending.erase(It);
+      T.Hw.Done.insert(CB->correlationId);
+      Done.R = std::move(LR);
+    } else if (It == T.Pending.end() || LaunchResult != CUDA_SUCCESS) {
       // No activity record will come for a launch that failed.
       if (It != T.Pending.end())
         T.Pending.erase(It);

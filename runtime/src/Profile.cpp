@@ -189,7 +189,10 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
                       {"shared_mem", R.SharedMem},
                       {"instrumented", R.Instrumented},
                       {"graph", R.Graph}};
-  if (R.Timed) {
+  if (R.Timed && R.DurationFromCounters) {
+    J["duration_ns"] = R.DurationNs;
+    J["duration_source"] = "counters";
+  } else if (R.Timed) {
     J["start_ns"] = R.StartNs;
     J["duration_ns"] = R.DurationNs;
   } else {

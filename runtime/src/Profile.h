@@ -106,6 +106,7 @@ struct LaunchRecord {
   std::vector<std::pair<std::string, int64_t>> Args; ///< integer arguments
   std::string Error;                  ///< launch or execution error
   bool HwTried = false;               ///< hardware counters were attempted
+  bool DurationFromCounters = false;  ///< DurationNs is gpu__time_duration.sum
   std::optional<nlohmann::json> Hw;   ///< "counters" (HwMetrics.h)
   std::string HwProblem;              ///< why no counters (when tried)
 };
