@@ -104,6 +104,12 @@ CountVector staticCounts(BasicBlock &BB) {
   return C.Counts;
 }
 
+/// A per-thread value at an exit and the count vector it multiplies.
+struct FinalValue {
+  WeakTrackingVH Value; ///< promotion replaces the loads by SSA values
+  CountVector Vec;
+};
+
 class ModuleInstrumenter {
 public:
   ModuleInstrumenter(Module &M, ModuleAnalysisManager &MAM)
@@ -283,25 +289,34 @@ private:
             Calls[&BB].push_back(CI);
     }
 
-    // Accumulators in the entry block.
-    IRBuilder<> EntryB(&*F.getEntryBlock().getFirstInsertionPt());
-    std::map<int, AllocaInst *> Acc;
+    // Accumulators, one per "counting point": a count vector (a block's
+    // counts, a loop's per-iteration sum, or one counter) and how many times
+    // this thread added it. Blocks with equal counts share a point, so a
+    // straight-line guarded kernel carries one accumulator, not one per
+    // counter.
+    std::map<CountVector, AllocaInst *> Acc;
     std::vector<AllocaInst *> Promote;
-    auto AccOf = [&](int K) {
-      auto [It, New] = Acc.try_emplace(K, nullptr);
+    auto AccOf = [&](const CountVector &V) {
+      auto [It, New] = Acc.try_emplace(V, nullptr);
       if (New) {
         IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
         It->second = B.CreateAlloca(I64, DL.getAllocaAddrSpace(), nullptr,
-                                    "hroof.acc." + std::to_string(K));
+                                    "hroof.acc." + std::to_string(Acc.size() - 1));
         B.CreateStore(ConstantInt::get(I64, 0), It->second);
         Promote.push_back(It->second);
       }
       return It->second;
     };
-    auto Add = [&](IRBuilder<> &B, int K, Value *V) {
-      AllocaInst *A = AccOf(K);
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), V), A);
+    auto AddPoint = [&](IRBuilder<> &B, const CountVector &V, Value *Times) {
+      AllocaInst *A = AccOf(V);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), Times), A);
     };
+    auto Unit = [](int K) {
+      CountVector V{};
+      V[K] = 1;
+      return V;
+    };
+    auto Add = [&](IRBuilder<> &B, int K, Value *V) { AddPoint(B, Unit(K), V); };
 
     // Loops counted at their preheader.
     std::map<BasicBlock *, Loop *> HoistedTo; // block -> loop that counts it
@@ -336,16 +351,13 @@ private:
         if (!Any)
           continue;
         IRBuilder<> B(Pre->getTerminator());
-        Value *T = Trips;
-        for (int K = 0; K < NumCounters; ++K)
-          if (Sum[K])
-            Add(B, K, B.CreateMul(T, ConstantInt::get(I64, Sum[K])));
+        AddPoint(B, Sum, Trips);
       }
 
     AllocaInst *CallBuf = nullptr;
     Argument *MyBuf = Rewritten.count(&F) ? F.getArg(F.arg_size() - 1) : nullptr;
     // WeakTrackingVH: promotion replaces the loads by the SSA values.
-    std::vector<std::pair<ReturnInst *, std::map<int, WeakTrackingVH>>> Exits;
+    std::vector<std::pair<ReturnInst *, std::vector<FinalValue>>> Exits;
     for (BasicBlock *BB : Blocks) {
       // Run-time classification of generic accesses.
       for (const GenericAccess &G : Generic[BB]) {
@@ -378,22 +390,28 @@ private:
       // This block's own counts.
       if (!HoistedTo.count(BB)) {
         const CountVector &C = Counts[BB];
-        IRBuilder<> B(BB->getTerminator());
-        for (int K = 0; K < NumCounters; ++K)
-          if (C[K])
-            Add(B, K, ConstantInt::get(I64, C[K]));
+        if (std::any_of(C.begin(), C.end(), [](uint64_t X) { return X != 0; })) {
+          IRBuilder<> B(BB->getTerminator());
+          AddPoint(B, C, ConstantInt::get(I64, 1));
+        }
       }
       // Exits: hand the totals to the caller, or flush (after promotion).
-      if (auto *R = dyn_cast<ReturnInst>(BB->getTerminator())) {
-        IRBuilder<> B(R);
-        std::map<int, WeakTrackingVH> Final;
-        for (int K : Mine)
-          Final[K] = B.CreateLoad(I64, AccOf(K), "hroof.final");
-        if (MyBuf) {
-          for (auto &[K, V] : Final)
-            B.CreateStore(V, B.CreateConstInBoundsGEP2_32(BufTy, MyBuf, 0, K));
-        } else {
-          Exits.push_back({R, Final});
+      if (auto *R = dyn_cast<ReturnInst>(BB->getTerminator()))
+        Exits.push_back({R, {}});
+    }
+    // Final values at each exit, once every point exists.
+    for (auto &[R, Final] : Exits) {
+      IRBuilder<> B(R);
+      for (auto &[V, A] : Acc)
+        Final.push_back({B.CreateLoad(I64, A, "hroof.final"), V});
+      if (MyBuf) {
+        // A device function returns per-counter totals to its caller.
+        for (int K : Mine) {
+          Value *T = ConstantInt::get(I64, 0);
+          for (FinalValue &FV : Final)
+            if (FV.Vec[K])
+              T = B.CreateAdd(T, B.CreateMul(FV.Value, ConstantInt::get(I64, FV.Vec[K])));
+          B.CreateStore(T, B.CreateConstInBoundsGEP2_32(BufTy, MyBuf, 0, K));
         }
       }
     }
@@ -402,7 +420,7 @@ private:
       return;
     GlobalVariable *Counters = counterArray(F);
     for (auto &[R, Final] : Exits)
-      flush(R, Final, Counters);
+      flush(R, Final, Mine, Counters);
   }
 
   GlobalVariable *counterArray(Function &F) {
@@ -420,11 +438,25 @@ private:
 
   /// Warp-sums each final count with redux.sync and lets the lowest active
   /// lane add it to the kernel's counter array: one atomic per warp per counter.
-  void flush(ReturnInst *R, const std::map<int, WeakTrackingVH> &Final,
+  void flush(ReturnInst *R, std::vector<FinalValue> Final, const CounterSet &Used,
              GlobalVariable *Counters) {
     if (Final.empty())
       return;
     IRBuilder<> B(R);
+    // Warp-sum whichever is fewer: the points, or the per-counter totals.
+    if (Final.size() > Used.size()) {
+      std::vector<FinalValue> PerCounter;
+      for (int K : Used) {
+        Value *T = ConstantInt::get(I64, 0);
+        for (FinalValue &FV : Final)
+          if (FV.Vec[K])
+            T = B.CreateAdd(T, B.CreateMul(FV.Value, ConstantInt::get(I64, FV.Vec[K])));
+        CountVector U{};
+        U[K] = 1;
+        PerCounter.push_back({T, U});
+      }
+      Final = std::move(PerCounter);
+    }
     Value *Mask = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_activemask));
     Value *Lane = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_laneid));
     Value *Leader = B.CreateIntrinsic(Intrinsic::cttz, {I32}, {Mask, B.getTrue()});
@@ -445,8 +477,8 @@ private:
           {V32, Mask});
     };
     Value *High = ConstantInt::get(I64, 0);
-    for (auto &[K, Handle] : Final)
-      High = B.CreateOr(High, B.CreateLShr(Handle, 27));
+    for (FinalValue &FV : Final)
+      High = B.CreateOr(High, B.CreateLShr(FV.Value, 27));
     Value *AllSmall = B.CreateCall(
         Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_vote_all_sync),
         {Mask, B.CreateICmpEQ(High, ConstantInt::get(I64, 0))});
@@ -454,9 +486,9 @@ private:
     SplitBlockAndInsertIfThenElse(AllSmall, R, &FastT, &SlowT);
     IRBuilder<> FB(FastT), SB(SlowT);
     B.SetInsertPoint(R);
-    std::vector<std::pair<int, Value *>> Sums;
-    for (auto &[K, Handle] : Final) {
-      Value *V = Handle;
+    std::vector<Value *> Sums;
+    for (FinalValue &FV : Final) {
+      Value *V = FV.Value;
       Value *Fast = FB.CreateZExt(Redux(FB, FB.CreateTrunc(V, I32)), I64);
       Value *Slow = ConstantInt::get(I64, 0);
       for (unsigned Shift : {0u, 27u, 54u}) {
@@ -468,12 +500,18 @@ private:
       PHINode *Total = B.CreatePHI(I64, 2);
       Total->addIncoming(Fast, FastT->getParent());
       Total->addIncoming(Slow, SlowT->getParent());
-      Sums.push_back({K, Total});
+      Sums.push_back(Total);
     }
     Instruction *Then =
         SplitBlockAndInsertIfThen(B.CreateICmpEQ(Lane, Leader), R, false);
     IRBuilder<> TB(Then);
-    for (auto [K, Total] : Sums) {
+    // The leader turns the warp's point sums into counter totals.
+    for (int K : Used) {
+      Value *Total = ConstantInt::get(I64, 0);
+      for (size_t I = 0; I < Final.size(); ++I)
+        if (uint64_t C = Final[I].Vec[K])
+          Total = TB.CreateAdd(Total, C == 1 ? Sums[I]
+                                             : TB.CreateMul(Sums[I], ConstantInt::get(I64, C)));
       Value *P = TB.CreateInBoundsGEP(Counters->getValueType(), Counters,
                                       {TB.getInt32(0), Slot, TB.getInt32(K)});
       TB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8),

@@ -19,11 +19,11 @@ define ptx_kernel void @dot(i32 %n, ptr %x, ptr %y, ptr %out) {
 entry:
   %guard = icmp sgt i32 %n, 0
   br i1 %guard, label %loop, label %exit
-; The trip count (n) is multiplied in before the loop ...
+; The loop's counting point (2 FLOPs, 8 bytes per iteration) is added once,
+; trip count (n) times, before the loop ...
 ; CHECK-LABEL: define ptx_kernel void @dot(
 ; CHECK: %hroof.trips = add i64 %{{.*}}, 1
-; CHECK: mul i64 %hroof.trips, 2
-; CHECK: mul i64 %hroof.trips, 8
+; CHECK-NEXT: add i64 0, %hroof.trips
 ; ... and the loop body has no counting instruction.
 ; CHECK: loop:
 ; CHECK-NOT: hroof
@@ -39,15 +39,19 @@ loop:
   %i.next = add nsw i32 %i, 1
   %again = icmp slt i32 %i.next, %n
   br i1 %again, label %loop, label %exit
-; Exit: warp sums (one redux.sync per counter when every lane's counts are
-; below 2^27, else three 27/27/10-bit chunks), one atomic per counter by the
-; leader lane, into the copy of the array of the warp's SM.
+; Exit: 7 counting points for 6 counters, so per-counter totals (loop point x2
+; FLOPs, loop point x8 + exit point x8 + callee bytes for the global load, ...),
+; warp sums (one redux.sync each when every lane's values are below 2^27, else
+; three 27/27/10-bit chunks), one atomic per counter by the leader lane, into
+; the copy of the array of the warp's SM and warp slot.
 ; CHECK: exit:
 ; Generic pointer loaded from memory: classified at run time.
 ; CHECK: call i1 @llvm.nvvm.isspacep.global(ptr %pp)
 ; CHECK: call i1 @llvm.nvvm.isspacep.shared(ptr %pp)
 ; The device function reports through the buffer the caller passes.
 ; CHECK: call void @helper(ptr %x, ptr %hroof.callee)
+; CHECK: mul i64 %hroof.acc.0.0, 2
+; CHECK: mul i64 %hroof.acc.0.0, 8
 ; CHECK: call i32 @llvm.nvvm.activemask()
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.smid()
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.warpid()
@@ -67,11 +71,45 @@ exit:
 }
 
 
-; CHECK-LABEL: define internal void @helper(ptr %p, ptr %hroof.counts)
-; CHECK: store i64 {{.*}}, ptr
 define internal void @helper(ptr %p) noinline {
   %v = load volatile float, ptr %p
   ret void
 }
 
 declare float @llvm.fma.f32(float, float, float)
+
+; A guarded straight-line kernel has one counting point: one warp sum, and the
+; leader multiplies it by each counter's count (2 FLOPs, 8 and 4 bytes).
+; CHECK-LABEL: define ptx_kernel void @saxpy(
+; CHECK: call i1 @llvm.nvvm.vote.all.sync(
+; CHECK-NEXT: br i1
+; CHECK: call i32 @llvm.nvvm.redux.sync.add(
+; CHECK-NOT: call i32 @llvm.nvvm.redux.sync.add(
+; CHECK: br label
+; CHECK: mul i64 %[[SUM:[0-9]+]], 2
+; CHECK: atomicrmw add
+; CHECK: mul i64 %[[SUM]], 8
+; CHECK: atomicrmw add
+; CHECK: mul i64 %[[SUM]], 4
+; CHECK: atomicrmw add
+define ptx_kernel void @saxpy(i32 %n, float %a, ptr %x, ptr %y) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c = icmp slt i32 %tid, %n
+  br i1 %c, label %body, label %done
+body:
+  %px = getelementptr float, ptr %x, i32 %tid
+  %py = getelementptr float, ptr %y, i32 %tid
+  %vx = load float, ptr %px
+  %vy = load float, ptr %py
+  %r = call float @llvm.fma.f32(float %a, float %vx, float %vy)
+  store float %r, ptr %py
+  br label %done
+done:
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+; The rewritten device function comes last in the module.
+; CHECK-LABEL: define internal void @helper(ptr %p, ptr %hroof.counts)
+; CHECK: store i64 {{.*}}, ptr
