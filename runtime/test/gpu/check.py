@@ -103,4 +103,19 @@ if scenario == "nosync":
     pl = kernel(p, "plain_scale")
     print("INFO nosync: plain_scale launches recorded: %s" % (pl and pl["launches"]))
 
+# Hardware counters (default --counters roofline): one range per recorded
+# direct launch; its duration is the range's gpu__time_duration.
+if scenario in ("main", "limit") and p["settings"].get("counters", "none") != "none":
+    k = kernel(p, "fake_saxpy")
+    want = 38 if scenario == "main" else 2
+    got = k.get("counters", {}).get("launches", 0)
+    check(got == want, "fake_saxpy: %d launches with hardware counters (%d)" % (want, got))
+    hw = [r for r in sax if r.get("counters")]
+    check(all(r["counters"].get("time_ns", 0) > 0 and r["duration_ns"] == r["counters"]["time_ns"] for r in hw),
+          "launches with counters: time_ns > 0 and duration_ns from it")
+    check(all(r["counters"]["bytes"]["global"]["atomic"] > 0 for r in hw),
+          "fake_saxpy counters see the counter-array atomics")
+if scenario == "fault" and p["settings"].get("counters", "none") != "none":
+    check(any("hardware counters off" in n for n in p["notes"]), "fault: hardware counters off, one note")
+
 sys.exit(1 if fails else 0)
