@@ -540,7 +540,17 @@ void countInstruction(const Instruction &I, BlockCounts &Out) {
   case Instruction::FMul:
     addFlops(Out, I.getType(), 1);
     return;
-  case Instruction::FDiv:
+  case Instruction::FDiv: {
+    // 1/x is a reciprocal: the backend expands it differently from x/y
+    // (measured: docs/validation/expansion-h100.md).
+    auto *C = dyn_cast<ConstantFP>(I.getOperand(0));
+    if (!C)
+      if (auto *CV = dyn_cast<Constant>(I.getOperand(0)))
+        C = dyn_cast_or_null<ConstantFP>(CV->getSplatValue());
+    bool Reciprocal = C && C->getValueAPF().isExactlyValue(1.0);
+    addSpecial(Out, I.getType(), Reciprocal ? SpecialOp::Rcp : SpecialOp::Div);
+    return;
+  }
   case Instruction::FRem:
     addSpecial(Out, I.getType(), SpecialOp::Div);
     return;

@@ -23,8 +23,8 @@ for r in rows[2:]:
     name = d["Kernel Name"].split("(")[0]
     ncu[name] = {"f64": v("dadd") + v("dmul") + 2 * v("dfma"),
                  "f32": v("fadd") + v("fmul") + 2 * v("ffma")}
-out = {"device": "see run log", "method": "probe kernels in test/gpu/expansion/expansion.cu; "
-       "(ncu executed FLOPs - IR FLOPs) / operations", "ops": {}}
+out = {"method": "probe kernels in test/gpu/expansion/expansion.cu; "
+       "(ncu executed FLOPs - IR FLOPs) / operations", "probes": {}}
 for k in static["kernels"]:
     name = k["name"].split("(")[0]
     if name not in ncu:
@@ -35,9 +35,17 @@ for k in static["kernels"]:
             if cnt:
                 ir = t["flops"][prec]
                 executed = ncu[name][prec]
-                out["ops"][f"{prec}.{op}"] = {
-                    "kernel": name, "count": cnt, "ir_flops": ir,
+                # One entry per probe kernel (rcp_f64 is an fdiv in the IR too).
+                out["probes"][name] = {
+                    "op": f"{prec}.{op}", "count": cnt, "ir_flops": ir,
                     "executed_flops": executed,
                     "flops_per_op": (executed - ir) / cnt}
+# The model: per operation, the probe named after it (div_f32 for f32.div ...).
+out["flops_per_op"] = {}
+for name, p in out["probes"].items():
+    prec = p["op"].split(".")[0]
+    base = name.split("_")[0]
+    if name.startswith(("div_", "sqrt_", "rcp_", "rsqrt_", "ex2_")) and not (base == "rcp" and prec == "f64"):
+        out["flops_per_op"][p["op"]] = p["flops_per_op"]
 json.dump(out, sys.stdout, indent=2)
 print()

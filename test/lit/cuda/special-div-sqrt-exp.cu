@@ -29,7 +29,7 @@ __global__ void sp_exp(int n, const float *__restrict__ x,
     y[i] = expf(x[i]);
 }
 
-// f64: fdiv 1.0/x (div), llvm.sqrt.f64 (sqrt), one fadd (1 f64 FLOP).
+// f64: fdiv 1.0/x (a reciprocal: rcp), llvm.sqrt.f64 (sqrt), one fadd (1 f64 FLOP).
 // Load 8 B, store 8 B.
 __global__ void sp_f64(int n, const double *__restrict__ x,
                        double *__restrict__ y) {
@@ -59,12 +59,12 @@ __global__ void sp_f64(int n, const double *__restrict__ x,
 // CHECK-NEXT: other.f32=262
 // CHECK-NEXT: special.f32.transcendental=131
 // CHECK-NEXT: end
-// sp_f64 x 131: 131 f64 FLOPs, 131 div, 131 sqrt, 1048 B each way.
+// sp_f64 x 131: 131 f64 FLOPs, 131 rcp, 131 sqrt, 1048 B each way.
 // CHECK-LABEL: kernel sp_f64(
 // CHECK-NEXT: exact=true
 // CHECK-NEXT: bytes.global.load=1048
 // CHECK-NEXT: bytes.global.store=1048
 // CHECK-NEXT: flops.f64=131
-// CHECK-NEXT: special.f64.div=131
+// CHECK-NEXT: special.f64.rcp=131
 // CHECK-NEXT: special.f64.sqrt=131
 // CHECK-NEXT: end
