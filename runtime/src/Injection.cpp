@@ -125,6 +125,7 @@ struct InFlight {
   std::shared_ptr<FuncInfo> F;
   CUstream Stream = nullptr;
   CUcontext Ctx = nullptr;
+  bool PerThread = false;             ///< a _ptsz launch
   bool Counted = false;               ///< dynamic counts are read at exit
   std::unique_lock<std::mutex> Lock;  ///< the counter array (Counted only)
   HwContext *Hw = nullptr;            ///< a range is open on this context
@@ -147,7 +148,7 @@ struct PendingLaunch {
 /// launch; one range (one launch) at a time, under M.
 struct HwContext {
   std::mutex M;
-  bool Ready = false, Failed = false, Configured = false;
+  bool Ready = false, Failed = false;
   int Device = -1;
   CUpti_RangeProfiler_Object *Obj = nullptr;
   CUpti_Profiler_Host_Object *Host = nullptr;
@@ -170,7 +171,6 @@ struct HardwareCounters {
   std::unordered_set<uint32_t> Done; ///< finalized ranges' correlation ids (Runtime::M)
   bool DroppedReported = false;
   bool ProfilerInitDone = false;
-  bool Reuse = false; ///< HROOF_HW_REUSE=1 (experiment): SetConfig once per context
   std::atomic<uint64_t> EnterNs{0}, LaunchNs{0}, ExitNs{0}, Ranges{0};
   std::string ProfilerInitProblem;
 
@@ -303,8 +303,6 @@ void HardwareCounters::onInit() {
   // inside cuInit, where InitializeInjection runs, it fails (seen on the H100:
   // CUPTI_ERROR_UNKNOWN).
   Enabled = Set.Enabled;
-  const char *Re = std::getenv("HROOF_HW_REUSE");
-  Reuse = Re && *Re == '1';
 }
 
 bool HardwareCounters::take(const FuncInfo &F) {
@@ -496,8 +494,10 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   std::string E;
   if ((R = cuptiRangeProfilerCounterDataImageInitialize(&DI)) != CUPTI_SUCCESS)
     E = hwErr("cuptiRangeProfilerCounterDataImageInitialize", R);
-  if (E.empty() && !(Reuse && C->Configured)) {
-    C->Configured = true;
+  // SetConfig for every range: configuring once per context and only
+  // re-initializing the counter data was measured on the H100 to save
+  // nothing (about 3 ms of 90 per launch; the replay is the cost).
+  if (E.empty()) {
     CUpti_RangeProfiler_SetConfig_Params SC{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
     SC.pRangeProfilerObject = C->Obj;
     SC.configSize = C->Config.size();
@@ -924,6 +924,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   IF->F = F;
   IF->Stream = Stream;
   IF->Ctx = CB->context;
+  IF->PerThread = A.PerThread;
   if (Count) {
     IF->Lock = std::unique_lock<std::mutex>(*F->ArrayLock);
     CUresult R = cuMemsetD8Async(F->Counters, 0, CounterBytes * F->CounterSlots, Stream);
@@ -1044,6 +1045,10 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
     LR.DurationFromCounters = true;
     LR.DurationNs = (*LR.Hw)["time_ns"].get<uint64_t>();
     LR.Device = int64_t(IF->Device);
+    uint32_t StreamId = 0;
+    if (cuptiGetStreamIdEx(IF->Ctx, IF->Stream, IF->PerThread ? 1 : 0, &StreamId) ==
+        CUPTI_SUCCESS)
+      LR.Stream = int64_t(StreamId);
     FromCounters = true;
   }
   PendingLaunch Done;
