@@ -131,13 +131,21 @@ public:
             if (Function *G = CB->getCalledFunction())
               if (!G->isDeclaration() && !isKernel(*G))
                 Work.insert(G);
-    // Device functions get a result-buffer parameter, where possible.
+    // Device functions whose counts are the same on every call are counted
+    // by their callers' blocks, with no code in them; the others get a
+    // result-buffer parameter, where possible.
+    for (Function *F : Work)
+      if (!isKernel(*F))
+        if (auto C = constantCounts(*F))
+          ConstCallee[F] = *C;
     std::vector<Function *> Funcs;
     for (Function *F : Work) {
       if (isKernel(*F)) {
         Funcs.push_back(F);
         continue;
       }
+      if (ConstCallee.count(F))
+        continue;
       if (Function *NF = addBufferParam(*F))
         Funcs.push_back(NF);
     }
@@ -150,6 +158,52 @@ public:
   }
 
 private:
+  /// Per-call counts of \p F if they are the same on every call: every block
+  /// with counts runs exactly once (outside loops, dominating every return),
+  /// with no generic access and no call to another function with a body.
+  std::optional<CountVector> constantCounts(Function &F) {
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    std::vector<BasicBlock *> Returns;
+    for (BasicBlock &BB : F)
+      if (isa<ReturnInst>(BB.getTerminator()))
+        Returns.push_back(&BB);
+    if (Returns.empty())
+      return std::nullopt;
+    CountVector Sum{};
+    for (BasicBlock &BB : F) {
+      if (!genericAccesses(BB).empty())
+        return std::nullopt;
+      for (Instruction &I : BB)
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (Function *G = CB->getCalledFunction(); !G || !G->isDeclaration())
+            return std::nullopt;
+      CountVector C = countBlock(BB).Counts;
+      if (std::all_of(C.begin(), C.end(), [](uint64_t X) { return X == 0; }))
+        continue;
+      if (LI.getLoopFor(&BB))
+        return std::nullopt;
+      for (BasicBlock *R : Returns)
+        if (!DT.dominates(&BB, R))
+          return std::nullopt;
+      for (int K = 0; K < NumCounters; ++K)
+        Sum[K] += C[K];
+    }
+    return Sum;
+  }
+
+  /// A block's counts: its own (generic accesses apart) plus the counts of
+  /// the constant-count functions it calls.
+  CountVector blockCounts(BasicBlock &BB) {
+    CountVector C = staticCounts(BB);
+    for (Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallInst>(&I))
+        if (auto It = ConstCallee.find(CB->getCalledFunction()); It != ConstCallee.end())
+          for (int K = 0; K < NumCounters; ++K)
+            C[K] += It->second[K];
+    return C;
+  }
+
   /// Replaces F by a copy with a trailing `ptr` parameter (the caller's
   /// result buffer) if every use of F is a direct call. Returns the new
   /// function or null.
@@ -203,7 +257,7 @@ private:
     CounterSet &S = Used[&F]; // empty while in progress: recursion adds nothing
     CounterSet Acc;
     for (BasicBlock &BB : F) {
-      CountVector C = staticCounts(BB);
+      CountVector C = blockCounts(BB);
       for (int K = 0; K < NumCounters; ++K)
         if (C[K])
           Acc.insert(K);
@@ -281,7 +335,7 @@ private:
     std::map<BasicBlock *, std::vector<CallInst *>> Calls;
     for (BasicBlock &BB : F) {
       Blocks.push_back(&BB);
-      Counts[&BB] = staticCounts(BB);
+      Counts[&BB] = blockCounts(BB);
       Generic[&BB] = genericAccesses(BB);
       for (Instruction &I : BB)
         if (auto *CI = dyn_cast<CallInst>(&I))
@@ -530,6 +584,7 @@ private:
   Type *I64, *I32;
   ArrayType *BufTy;
   SmallPtrSet<Function *, 8> Rewritten;
+  std::map<const Function *, CountVector> ConstCallee;
   std::map<Function *, CounterSet> Used;
 };
 

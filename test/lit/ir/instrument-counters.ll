@@ -49,7 +49,8 @@ loop:
 ; CHECK: call i1 @llvm.nvvm.isspacep.global(ptr %pp)
 ; CHECK: call i1 @llvm.nvvm.isspacep.shared(ptr %pp)
 ; The device function reports through the buffer the caller passes.
-; CHECK: call void @helper(ptr %x, ptr %hroof.callee)
+; CHECK: call void @helper(ptr %x, i32 %n, ptr %hroof.callee)
+; CHECK: call float @twice(float %r)
 ; CHECK: mul i64 %hroof.acc.0.0, 2
 ; CHECK: mul i64 %hroof.acc.0.0, 8
 ; CHECK: call i32 @llvm.nvvm.activemask()
@@ -66,14 +67,30 @@ exit:
   %r = phi float [ 0.0, %entry ], [ %s.next, %loop ]
   %pp = load ptr, ptr %out
   store float %r, ptr %pp
-  call void @helper(ptr %x)
+  call void @helper(ptr %x, i32 %n)
+  %t = call float @twice(float %r)
   ret void
 }
 
 
-define internal void @helper(ptr %p) noinline {
+define internal void @helper(ptr %p, i32 %n) noinline {
+entry:
+  %go = icmp sgt i32 %n, 0
+  br i1 %go, label %body, label %done
+body:
   %v = load volatile float, ptr %p
+  br label %done
+done:
   ret void
+}
+
+; Same counts on every call: counted by the caller's block, left untouched.
+; CHECK-LABEL: define internal float @twice(float %a)
+; CHECK-NEXT: fmul float %a, 2.0
+; CHECK-NEXT: ret float
+define internal float @twice(float %a) noinline {
+  %r = fmul float %a, 2.0
+  ret float %r
 }
 
 declare float @llvm.fma.f32(float, float, float)
@@ -111,5 +128,5 @@ done:
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 ; The rewritten device function comes last in the module.
-; CHECK-LABEL: define internal void @helper(ptr %p, ptr %hroof.counts)
+; CHECK-LABEL: define internal void @helper(ptr %p, i32 %n, ptr %hroof.counts)
 ; CHECK: store i64 {{.*}}, ptr
