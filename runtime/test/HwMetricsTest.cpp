@@ -149,6 +149,9 @@ TEST(HwMetrics, SettingRow) {
   unsetenv("HROOF_COUNTERS");
   EXPECT_EQ(Settings::fromEnvironment().Counters, "roofline");
   EXPECT_EQ(Settings{}.toJson()["counters"], "roofline");
+  EXPECT_EQ(checkRtSetting(RtSetting::Counters, "roofline,dram__bytes_read.sum"), "");
+  EXPECT_EQ(checkRtSetting(RtSetting::Counters, "none"), "");
+  EXPECT_NE(checkRtSetting(RtSetting::Counters, "dram;rm"), "");
 }
 
 } // namespace

@@ -138,6 +138,13 @@ inline std::string checkRtSetting(RtSetting S, const std::string &Text) {
     return parseRtInt(Text, N) ? "" : std::string(I.Env) + "='" + Text +
                                           "' is not a non-negative integer";
   case SettingKind::String:
+    if (S == RtSetting::Counters) // roofline | none | METRIC,... (HwMetrics.h)
+      for (char C : Text)
+        if (!((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+              (C >= '0' && C <= '9') || C == '_' || C == '.' || C == ',' ||
+              C == ' '))
+          return std::string(I.Env) + "='" + Text +
+                 "' is not roofline, none or a comma-separated list of metric names";
     return "";
   }
   return "";
