@@ -73,6 +73,8 @@ int main() {
         ++bad < 5)
       fprintf(stderr, "mismatch at %d: %f %f %f %f\n", i, h0, h1, b0, b1);
   }
+  timeLaunches("haxpy2", [&] { haxpy2<<<grid, block>>>(n2, alpha, dhx, dhy); });
+  timeLaunches("bf16_axpby2", [&] { bf16_axpby2<<<grid, block>>>(n2, alpha, beta, dbx, dby); });
   cudaFree(dhx);
   cudaFree(dhy);
   cudaFree(dbx);

@@ -68,6 +68,7 @@ int main() {
       if (fabs(hC[i * N + j] - ref) > 1e-3 * (fabs(ref) + 1.0) && ++bad < 5)
         fprintf(stderr, "mismatch at (%d,%d): %f vs %f\n", i, j, hC[i * N + j], ref);
     }
+  timeLaunches("mma_gemm", [&] { mma_gemm<<<grid, block>>>(M, N, K, dA, dB, dC); });
   cudaFree(dA);
   cudaFree(dB);
   cudaFree(dC);

@@ -45,6 +45,7 @@ int main() {
   CHECK(cudaGetLastError());
   float got = 0;
   CHECK(cudaMemcpy(&got, dout, sizeof(float), cudaMemcpyDeviceToHost));
+  timeLaunches("reduce_sum", [&] { reduce_sum<<<grid, BLOCK>>>(din, dout, n); });
   cudaFree(din);
   cudaFree(dout);
   free(h);

@@ -32,6 +32,7 @@ int main() {
     if (hy[i] != ref && ++bad < 5)
       fprintf(stderr, "mismatch at %d: %f vs %f\n", i, hy[i], ref);
   }
+  timeLaunches("saxpy", [&] { saxpy<<<(n + block - 1) / block, block>>>(n, a, dx, dy); });
   cudaFree(dx);
   cudaFree(dy);
   free(hx);
