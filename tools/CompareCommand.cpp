@@ -95,7 +95,8 @@ int runCompare(const CompareOptions &O) {
     std::vector<Line> Lines;
     auto Add = [&](const std::string &What, const std::string &Key) {
       Line L{What, perLaunch(K.Static, Key), perLaunch(K.Dynamic, Key), perLaunch(K.Counters, Key)};
-      if (L.Static || L.Dynamic || L.Counters)
+      // Rows that are zero in every source carry nothing.
+      if (L.Static.value_or(0) || L.Dynamic.value_or(0) || L.Counters.value_or(0))
         Lines.push_back(L);
     };
     Lines.push_back({"FLOPs (all)", flopsOf(K.Static), flopsOf(K.Dynamic), flopsOf(K.Counters)});
@@ -131,7 +132,7 @@ int runCompare(const CompareOptions &O) {
     auto SB = perLaunch(K.Static, "bytes.global."), DB = perLaunch(K.Dynamic, "bytes.global."),
          CB = perLaunch(K.Counters, "bytes.global.");
     if (!K.Instrumented && !K.Dynamic.present())
-      Why.push_back("not instrumented (library or uninstrumented kernel): counters only");
+      Why.push_back("counters only: no dynamic counts or static model (uninstrumented or library kernel, or an ncu import)");
     if (K.Instrumented && !K.Static.present()) {
       std::string P;
       for (const std::string &S : K.StaticProblems)

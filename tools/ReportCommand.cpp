@@ -298,13 +298,18 @@ std::string aiAt(const KernelAnalysis &A, const std::string &Level) {
 
 /// Requested-bytes AI from the dynamic counts (or counters), whatever the
 /// chart's levels are.
-std::string aiRequested(const KernelAnalysis &A) {
+double aiRequestedValue(const KernelAnalysis &A) {
   const KernelData &K = *A.K;
   const SourceCounts *S = K.Dynamic.present() ? &K.Dynamic : K.Counters.present() ? &K.Counters : nullptr;
   if (!S)
-    return "-";
+    return 0;
   double B = sumPrefix(S->Counts, "bytes.global.") / double(S->Launches);
-  return B > 0 && A.FlopsPerLaunch > 0 ? fmtNum(A.FlopsPerLaunch / B) : "-";
+  return B > 0 && A.FlopsPerLaunch > 0 ? A.FlopsPerLaunch / B : 0;
+}
+
+std::string aiRequested(const KernelAnalysis &A) {
+  double V = aiRequestedValue(A);
+  return V > 0 ? fmtNum(V) : "-";
 }
 
 std::string srcCode(const std::string &S) {
@@ -408,7 +413,8 @@ void writeCsv(std::ostream &OS, const std::vector<KernelAnalysis> &As) {
           return Num(P.AI);
       return S == "-" ? std::string() : S;
     };
-    std::string Req = aiRequested(A);
+    double ReqV = aiRequestedValue(A);
+    std::string Req = ReqV > 0 ? Num(ReqV) : "-";
     OS << csvField(A.K->Name) << "," << csvField(A.K->Mangled) << "," << A.K->Launches << ","
        << Num(A.TotalTimeNs) << "," << Num(A.TimeShare) << "," << Num(A.TimeNsPerLaunch) << ","
        << Num(A.FlopsPerLaunch) << "," << Num(A.GFlops) << "," << A.Precision << "," << Ai("L1")

@@ -416,15 +416,33 @@ std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
     if (M && A.FlopsPerLaunch > 0 && A.PeakGFlops > 0) {
       A.GoverningGFlops = A.PeakGFlops;
       A.Bound = "compute (" + A.Precision + ")";
-      for (const LevelPoint &L : A.Levels) {
+      for (LevelPoint &L : A.Levels) {
+        if (L.Bytes <= 0)
+          continue;
+        if (L.Level == "global (requested)") {
+          // Requested bytes: every one passes L1, but how many reach L2 or
+          // HBM is unknown. Take the slowest level (HBM, then L2, then L1)
+          // whose roof the kernel does not exceed: faster than the HBM roof
+          // means the caches served part of the bytes.
+          for (const char *Lv : {"hbm", "l2", "l1"}) {
+            auto It = M->Bandwidth.find(Lv);
+            if (It == M->Bandwidth.end())
+              continue;
+            L.Ceiling = Lv;
+            if (A.GFlops <= 1.02 * std::min(A.PeakGFlops, L.AI * It->second))
+              break;
+          }
+        }
         auto It = M->Bandwidth.find(L.Ceiling);
-        if (It == M->Bandwidth.end() || L.Bytes <= 0)
+        if (It == M->Bandwidth.end())
           continue;
         double Att = L.AI * It->second;
         if (Att < A.GoverningGFlops) {
           A.GoverningGFlops = Att;
-          A.Bound = (L.Level == "global (requested)" ? std::string("HBM (requested bytes)")
-                                                     : L.Level) + " bandwidth";
+          A.Bound = L.Level == "global (requested)"
+                        ? std::string(L.Ceiling == "hbm" ? "HBM" : L.Ceiling == "l2" ? "L2" : "L1") +
+                              " bandwidth (requested bytes)"
+                        : L.Level + " bandwidth";
         }
       }
       if (A.GFlops > 0)
@@ -439,7 +457,7 @@ std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
         if (Pct > A.PctOfCeiling) {
           A.PctOfCeiling = Pct;
           A.Bound = (L.Level == "global (requested)" ? std::string("HBM (requested bytes)")
-                                                     : L.Level) + " bandwidth (no FLOPs)";
+                                                     : L.Level) + " bandwidth, no FLOPs";
         }
       }
     }
