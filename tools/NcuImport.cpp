@@ -230,6 +230,7 @@ void addNcuCsv(Dataset &D, const std::string &Path, const std::string &Text) {
   if (Rows.size() <= First)
     throw UserError("'" + Path + "': the ncu export has no kernel rows (empty profile)");
   size_t Used = 0, Rejected = 0;
+  std::set<std::string> Matched;
   bool AnyMetric = false;
   for (size_t RI = First; RI < Rows.size(); ++RI) {
     const auto &Cells = Rows[RI];
@@ -245,9 +246,21 @@ void addNcuCsv(Dataset &D, const std::string &Path, const std::string &Text) {
     Flat C = rowCounters(R);
     if (C.size() > (C.count("time_ns") ? 1u : 0u))
       AnyMetric = true;
-    KernelData &K = kernelFor(D, Cells[KCol], "");
+    // A kernel of a profile given beside the export gets these counters.
+    KernelData *Match = nullptr;
+    std::string Sig = signatureKey(Cells[KCol]);
+    for (KernelData &K : D.Kernels)
+      if (K.FromProfile && signatureKey(K.Name) == Sig)
+        Match = &K;
+    if (Match && !Matched.count(Match->Name)) {
+      Matched.insert(Match->Name);
+      D.Notes.push_back("'" + Path + "': ncu rows of '" + Cells[KCol] +
+                        "' add hardware counters to the profile's kernel '" + Match->Name + "'");
+    }
+    KernelData &K = Match ? *Match : kernelFor(D, Cells[KCol], "");
     K.Inputs.insert(Path);
-    ++K.Launches;
+    if (!Match)
+      ++K.Launches;
     ++K.Counters.Launches;
     addInto(K.Counters.Counts, C);
     if (DevName >= 0 && !Cells[DevName].empty()) {

@@ -164,8 +164,21 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
       if (!Last || L.AI > Last->AI)
         Last = &L;
     }
-    if (Last)
-      Labels.push_back({{"kernel", Names[I]}, {"ai", Last->AI}, {"gflops", A.GFlops}});
+    if (Last) {
+      // Nudge a label down while it would sit on an earlier one.
+      double Dy = 0;
+      for (bool Moved = true; Moved;) {
+        Moved = false;
+        for (const auto &Prev : Labels)
+          if (std::fabs(std::log10(Prev["ai"].get<double>() / Last->AI)) < 1.2 &&
+              std::fabs(std::log10(Prev["gflops"].get<double>() / A.GFlops)) < 0.08 &&
+              std::fabs(Prev["dy"].get<double>() - Dy) < 12) {
+            Dy += 13;
+            Moved = true;
+          }
+      }
+      Labels.push_back({{"kernel", Names[I]}, {"ai", Last->AI}, {"gflops", A.GFlops}, {"dy", Dy}});
+    }
   }
   if (AllCeilings)
     for (const auto &[P, V] : M.Flops)
@@ -208,6 +221,10 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
     Ceil.push_back({{"ceiling", Name}, {"kind", "compute"}, {"end", 1}, {"ai", X1}, {"gflops", F}});
     CeilLabels.push_back({{"text", Name}, {"ai", X1 / 1.15}, {"gflops", F}, {"kind", "compute"}});
   }
+  // Label offsets in pixels -> factors on the log axis (540 px high).
+  for (auto &L : Labels)
+    L["gflops"] = L["gflops"].get<double>() *
+                  std::pow(10.0, -L["dy"].get<double>() * std::log10(Y1 / Y0) / 540.0);
   // Memory labels follow their diagonal: slope 1 in log-log space.
   double Angle = 360.0 - std::atan((540.0 / std::log10(Y1 / Y0)) / (860.0 / std::log10(X1 / X0))) *
                              180.0 / M_PI;

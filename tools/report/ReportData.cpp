@@ -120,6 +120,7 @@ void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
       KernelData &K = kernelFor(D, A["kernel"].get<std::string>(),
                                 A.value("mangled", std::string()));
       K.Inputs.insert(Path);
+      K.FromProfile = true;
       K.Devices.insert(Devs.begin(), Devs.end());
       K.Launches += A.value("launches", uint64_t(0));
       K.Instrumented |= A.value("instrumented", false);
@@ -156,6 +157,9 @@ void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
 
 Dataset loadInputs(const std::vector<std::string> &Paths) {
   Dataset D;
+  // Profiles first, then ncu exports, so ncu rows can attach to the
+  // profiles' kernels whatever the order on the command line.
+  std::vector<std::pair<std::string, std::string>> Ncu;
   for (const std::string &P : Paths) {
     std::string Text = readFile(P);
     size_t NonSpace = Text.find_first_not_of(" \t\r\n");
@@ -163,7 +167,7 @@ Dataset loadInputs(const std::vector<std::string> &Paths) {
       throw UserError("'" + P + "' is empty");
     D.Inputs.push_back(P);
     if (looksLikeNcuCsv(Text)) {
-      addNcuCsv(D, P, Text);
+      Ncu.emplace_back(P, std::move(Text));
       continue;
     }
     if (Text[NonSpace] != '{' && Text[NonSpace] != '[')
@@ -180,6 +184,8 @@ Dataset loadInputs(const std::vector<std::string> &Paths) {
     }
     addProfile(D, P, J);
   }
+  for (const auto &[P, Text] : Ncu)
+    addNcuCsv(D, P, Text);
   if (D.Kernels.empty())
     throw UserError(
         (Paths.size() == 1 ? "'" + Paths[0] + "' records" : "the inputs record") +
@@ -265,6 +271,25 @@ std::optional<std::string> findMachineFor(const std::string &Device) {
 }
 
 //===--- Analysis -----------------------------------------------------------===//
+
+std::string signatureKey(const std::string &Name) {
+  std::string S = Name.rfind("void ", 0) == 0 ? Name.substr(5) : Name;
+  // Drop the word "const" and all blanks.
+  std::string R;
+  for (size_t I = 0; I < S.size();) {
+    bool Word = S.compare(I, 5, "const") == 0 &&
+                (I == 0 || !std::isalnum((unsigned char)S[I - 1]) && S[I - 1] != '_') &&
+                (I + 5 >= S.size() || (!std::isalnum((unsigned char)S[I + 5]) && S[I + 5] != '_'));
+    if (Word) {
+      I += 5;
+      continue;
+    }
+    if (S[I] != ' ')
+      R += S[I];
+    ++I;
+  }
+  return R;
+}
 
 std::string shortName(const std::string &Name) {
   // Drop the parameter list (the last top-level "(...)") and a leading "void ".

@@ -47,6 +47,7 @@ struct KernelData {
   double DurationNs = 0;      ///< their summed duration
   SourceCounts Dynamic, Static, Counters;
   bool Instrumented = false;
+  bool FromProfile = false; ///< seen in an hroof profile (not only in ncu exports)
   bool StaticExact = true;
   uint64_t StaticMatches = 0, StaticDiffers = 0;
   std::vector<std::string> StaticUnknown;  ///< why the model is not exact
@@ -122,6 +123,9 @@ struct KernelAnalysis {
 
 std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M);
 
+/// Signature key that matches ncu's and the runtime's demangling of one
+/// kernel ("f(const float *)" and "f(float const*)"): no spaces, no const.
+std::string signatureKey(const std::string &Name);
 /// Short display name: the demangled name without its parameter list.
 std::string shortName(const std::string &Name);
 /// "1.23 G", fixed-width friendly number formatting.
