@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Summarizes the case-study profiles (stdlib only; runs on the GPU machine
+after run.sh's hroof runs, and anywhere later on the unpacked case.tgz).
+
+Usage: summarize.py OUTDIR [MACHINE.json]
+Reads  OUTDIR/kernels/<prog>.{plain,inst}.json   (hroof run profiles)
+       OUTDIR/kernels/<prog>.plain.stdout        (CASE lines: hand FLOPs, times)
+       OUTDIR/static/<prog>.json                 (build-time static totals)
+       OUTDIR/torch/<model>-<precision>.json     (hroof run profiles)
+Writes OUTDIR/summary.md (and prints it): per custom kernel and size the
+hand / static / dynamic / counter FLOPs, AI at L1, L2, HBM, GFLOP/s and % of
+the ERT ceiling of its precision; per PyTorch run the share of kernel time in
+kernels without floating-point work, in Tensor-Core kernels, and the top
+kernels. Numbers come only from the files; missing data prints '-'."""
+import glob
+import json
+import os
+import re
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except Exception as e:  # noqa: BLE001
+        print("summarize: cannot read %s: %s" % (path, e), file=sys.stderr)
+        return None
+
+
+def flat(d, prefix=""):
+    out = {}
+    for k, v in (d or {}).items():
+        if isinstance(v, dict):
+            out.update(flat(v, prefix + k + "."))
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            out[prefix + k] = float(v)
+    return out
+
+
+def psum(f, prefix):
+    return sum(v for k, v in f.items() if k.startswith(prefix))
+
+
+def short(name):
+    name = re.sub(r"^void ", "", name)
+    depth = 0
+    for i, ch in enumerate(name):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            return name[:i]
+    return name
+
+
+def fmt(v, unit=""):
+    if v is None:
+        return "-"
+    a = abs(v)
+    for div, s in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if a >= div:
+            return "%.3g%s%s" % (v / div, s, unit)
+    return "%.3g%s" % (v, unit)
+
+
+class Kern:
+    """One kernel aggregate of a profile, per-launch quantities."""
+
+    def __init__(self, agg):
+        self.name = agg.get("kernel") or agg.get("mangled") or "?"
+        self.short = short(self.name)
+        self.launches = agg.get("launches", 0) or 0
+        d = agg.get("duration_ns") or {}
+        tl = d.get("timed_launches") or 0
+        self.t_ns = (d.get("total", 0) / tl) if tl else None
+        self.total_ns = self.t_ns * self.launches if self.t_ns is not None else None
+        c = agg.get("counters") or {}
+        self.c = None
+        if c.get("launches"):
+            n = float(c["launches"])
+            self.c = {k: v / n for k, v in flat(c.get("total")).items()}
+            if self.t_ns is None and self.c.get("time_ns"):
+                self.t_ns = self.c["time_ns"]
+                self.total_ns = self.t_ns * self.launches
+        self.dyn = self.stat = None
+        for key in ("dynamic", "static"):
+            s = agg.get(key) or {}
+            if s.get("launches"):
+                n = float(s["launches"])
+                setattr(self, "dyn" if key == "dynamic" else "stat",
+                        {k: v / n for k, v in flat(s.get("total")).items()})
+
+    @staticmethod
+    def flops(f):
+        if f is None:
+            return None
+        return psum(f, "flops.") + psum(f, "tensor_flops.")
+
+    def hw_flops(self):
+        return self.flops(self.c)
+
+    def tensor(self):
+        return psum(self.c, "tensor_flops.") if self.c else None
+
+    def levels(self):
+        if not self.c:
+            return {}
+        return {"L1": self.c.get("l1_bytes"), "L2": self.c.get("l2_bytes"),
+                "HBM": self.c.get("dram_bytes")}
+
+
+def kernels_of(path):
+    p = load(path)
+    if not p:
+        return None, []
+    return p, [Kern(a) for a in p.get("kernels", [])]
+
+
+def ceilings(machine):
+    """{'f32': GFLOP/s, 'tensor_f16': ..}, {'l1': GB/s, 'l2': .., 'hbm': ..}"""
+    m = load(machine) if machine else None
+    if not m:
+        return {}, {}
+    c = m.get("ceilings", {})
+    fl = {k: v["value"] for k, v in c.get("flops", {}).items() if isinstance(v, dict)}
+    bw = {k: v["value"] for k, v in c.get("bandwidth", {}).items() if isinstance(v, dict)}
+    return fl, bw
+
+
+def bound(k, fl, bw):
+    """(attainable GFLOP/s, what bounds it, % of it achieved) from the
+    counters of kernel k: min over the dominant precision's compute ceiling
+    and AI_level x bandwidth_level at L1, L2, HBM."""
+    if not k.c or not fl or not k.t_ns:
+        return None, "-", None
+    f = k.hw_flops()
+    if not f:
+        return None, "no FLOPs", None
+    key = precision_of(k, k.c)  # flops.f32 / tensor_flops.f16 ...
+    prec = key.split(".", 1)[1]
+    ck = ("tensor_" + prec) if key.startswith("tensor_") else prec
+    cands = []
+    if ck in fl:
+        cands.append((fl[ck], "compute " + ck))
+    for lvl, b in (("l1", k.c.get("l1_bytes")), ("l2", k.c.get("l2_bytes")),
+                   ("hbm", k.c.get("dram_bytes"))):
+        if b and lvl in bw:
+            cands.append((f / b * bw[lvl], lvl.upper() + " bandwidth"))
+    if not cands:
+        return None, "-", None
+    att, what = min(cands)
+    return att, what, 100.0 * (f / k.t_ns) / att
+
+
+def precision_of(k, f):
+    """dominant precision key of a per-launch count dict"""
+    best, key = 0, None
+    for kk, v in f.items():
+        if (kk.startswith("flops.") or kk.startswith("tensor_flops.")) and v > best:
+            best, key = v, kk
+    return key
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    machine = sys.argv[2] if len(sys.argv) > 2 else None
+    fl, bw = ceilings(machine)
+    L = []
+    w = L.append
+    w("# hroof case study: measured summary (generated by case-studies/summarize.py)\n")
+    w("Every number below was read from the profiles in this directory; '-' = not measured.\n")
+    if fl:
+        w("ERT ceilings (`%s`): %s; bandwidth %s\n" % (
+            machine, ", ".join("%s %.0f GFLOP/s" % kv for kv in sorted(fl.items())),
+            ", ".join("%s %.0f GB/s" % kv for kv in sorted(bw.items()))))
+
+    # ---- custom kernels ---------------------------------------------------
+    w("## Custom kernels (plugin-built): hand vs static vs dynamic vs counters\n")
+    w("| kernel | size | hand FLOPs | static | dynamic | counters (plain) | time/launch (plain) | GFLOP/s | AI L1 | AI L2 | AI HBM | tensor share | bound (ERT) | % of attainable | check |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for prog in ("conv2d", "lstm", "lstm_fused"):
+        st = load(os.path.join(out, "static", prog + ".json")) if os.path.exists(
+            os.path.join(out, "static", prog + ".json")) else None
+        if st is None:
+            continue
+        _, plain = kernels_of(os.path.join(out, "kernels", prog + ".plain.json"))
+        _, inst = kernels_of(os.path.join(out, "kernels", prog + ".inst.json"))
+        cases = {}
+        so = os.path.join(out, "kernels", prog + ".plain.stdout")
+        if os.path.exists(so):
+            for line in open(so):
+                if line.startswith("CASE "):
+                    try:
+                        c = json.loads(line[5:])
+                        cases[(c["kernel"], c["size"])] = c
+                    except ValueError:
+                        pass
+        P = {k.short: k for k in plain}
+        I = {k.short: k for k in inst}
+        for row in st:
+            name = row["kernel"]
+            kp, ki = P.get(name), I.get(name)
+            base = re.sub(r"<(__half|__nv_bfloat16), \d+>", r"<\1>", name)
+            base = re.sub(r"<\d+>$", "", base)
+            case = cases.get((base, row["size"])) or cases.get((name, row["size"]))
+            hf = kp.hw_flops() if kp else None
+            t = kp.t_ns if kp else None
+            lv = kp.levels() if kp else {}
+            ai = {l: (hf / b if hf and b else None) for l, b in lv.items()}
+            tsh = (kp.tensor() / hf) if kp and hf else None
+            att, what, pc = bound(kp, fl, bw) if kp else (None, "-", None)
+            w("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                name, row["size"], fmt(row["hand_flops"]), fmt(row["static_flops"]),
+                fmt(Kern.flops(ki.dyn) if ki else None), fmt(hf),
+                fmt(t * 1e-9, "s") if t else "-",
+                "%.0f" % (hf / t) if hf and t else "-",
+                *("%.2f" % ai[l] if ai.get(l) else "-" for l in ("L1", "L2", "HBM")),
+                "%.0f%%" % (100 * tsh) if tsh is not None else "-",
+                what, "%.0f%%" % pc if pc is not None else "-",
+                case["check"] if case else "-"))
+    w("")
+    w("counters (plain) = the hardware counters of the uninstrumented binary (FLOPs incl. tensor ops "
+      "as sm__ops_path_tensor_* report them; see docs/validation/counters-h100.md for their factor "
+      "against 2*M*N*K); AI = counter FLOPs / counter bytes at that level.\n")
+
+    # ---- PyTorch ----------------------------------------------------------
+    w("## PyTorch training steps (counters only)\n")
+    w("| run | kernels | launches | kernel time | no-FP kernels: time share | Tensor-Core kernels: time share | kernels without counters: time share | FLOPs by precision (counters, all launches est.) |")
+    w("|---|---|---|---|---|---|---|---|")
+    details = []
+    for path in sorted(glob.glob(os.path.join(out, "torch", "*.json"))):
+        p, ks = kernels_of(path)
+        if p is None:
+            continue
+        run = os.path.basename(path)[:-5]
+        tot = sum(k.total_ns or 0 for k in ks)
+        nofp = sum(k.total_ns or 0 for k in ks if k.c is not None and (k.hw_flops() or 0) == 0)
+        tc = sum(k.total_ns or 0 for k in ks if k.c is not None and (k.tensor() or 0) > 0)
+        noc = sum(k.total_ns or 0 for k in ks if k.c is None)
+        byp = {}
+        for k in ks:
+            if k.c:
+                for kk, v in k.c.items():
+                    if (kk.startswith("flops.") or kk.startswith("tensor_flops.")) and v:
+                        byp[kk] = byp.get(kk, 0) + v * k.launches
+        pct = (lambda x: "%.1f%%" % (100 * x / tot) if tot else "-")
+        w("| %s | %d | %d | %s | %s | %s | %s | %s |" % (
+            run, len(ks), sum(k.launches for k in ks), fmt(tot * 1e-9, "s"),
+            pct(nofp), pct(tc), pct(noc),
+            ", ".join("%s %s" % (kk, fmt(v)) for kk, v in sorted(byp.items(), key=lambda x: -x[1]))))
+        top = sorted(ks, key=lambda k: -(k.total_ns or 0))[:12]
+        details.append("### %s: top kernels by time\n" % run)
+        details.append("| kernel | launches | time share | FLOPs/launch | GFLOP/s | tensor | AI L1 | AI L2 | AI HBM | HBM GB/s | bound (ERT) | % of attainable |")
+        details.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for k in top:
+            hf = k.hw_flops()
+            lv = k.levels()
+            ai = {l: (hf / b if hf and b else None) for l, b in lv.items()}
+            hbm = lv.get("HBM")
+            att, what, pc = bound(k, fl, bw)
+            details.append("| `%s` | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                k.short[:90], k.launches, pct(k.total_ns or 0), fmt(hf),
+                "%.0f" % (hf / k.t_ns) if hf and k.t_ns else ("0" if hf == 0 else "-"),
+                "yes" if (k.tensor() or 0) > 0 else ("no" if k.c else "-"),
+                *("%.2f" % ai[l] if ai.get(l) else "-" for l in ("L1", "L2", "HBM")),
+                "%.0f" % (hbm / k.t_ns) if hbm and k.t_ns else "-",
+                what, "%.0f%%" % pc if pc is not None else "-"))
+        details.append("")
+    w("")
+    w("no-FP kernels = kernels whose hardware counters show zero FLOPs (CUDA-core and tensor) "
+      "in every profiled launch; their time includes all launches (launches beyond the "
+      "launch limit have durations but no counters and are assumed to behave like the profiled ones).\n")
+    L.extend(details)
+    text = "\n".join(L) + "\n"
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
