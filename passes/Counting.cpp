@@ -9,6 +9,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Regex.h"
 
+#include <algorithm>
 #include <optional>
 
 using namespace llvm;
@@ -432,8 +433,19 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
     Out.add(bytesIndex(S, D), Vec * Bits / 8);
     return true;
   }
-  if (!P)
-    return false;
+  if (!P) {
+    // Integer arithmetic (e.g. libdevice's "mad.lo.cc.u32"): no FLOPs, no
+    // memory.
+    static const char *IntOps[] = {"add",  "addc", "sub", "subc", "mul", "mad",
+                                   "madc", "min",  "max", "abs",  "neg", "div",
+                                   "rem",  "sad",  "mul24", "mad24", "dp4a", "dp2a"};
+    bool IntType = false;
+    for (StringRef Tok : T)
+      IntType |= Tok.size() >= 2 && (Tok[0] == 'u' || Tok[0] == 's' || Tok[0] == 'b') &&
+                 std::all_of(Tok.begin() + 1, Tok.end(), ::isdigit);
+    return IntType && std::any_of(std::begin(IntOps), std::end(IntOps),
+                                  [&](const char *O) { return Base == O; });
+  }
   if (Base == "add" || Base == "sub" || Base == "mul") {
     if (T.size() > 1 && (T[1] == "hi" || T[1] == "lo" || T[1] == "wide"))
       return false; // integer forms

@@ -90,6 +90,14 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
       return Array{"sreg", *N};
     if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_warpsize)
       return JExpr(32);
+    if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid) {
+      // Lanes are assigned in order of the linear thread index in the block.
+      auto S = [](const char *R) { return JExpr(Array{"sreg", R}); };
+      JExpr Linear = jOp("add", S("tid.x"),
+                         jOp("mul", S("ntid.x"),
+                             jOp("add", S("tid.y"), jOp("mul", S("ntid.y"), S("tid.z")))));
+      return jWOp("urem", 32, std::move(Linear), 32);
+    }
     auto Bin = [&](const char *Op) -> std::optional<JExpr> {
       auto A = build(II->getArgOperand(0)), B = build(II->getArgOperand(1));
       if (!A || !B)

@@ -190,7 +190,8 @@ int main(int argc, char **argv) {
   Static->add_flag("--json", SO.Json, "print JSON (schema: docs/static-model.md)");
   Static->add_flag("--terms", SO.Terms,
                    "also print the model's terms (per-thread counts x multiplicity)");
-  Static->add_option("extra", SO.Extra, "after --: extra clang arguments");
+  Static->add_option("extra", SO.Extra,
+                     "after --: extra clang arguments (e.g. -- -Iinclude -DN=4)");
 
   CLI::App *Demo = App.add_subcommand(
       "demo", "Run hroof on the bundled example kernels (examples/, launches "
@@ -203,8 +204,18 @@ int main(int argc, char **argv) {
   Subcommand Run = addRunCommand(App);
   Subcommand Report = addReportCommand(App), Compare = addCompareCommand(App);
 
+  // `hroof static FILE [options] -- CLANG ARGS`: everything after `--` goes to
+  // clang verbatim (CLI11 would try to match "-I..." against hroof's options).
+  std::vector<char *> Args(argv, argv + argc);
+  if (argc > 1 && std::string(argv[1]) == "static")
+    for (int I = 2; I < argc; ++I)
+      if (std::string(argv[I]) == "--") {
+        SO.Extra.assign(argv + I + 1, argv + argc);
+        Args.resize(I);
+        break;
+      }
   try {
-    App.parse(argc, argv);
+    App.parse(int(Args.size()), Args.data());
   } catch (const CLI::ParseError &E) {
     return App.exit(E);
   }
