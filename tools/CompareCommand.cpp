@@ -132,7 +132,11 @@ int runCompare(const CompareOptions &O) {
     auto SB = perLaunch(K.Static, "bytes.global."), DB = perLaunch(K.Dynamic, "bytes.global."),
          CB = perLaunch(K.Counters, "bytes.global.");
     if (!K.Instrumented && !K.Dynamic.present())
-      Why.push_back("counters only: no dynamic counts or static model (uninstrumented or library kernel, or an ncu import)");
+      Why.push_back(K.Counters.present()
+                        ? "counters only: no dynamic counts or static model (uninstrumented or "
+                          "library kernel, or an ncu import)"
+                        : "no counts at all: an uninstrumented kernel without hardware counters "
+                          "(only its time is known; run with counters on, or import an ncu export)");
     if (K.Instrumented && !K.Static.present()) {
       std::string P;
       for (const std::string &S : K.StaticProblems)
