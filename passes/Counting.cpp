@@ -490,7 +490,8 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out) {
       if (L.empty() || L.starts_with("//") || L.starts_with(".reg") ||
           L.ends_with(":"))
         continue;
-      if (L.starts_with("@"))
+      bool Predicated = L.starts_with("@");
+      if (Predicated)
         L = L.drop_until([](char C) { return C == ' ' || C == '\t'; }).trim();
       StringRef Op = L.take_until([](char C) { return C == ' ' || C == '\t'; });
       if (Op.starts_with("mma.sync") || Op.starts_with("wmma.mma")) {
@@ -513,8 +514,18 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out) {
         } else {
           Out.Unknown.push_back("inline asm '" + L.str() + "': copy size not a constant");
         }
-      } else if (countAsmArithmeticOrMemory(Op, Out)) {
-        // FP arithmetic or a plain load/store, counted.
+      } else if (BlockCounts One; countAsmArithmeticOrMemory(Op, One)) {
+        // FP arithmetic or a plain load/store, counted. A predicated one may
+        // not execute: counted as executed, and the count is not exact.
+        bool Any = false;
+        for (int K = 0; K < NumCounters; ++K) {
+          Out.Counts[K] += One.Counts[K];
+          Any |= One.Counts[K] != 0;
+        }
+        Out.Unknown.insert(Out.Unknown.end(), One.Unknown.begin(), One.Unknown.end());
+        if (Predicated && Any)
+          Out.Unknown.push_back("predicated inline asm '" + L.str() +
+                                "' counted as always executed");
       } else if (Op.starts_with("cp.async.bulk") || Op.starts_with("cp.reduce.async.bulk") ||
                  Op.starts_with("tcgen05")) {
         Out.Unknown.push_back("unmodeled bulk/TMA copy '" + L.str() + "'");

@@ -3,6 +3,7 @@
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -85,19 +86,29 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
       return std::nullopt;
     return Array{"arg", int64_t(A->getArgNo())};
   }
+  auto LaneId = [] {
+    // Lanes are assigned in order of the linear thread index in the block.
+    auto S = [](const char *R) { return JExpr(Array{"sreg", R}); };
+    JExpr Linear = jOp("add", S("tid.x"),
+                       jOp("mul", S("ntid.x"),
+                           jOp("add", S("tid.y"), jOp("mul", S("ntid.y"), S("tid.z")))));
+    return jWOp("urem", 32, std::move(Linear), 32);
+  };
+  if (const auto *CI = dyn_cast<CallInst>(V))
+    if (const auto *IA = dyn_cast<InlineAsm>(CI->getCalledOperand())) {
+      // CUB and friends read the lane index with inline asm.
+      StringRef A = StringRef(IA->getAsmString()).trim();
+      if (A == "mov.u32 $0, %laneid;" || A == "mov.u32 $0, %laneid")
+        return LaneId();
+      return std::nullopt;
+    }
   if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
     if (auto N = sregName(II->getIntrinsicID()))
       return Array{"sreg", *N};
     if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_warpsize)
       return JExpr(32);
-    if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid) {
-      // Lanes are assigned in order of the linear thread index in the block.
-      auto S = [](const char *R) { return JExpr(Array{"sreg", R}); };
-      JExpr Linear = jOp("add", S("tid.x"),
-                         jOp("mul", S("ntid.x"),
-                             jOp("add", S("tid.y"), jOp("mul", S("ntid.y"), S("tid.z")))));
-      return jWOp("urem", 32, std::move(Linear), 32);
-    }
+    if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid)
+      return LaneId();
     auto Bin = [&](const char *Op) -> std::optional<JExpr> {
       auto A = build(II->getArgOperand(0)), B = build(II->getArgOperand(1));
       if (!A || !B)
