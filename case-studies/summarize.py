@@ -55,6 +55,16 @@ def short(name):
     return name
 
 
+def fmt_t(ns):
+    if ns is None:
+        return "-"
+    if ns >= 1e9:
+        return "%.3g s" % (ns * 1e-9)
+    if ns >= 1e6:
+        return "%.3g ms" % (ns * 1e-6)
+    return "%.3g us" % (ns * 1e-3)
+
+
 def fmt(v, unit=""):
     if v is None:
         return "-"
@@ -180,8 +190,8 @@ def main():
 
     # ---- custom kernels ---------------------------------------------------
     w("## Custom kernels (plugin-built): hand vs static vs dynamic vs counters\n")
-    w("| kernel | size | hand FLOPs | static | dynamic | counters (plain) | time/launch (plain) | GFLOP/s | AI L1 | AI L2 | AI HBM | tensor share | bound (ERT) | % of attainable | check |")
-    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    w("| kernel | size | hand FLOPs | static | dynamic | counters (plain) | time/launch (counters) | time/launch (no profiler) | GFLOP/s | AI L1 | AI L2 | AI HBM | tensor share | bound (ERT) | % of attainable | check |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for prog in ("conv2d", "lstm", "lstm_fused"):
         st = load(os.path.join(out, "static", prog + ".json")) if os.path.exists(
             os.path.join(out, "static", prog + ".json")) else None
@@ -189,14 +199,16 @@ def main():
             continue
         _, plain = kernels_of(os.path.join(out, "kernels", prog + ".plain.json"))
         _, inst = kernels_of(os.path.join(out, "kernels", prog + ".inst.json"))
-        cases = {}
-        so = os.path.join(out, "kernels", prog + ".plain.stdout")
-        if os.path.exists(so):
+        cases, times = {}, {}
+        for suffix, dst in ((".plain.stdout", cases), (".time.stdout", times)):
+            so = os.path.join(out, "kernels", prog + suffix)
+            if not os.path.exists(so):
+                continue
             for line in open(so):
                 if line.startswith("CASE "):
                     try:
                         c = json.loads(line[5:])
-                        cases[(c["kernel"], c["size"])] = c
+                        dst[(c["kernel"], c["size"])] = c
                     except ValueError:
                         pass
         P = {k.short: k for k in plain}
@@ -207,16 +219,17 @@ def main():
             base = re.sub(r"<(__half|__nv_bfloat16), \d+>", r"<\1>", name)
             base = re.sub(r"<\d+>$", "", base)
             case = cases.get((base, row["size"])) or cases.get((name, row["size"]))
+            tcase = times.get((base, row["size"])) or times.get((name, row["size"]))
             hf = kp.hw_flops() if kp else None
             t = kp.t_ns if kp else None
             lv = kp.levels() if kp else {}
             ai = {l: (hf / b if hf and b else None) for l, b in lv.items()}
             tsh = (kp.tensor() / hf) if kp and hf else None
             att, what, pc = bound(kp, fl, bw) if kp else (None, "-", None)
-            w("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            w("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 name, row["size"], fmt(row["hand_flops"]), fmt(row["static_flops"]),
                 fmt(Kern.flops(ki.dyn) if ki else None), fmt(hf),
-                fmt(t * 1e-9, "s") if t else "-",
+                fmt_t(t), fmt_t(tcase["ms"] * 1e6) if tcase else "-",
                 "%.0f" % (hf / t) if hf and t else "-",
                 *("%.2f" % ai[l] if ai.get(l) else "-" for l in ("L1", "L2", "HBM")),
                 "%.0f%%" % (100 * tsh) if tsh is not None else "-",
@@ -225,7 +238,10 @@ def main():
     w("")
     w("counters (plain) = the hardware counters of the uninstrumented binary (FLOPs incl. tensor ops "
       "as sm__ops_path_tensor_* report them; see docs/validation/counters-h100.md for their factor "
-      "against 2*M*N*K); AI = counter FLOPs / counter bytes at that level.\n")
+      "against 2*M*N*K); AI = counter FLOPs / counter bytes at that level; GFLOP/s = counter FLOPs / "
+      "time (counters); time (no profiler) = CUDA-event mean of 20 launches of the plain binary, "
+      "no runtime attached (GFLOP/s from it: hand FLOPs / that time). check = the program's "
+      "self-check against the CPU reference.\n")
 
     # ---- PyTorch ----------------------------------------------------------
     w("## PyTorch training steps (counters only)\n")
@@ -249,7 +265,7 @@ def main():
                         byp[kk] = byp.get(kk, 0) + v * k.launches
         pct = (lambda x: "%.1f%%" % (100 * x / tot) if tot else "-")
         w("| %s | %d | %d | %s | %s | %s | %s | %s |" % (
-            run, len(ks), sum(k.launches for k in ks), fmt(tot * 1e-9, "s"),
+            run, len(ks), sum(k.launches for k in ks), fmt_t(tot),
             pct(nofp), pct(tc), pct(noc),
             ", ".join("%s %s" % (kk, fmt(v)) for kk, v in sorted(byp.items(), key=lambda x: -x[1]))))
         top = sorted(ks, key=lambda k: -(k.total_ns or 0))[:12]
