@@ -591,8 +591,10 @@ int produceReport(const ReportOptions &O) {
   std::cout << "hroof report: " << D.Kernels.size() << " kernel(s) from " << D.Inputs.size()
             << " input(s); ceilings: " << M->Name << " (" << M->Path << ")\n";
   printTable(std::cout, As);
-  std::cout << "src F/B/T: where the FLOPs / bytes / time came from: ctr hardware counters, "
-               "dyn hroof dynamic counts, sta static model, act CUPTI activity durations\n";
+  const char *SrcLegend = "src F/B/T: where the FLOPs / bytes / time came from: ctr hardware "
+                          "counters, dyn hroof dynamic counts, sta static model, act CUPTI "
+                          "activity durations";
+  std::cout << SrcLegend << "\n";
   std::vector<std::string> Notes = D.Notes;
   for (const KernelAnalysis &A : As)
     for (const std::string &Mi : A.Missing)
@@ -611,7 +613,11 @@ int produceReport(const ReportOptions &O) {
     if (PP == &O.Html) {
       Out << buildHtml(Spec, As, Title,
                        "inputs: " + Inputs + " | ceilings: " + M->Name + " (" + M->Path + ")",
-                       Notes);
+                       [&] {
+                         std::vector<std::string> N = {SrcLegend};
+                         N.insert(N.end(), Notes.begin(), Notes.end());
+                         return N;
+                       }());
     } else if (PP == &O.Svg) {
       Out << renderSvg(Spec);
     } else {

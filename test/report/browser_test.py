@@ -110,6 +110,18 @@ def main():
           "SVG file: %d point marks" % (sym.group(1).count("<path") if sym else -1))
     check(all(c in svg for c in want), "SVG file: every ceiling labelled")
 
+    # Dynamic counts only: one "global (requested)" point per kernel with FLOPs.
+    dyn_html = os.path.join(tmp, "dyn.html")
+    r = subprocess.run([a.hroof, "report", os.path.join(INPUTS, "dynamic-only.json"), "--html", dyn_html],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "hroof report (dynamic only) exits 0")
+    d = browser(["--dump-dom", "file://" + dyn_html], tmp)
+    m = re.search(r'<pre id="hroof-summary">(.*?)</pre>', d.stdout, re.S)
+    s = json.loads(html.unescape(m.group(1))) if m and m.group(1).strip() else {}
+    levels = [p["level"] for p in s.get("points", [])]
+    check(s.get("rendered") is True and levels == ["global (requested)"] * 5 and s.get("svg_symbols") == 5,
+          "dynamic-only chart: 5 requested-bytes points rendered (%s)" % levels)
+
     if a.screenshot:
         shot = browser(["--screenshot=" + a.screenshot, "--window-size=1400,1000",
                         "file://" + out_html], tmp)
