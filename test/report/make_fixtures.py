@@ -193,6 +193,43 @@ def main():
     write("a100-machine.json", a100)
     assert m["device"]["name"] == "NVIDIA H100 80GB HBM3"
     write_ncu()
+    write_ncu_roofline_set()
+
+
+def write_ncu_roofline_set():
+    """`ncu --set roofline --csv --page raw --print-units base` layout: rates per
+    second and instruction counts per elapsed cycle instead of totals."""
+    ident = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
+             "Block Size", "Grid Size", "Device", "CC"]
+    n = 1 << 24
+    t = 70.0e-6                       # seconds
+    hz = 1.755e9                      # smsp cycles per second
+    cols = [("device__attribute_display_name", "", "NVIDIA H100 80GB HBM3"),
+            ("dram__bytes.sum.per_second", "byte/second", 12.0 * n / t),
+            ("gpu__time_duration.sum", "nsecond", 70000),
+            ("l1tex__t_bytes.sum.per_second", "byte/second", 12.0 * n / t),
+            ("lts__t_bytes.sum.per_second", "byte/second", 12.2 * n / t),
+            ("smsp__cycles_elapsed.avg.per_second", "cycle/second", hz)]
+    for op in ["dadd", "dfma", "dmul", "fadd", "ffma", "fmul", "hadd", "hfma", "hmul"]:
+        v = n / (t * hz) if op == "ffma" else 0.0
+        cols.append((f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum.per_cycle_elapsed",
+                     "inst/cycle", v))
+
+    def q(s):
+        return '"' + s + '"'
+
+    def fmt(v):
+        return v if isinstance(v, str) else (f"{v:,}" if isinstance(v, int) else f"{v:,.4f}")
+
+    lines = ["==PROF== Connected to process 70001 (/home/user/saxpy_app)",
+             "==PROF== Disconnected from process 70001",
+             ",".join(q(h) for h in ident + [c for c, _, _ in cols]),
+             ",".join(q("") for _ in ident) + "," + ",".join(q(u) for _, u, _ in cols),
+             ",".join(q(x) for x in ["0", "70001", "saxpy_app", "127.0.0.1", "saxpy", "1", "7",
+                                     "(256, 1, 1)", "(65536, 1, 1)", "0", "9.0"]
+                      + [fmt(v) for _, _, v in cols])]
+    with open(os.path.join(OUT, "ncu-roofline-set.csv"), "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 def write_ncu():
