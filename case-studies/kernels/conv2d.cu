@@ -22,13 +22,17 @@
 //   wmma kernels: tensor_flops.{f16,bf16} = 2*(N*H*W)*K*(9*C)  (one 16x16x16
 //                mma = 8192 FLOPs per warp), and no CUDA-core FLOPs.
 // Bytes requested (per launch), for reading the dynamic counts:
-//   direct:  global load = 4*(in-bounds taps)*C*N*K + 4*9*C*N*K*H*W (weights),
-//            store = 4*N*K*H*W. In-bounds taps per image = (3H-2)*(3W-2).
-//   tiled:   global load per block and channel = 4*(in-bounds of the 10x34
-//            halo) + 4*72 (weights); shared store the same; shared load
-//            per active thread and channel = 4*(9 + 9*KT) ...; store 4*N*K*H*W.
-//   wmma:    global load per warp step: A 16x16 tile staged by the block
-//            (4 B per thread, zero when out of bounds) + B fragment 512 B.
+//   direct:  global load = 4 B per in-bounds tap + 4 B per weight tap:
+//            4*N*K*C*(3H-2)*(3W-2) + 4*N*K*C*9*H*W; store 4*N*K*H*W
+//            (hroof static, size 2: 14.45 GB load: AI 0.26 FLOP/B requested).
+//   tiled:   per block and channel: 4 B per in-bounds element of the 10x34
+//            halo + 4*72 B of weights (global load, same to shared store);
+//            per active thread and channel 4*(9 + 9*KT) = 324 B shared load
+//            (the weights are re-read from shared memory for every tap);
+//            store 4*N*K*H*W (size 2: 216 MB global load: AI 16.6).
+//   wmma:    per warp step: the 16x16 A tile staged by the block (4 B per
+//            thread, only where in bounds) + the B fragment (16 B per
+//            thread); shared 4 B store + 16 B load per thread and step.
 // Usage: conv2d [REPS] [--list-launches]   (default 3 launches per kernel and size)
 #include "case.h"
 #include <cuda_bf16.h>
