@@ -102,6 +102,14 @@ void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
                     J["hroof_profile"].dump() + " (this hroof reads version 1)");
   if (!J.contains("kernels") || !J["kernels"].is_array())
     throw UserError("'" + Path + "': malformed profile: no \"kernels\" array");
+  // The same profile twice (same process) would count every launch twice.
+  std::string Id = J.contains("pid") && J.contains("start_time")
+                       ? J.value("host", std::string()) + "/" + J.at("pid").dump() + "/" +
+                             J.at("start_time").dump() + "/" + J.value("command", std::string())
+                       : "";
+  if (!Id.empty() && !D.ProfileIds.emplace(Id, Path).second)
+    throw UserError("'" + Path + "' is the same profile as '" + D.ProfileIds[Id] +
+                    "' (same host, pid and start time): give each profile once");
   std::set<std::string> Devs;
   if (J.contains("devices") && J["devices"].is_array())
     for (const auto &Dv : J["devices"])

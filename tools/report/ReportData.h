@@ -62,6 +62,7 @@ struct Dataset {
   std::set<std::string> Devices; ///< device names (may be empty)
   std::vector<KernelData> Kernels;
   std::vector<std::string> Notes; ///< lines worth telling the user
+  std::map<std::string, std::string> ProfileIds; ///< host/pid/start -> path
 };
 
 /// Reads every input (profile JSON or ncu CSV; format by content) and merges
