@@ -46,6 +46,14 @@ class BasicBlock(nn.Module):
         return torch.relu(y + x)
 
 
+def flag(get):
+    """A TF32 setting for the TRAIN line; never fails the run."""
+    try:
+        return get()
+    except Exception as e:  # noqa: BLE001
+        return "unreadable: %s" % str(e)[:80]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", choices=["conv", "lstm"], required=True)
@@ -58,8 +66,13 @@ def main():
     torch.manual_seed(0)
     dev = "cuda"
     if a.precision == "fp32strict":
-        torch.backends.cudnn.allow_tf32 = False
-        torch.backends.cuda.matmul.allow_tf32 = False
+        try:  # the long-standing flags
+            torch.backends.cudnn.allow_tf32 = False
+            torch.backends.cuda.matmul.allow_tf32 = False
+        except Exception:  # noqa: BLE001  newer releases: fp32_precision
+            torch.backends.cudnn.conv.fp32_precision = "ieee"
+            torch.backends.cudnn.rnn.fp32_precision = "ieee"
+            torch.backends.cuda.matmul.fp32_precision = "ieee"
     torch.backends.cudnn.benchmark = False  # heuristics: no autotuning launches
 
     if a.model == "conv":
@@ -129,8 +142,8 @@ def main():
         "model": a.model, "precision": a.precision, "steps": a.steps,
         "shape": shape, "loss": float(loss.item()), "wall_s": round(wall, 3),
         "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(),
-        "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
-        "matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32,
+        "cudnn_allow_tf32": flag(lambda: torch.backends.cudnn.allow_tf32),
+        "matmul_allow_tf32": flag(lambda: torch.backends.cuda.matmul.allow_tf32),
         "cudnn_enabled": torch.backends.cudnn.enabled, "fallback": fallback,
         "device": torch.cuda.get_device_name(0)}), flush=True)
 
