@@ -48,7 +48,7 @@ def main():
                 if l.startswith("LAUNCH ")]
     if not launches:
         sys.exit("static_totals: %s --list-launches printed nothing" % prog)
-    rows, bad = [], 0
+    rows = []
     for L in launches:
         cmd = [hroof, "static", model, "--json",
                "--kernel", "^(void )?%s\\(" % re.escape(L["kernel"]),

@@ -25,6 +25,7 @@ the first one warms up cuDNN/cuBLAS; all are profiled; hroof run's
 TRAIN {json} with the settings, the loss and the wall time of the steps.
 """
 import argparse
+import contextlib
 import json
 import time
 
@@ -101,9 +102,10 @@ def main():
 
     fallback = None
     try:  # bf16/fp16 cuDNN RNN support depends on the cuDNN version
-        with torch.autocast("cuda", dtype=amp_dtype or torch.float32,
-                            enabled=amp_dtype is not None):
-            forward().backward()
+        with (torch.autocast("cuda", dtype=amp_dtype) if amp_dtype is not None
+              else contextlib.nullcontext()):
+            loss = forward()
+        loss.backward()
         opt.zero_grad(set_to_none=True)
     except RuntimeError as e:
         if a.model != "lstm":
@@ -111,6 +113,7 @@ def main():
         fallback = "cudnn disabled (%s)" % str(e).splitlines()[0][:160]
         torch.backends.cudnn.enabled = False
         print("train_step: cuDNN LSTM failed, using ATen's LSTM: " + fallback, flush=True)
+        opt.zero_grad(set_to_none=True)
     torch.cuda.synchronize()
     t0 = time.time()
     for s in range(a.steps):
