@@ -239,7 +239,7 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
       {"range", {"circle", "square", "triangle-up", "diamond"}}};
   nlohmann::json Spec = {
       {"$schema", "https://vega.github.io/schema/vega-lite/v6.json"},
-      {"title", {{"text", Title}, {"subtitle", "ceilings: " + M.Name + " (" + M.Path + ")"}}},
+      {"title", {{"text", Title}, {"subtitle", "ceilings: " + M.Name + " (" + M.Path.substr(M.Path.rfind('/') + 1) + ", hroof-ert)"}}},
       {"width", 860},
       {"height", 540},
       {"background", "white"},
