@@ -75,6 +75,42 @@ static u128 sumGlobal(const nlohmann::json &C) {
   return S;
 }
 
+/// The hierarchical roofline of the demo's profiles (`hroof report`, with
+/// the bundled ceilings of this GPU, else those of a quick ERT run) and the
+/// three-source comparison (`hroof compare`).
+static int reportProfiles(const std::string &Bin, const std::string &Tmp,
+                          const std::set<std::string> &Stems) {
+  std::string Profiles;
+  for (const std::string &S : Stems)
+    if (fileExists(Tmp + "/" + S + ".json"))
+      Profiles += " '" + Tmp + "/" + S + ".json'";
+  if (Profiles.empty())
+    return 1;
+  std::string Out = Tmp + "/report";
+  std::string Report = "'" + Bin + "/hroof' report" + Profiles + " --html '" + Out +
+                       ".html' --svg '" + Out + ".svg' --csv '" + Out + ".csv'";
+  std::cout << "\nHierarchical roofline (hroof report):\n" << std::flush;
+  if (std::system((Report + " 2> '" + Tmp + "/report.err'").c_str()) != 0) {
+    // No bundled ceilings for this GPU: measure them quickly.
+    std::cerr << "hroof demo: no bundled ceilings for this GPU; running hroof-ert "
+                 "--quick (about 30 s)\n";
+    std::string Ert = Tmp + "/ert";
+    if (std::system(("'" + Bin + "/hroof-ert' --quick --out '" + Ert + "' > '" + Tmp +
+                     "/ert.log' 2>&1").c_str()) != 0 ||
+        std::system((Report + " --machine '" + Ert + "/machine.json'").c_str()) != 0) {
+      std::cerr << "hroof: the report failed (" << Tmp << "/report.err, " << Tmp
+                << "/ert.log)\n";
+      return 1;
+    }
+  }
+  std::cout << "\nStatic, dynamic and counters side by side (hroof compare):\n"
+            << std::flush;
+  int RC = std::system(("'" + Bin + "/hroof' compare" + Profiles).c_str()) != 0;
+  std::cout << "\nReport: " << Out << ".html (chart and table, opens offline), "
+            << Out << ".svg, " << Out << ".csv\n";
+  return RC;
+}
+
 /// Runs the instrumented examples under `hroof run` and prints static (at
 /// the real launch) against dynamic counts. Returns non-zero on a mismatch.
 static int runOnGpu(const nlohmann::json &Manifest) {
@@ -152,6 +188,7 @@ static int runOnGpu(const nlohmann::json &Manifest) {
     if (!Equal)
       RC = 1;
   }
+  RC |= reportProfiles(Bin, Tmp, Ran);
   return RC;
 }
 
