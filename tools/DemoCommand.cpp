@@ -87,8 +87,11 @@ static int reportProfiles(const std::string &Bin, const std::string &Tmp,
   if (Profiles.empty())
     return 1;
   std::string Out = Tmp + "/report";
+  // The SVG is rendered by node; without it, the HTML and CSV only.
+  bool Node = std::system("command -v node > /dev/null 2>&1") == 0;
   std::string Report = "'" + Bin + "/hroof' report" + Profiles + " --html '" + Out +
-                       ".html' --svg '" + Out + ".svg' --csv '" + Out + ".csv'";
+                       ".html' --csv '" + Out + ".csv'" +
+                       (Node ? " --svg '" + Out + ".svg'" : std::string());
   std::cout << "\nHierarchical roofline (hroof report):\n" << std::flush;
   if (std::system((Report + " 2> '" + Tmp + "/report.err'").c_str()) != 0) {
     // No bundled ceilings for this GPU: measure them quickly.
@@ -107,7 +110,8 @@ static int reportProfiles(const std::string &Bin, const std::string &Tmp,
             << std::flush;
   int RC = std::system(("'" + Bin + "/hroof' compare" + Profiles).c_str()) != 0;
   std::cout << "\nReport: " << Out << ".html (chart and table, opens offline), "
-            << Out << ".svg, " << Out << ".csv\n";
+            << (Node ? Out + ".svg, " : std::string("no SVG (needs node), ")) << Out
+            << ".csv\n";
   return RC;
 }
 
