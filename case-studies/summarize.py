@@ -121,10 +121,15 @@ class Kern:
                 "HBM": self.c.get("dram_bytes")}
 
 
+FAKE = []
+
+
 def kernels_of(path):
     p = load(path)
     if not p:
         return None, []
+    if str(p.get("command", "")).startswith("FAKE"):
+        FAKE.append(path)
     return p, [Kern(a) for a in p.get("kernels", [])]
 
 
@@ -291,6 +296,9 @@ def main():
       "in every profiled launch; their time includes all launches (launches beyond the "
       "launch limit have durations but no counters and are assumed to behave like the profiled ones).\n")
     L.extend(details)
+    if FAKE:
+        L.insert(1, "**FAKE DATA: %d profile(s) here were fabricated by "
+                 "selftest_fake_profiles.py for testing; these numbers mean nothing.**\n" % len(FAKE))
     text = "\n".join(L) + "\n"
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(text)
