@@ -41,7 +41,15 @@ el() { echo $(( $(date +%s) - T0 )); }
 log() { echo "[run.sh +$(el)s] $*" | tee -a "$W/run.log"; }
 finish() {
   cp -f "$W/summary.md" "$OUT/summary.md" 2>/dev/null
-  tar czf "$OUT/case.tgz" -C "$OUT" case && rm -rf "$W"
+  tar czf "$OUT/case.tgz" -C "$OUT" case
+  # a file comes back from the device only up to 16 MiB: drop the HTML pages
+  # (each embeds vega; report.sh remakes them here from the profiles) if needed
+  if [ "$(stat -c %s "$OUT/case.tgz")" -gt 15000000 ]; then
+    echo "run.sh: case.tgz over 15 MB: HTML pages left out (rerun report.sh here)" | tee -a "$W/run.log"
+    rm -f "$W"/report/*.html
+    tar czf "$OUT/case.tgz" -C "$OUT" case
+  fi
+  rm -rf "$W"
   echo "run.sh: $(el) s in all; results: $OUT/case.tgz ($(du -h "$OUT/case.tgz" | cut -f1)), $OUT/summary.md"
 }
 trap finish EXIT
