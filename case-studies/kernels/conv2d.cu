@@ -28,7 +28,7 @@
 //   tiled:   per block and channel: 4 B per in-bounds element of the 10x34
 //            halo + 4*72 B of weights (global load, same to shared store);
 //            per active thread and channel 4*(9 + 9*KT) = 324 B shared load
-//            (the weights are re-read from shared memory for every tap);
+//            (9 scalar loads of x, 18 float4 broadcast loads of weights);
 //            store 4*N*K*H*W (size 2: 216 MB global load: AI 16.6).
 //   wmma:    per warp step: the 16x16 A tile staged by the block (4 B per
 //            thread, only where in bounds) + the B fragment (16 B per
@@ -77,8 +77,10 @@ __global__ void conv2d_direct_f32(int N, int C, int K, int H, int W,
 // ---- shared-memory tiled direct convolution, NCHW ---------------------------
 // Block 32x8 threads = one 8-row x 32-column output tile for KT output
 // channels. Grid: (tilesW*tilesH, K/KT, N). Per input channel: the 10x34
-// halo tile and the KT*9 weights go to shared memory, then each active thread
-// does KT*9 fma from shared memory.
+// halo tile and the KT*9 weights go to shared memory (weights as ws[tap][j],
+// so a thread reads the KT weights of a tap with two 16-byte broadcast loads),
+// then each active thread does KT*9 fma: per channel 9 scalar + 18 vector
+// shared loads for 72 fma.
 #define TX 32
 #define TY 8
 #define KT 8
@@ -88,7 +90,7 @@ __global__ void conv2d_tiled_f32(int N, int C, int K, int H, int W,
                                  const float *__restrict__ wt,
                                  float *__restrict__ y) {
   __shared__ float xs[TY + 2][TX + 2];
-  __shared__ float ws[KT * 9];
+  __shared__ __align__(16) float ws[9][KT];
   int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
   int tilesW = (W + TX - 1) / TX;
   int p0 = (blockIdx.x / tilesW) * TY, q0 = (blockIdx.x % tilesW) * TX;
@@ -107,7 +109,7 @@ __global__ void conv2d_tiled_f32(int N, int C, int K, int H, int W,
       xs[r][s] = (h >= 0 && h < H && w >= 0 && w < W) ? xc[h * W + w] : 0.f;
     }
     if (tid < KT * 9)
-      ws[tid] = wt[((long)(k0 + tid / 9) * C + c) * 9 + tid % 9];
+      ws[tid % 9][tid / 9] = wt[((long)(k0 + tid / 9) * C + c) * 9 + tid % 9];
     __syncthreads();
     if (active) {
 #pragma unroll
@@ -115,9 +117,16 @@ __global__ void conv2d_tiled_f32(int N, int C, int K, int H, int W,
 #pragma unroll
         for (int s = 0; s < 3; ++s) {
           float v = xs[ty + r][tx + s];
-#pragma unroll
-          for (int j = 0; j < KT; ++j)
-            acc[j] = fmaf(v, ws[j * 9 + r * 3 + s], acc[j]);
+          float4 w0 = *(const float4 *)&ws[r * 3 + s][0];
+          float4 w1 = *(const float4 *)&ws[r * 3 + s][4];
+          acc[0] = fmaf(v, w0.x, acc[0]);
+          acc[1] = fmaf(v, w0.y, acc[1]);
+          acc[2] = fmaf(v, w0.z, acc[2]);
+          acc[3] = fmaf(v, w0.w, acc[3]);
+          acc[4] = fmaf(v, w1.x, acc[4]);
+          acc[5] = fmaf(v, w1.y, acc[5]);
+          acc[6] = fmaf(v, w1.z, acc[6]);
+          acc[7] = fmaf(v, w1.w, acc[7]);
         }
     }
     __syncthreads();
