@@ -11,8 +11,10 @@ def nest(flat):
         for p in parts[:-1]: cur=cur.setdefault(p,{})
         cur[parts[-1]]=v
     return out
+_pid = [100]
 def prof(kernels):
-    return {"hroof_profile":1,"command":"FAKE (case-studies/selftest_fake_profiles.py)","counters":49,"host":"FAKE","pid":1,"rank":None,"run_id":"","settings":{},"start_time":0,
+    _pid[0] += 1
+    return {"hroof_profile":1,"command":"FAKE (case-studies/selftest_fake_profiles.py)","counters":49,"host":"FAKE","pid":_pid[0],"rank":None,"run_id":"","settings":{},"start_time":0,
             "launches":[],"kernels":kernels,"devices":[{"ordinal":0,"name":"NVIDIA H100 80GB HBM3","compute_capability":"9.0","sms":132}],
             "graph_launches":0,"launch_records":{"written":0,"dropped":0,"limit_per_kernel":100},"notes":[],"complete":True}
 for p in ["conv2d","lstm","lstm_fused"]:
