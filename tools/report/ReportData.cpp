@@ -121,6 +121,24 @@ void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
     return;
   }
   try {
+    // Warps of instrumented launches with counters: the flush of the
+    // instrumentation adds one 8-byte atomic per warp and counter there.
+    if (J.contains("launches") && J["launches"].is_array())
+      for (const auto &L : J["launches"]) {
+        if (!L.is_object() || !L.value("instrumented", false) || !L.contains("counters") ||
+            L["counters"].is_null() || !L.contains("grid") || !L.contains("block") ||
+            !L.contains("kernel") || !L["kernel"].is_string())
+          continue;
+        double Blocks = 1, Threads = 1;
+        for (const auto &G : L["grid"])
+          Blocks *= G.is_number() ? G.get<double>() : 1;
+        for (const auto &B : L["block"])
+          Threads *= B.is_number() ? B.get<double>() : 1;
+        KernelData &K = kernelFor(D, L["kernel"].get<std::string>(),
+                                  L.value("mangled", std::string()));
+        K.CounterWarps += Blocks * std::ceil(Threads / 32);
+        ++K.CounterWarpLaunches;
+      }
     for (const auto &A : J["kernels"]) {
       if (!A.is_object() || !A.contains("kernel") || !A["kernel"].is_string())
         throw UserError("'" + Path + "': malformed profile: a kernels[] entry "

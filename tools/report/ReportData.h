@@ -47,6 +47,10 @@ struct KernelData {
   double DurationNs = 0;      ///< their summed duration
   SourceCounts Dynamic, Static, Counters;
   bool Instrumented = false;
+  /// Warps of the instrumented launches that also have hardware counters
+  /// (their counters include the instrumentation's flush atomics).
+  double CounterWarps = 0;
+  uint64_t CounterWarpLaunches = 0;
   bool FromProfile = false; ///< seen in an hroof profile (not only in ncu exports)
   bool StaticExact = true;
   uint64_t StaticMatches = 0, StaticDiffers = 0;
