@@ -195,6 +195,7 @@ def main():
 
     # ---- custom kernels ---------------------------------------------------
     w("## Custom kernels (plugin-built): hand vs static vs dynamic vs counters\n")
+    opt = {}  # (kernel short name) -> (time counters ns, time no-profiler ns, GFLOP/s, bound, pct)
     w("| kernel | size | hand FLOPs | static | dynamic | counters (plain) | time/launch (counters) | time/launch (no profiler) | GFLOP/s | AI L1 | AI L2 | AI HBM | tensor share | bound (ERT) | % of attainable | check |")
     w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for prog in ("conv2d", "lstm", "lstm_fused"):
@@ -231,6 +232,8 @@ def main():
             ai = {l: (hf / b if hf and b else None) for l, b in lv.items()}
             tsh = (kp.tensor() / hf) if kp and hf else None
             att, what, pc = bound(kp, fl, bw) if kp else (None, "-", None)
+            opt[name] = (t, tcase["ms"] * 1e6 if tcase else None,
+                         hf / t if hf and t else None, what, pc)
             w("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 name, row["size"], fmt(row["hand_flops"]), fmt(row["static_flops"]),
                 fmt(Kern.flops(ki.dyn) if ki else None), fmt(hf),
@@ -247,6 +250,37 @@ def main():
       "time (counters); time (no profiler) = CUDA-event mean of 20 launches of the plain binary, "
       "no runtime attached (GFLOP/s from it: hand FLOPs / that time). check = the program's "
       "self-check against the CPU reference.\n")
+
+    # ---- the optimizations: before / after -------------------------------
+    w("## Optimizations: before / after (per size)\n")
+    w("| optimization | size tag | before: time (no profiler) | after: time (no profiler) | speed-up | before: time (counters) | after: time (counters) | before: bound, % of attainable | after: bound, % of attainable |")
+    w("|---|---|---|---|---|---|---|---|---|")
+
+    def add(a, b):
+        return None if a is None or b is None else a + b
+
+    for z in (1, 2, 3):
+        pairs = [
+            ("conv2d direct -> tiled", ["conv2d_direct_f32<%d>" % z], ["conv2d_tiled_f32<%d>" % z]),
+            ("LSTM f16 GEMM + pointwise -> fused",
+             ["lstm_gemm_wmma<__half, %d>" % z, "lstm_pointwise_f32<%d>" % z], ["lstm_fused_wmma<%d>" % z]),
+        ]
+        for what, before, after in pairs:
+            if not all(k in opt for k in before + after):
+                continue
+            tb = tbn = 0.0
+            for k in before:
+                tb = add(tb, opt[k][0])
+                tbn = add(tbn, opt[k][1])
+            ta, tan = opt[after[0]][0], opt[after[0]][1]
+            sp = (tbn / tan) if tbn and tan else ((tb / ta) if tb and ta else None)
+            desc = (lambda k: "%s, %s" % (opt[k][3], "%.0f%%" % opt[k][4] if opt[k][4] is not None else "-"))
+            w("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                what, z, fmt_t(tbn), fmt_t(tan), "%.2fx" % sp if sp else "-",
+                fmt_t(tb), fmt_t(ta), "; ".join(desc(k) for k in before), desc(after[0])))
+    w("")
+    w("speed-up from the no-profiler times where present, else from the counter times; the LSTM "
+      "'before' is the sum of its two kernels.\n")
 
     # ---- PyTorch ----------------------------------------------------------
     w("## PyTorch training steps (counters only)\n")
