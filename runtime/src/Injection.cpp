@@ -116,7 +116,13 @@ struct FuncInfo {
   std::vector<std::pair<size_t, size_t>> Params; ///< offset, size (ABI)
   std::string ParamProblem;
   std::mutex *ArrayLock = nullptr;
+  /// Static totals already evaluated, by launch shape and integer arguments:
+  /// training loops repeat the same launches, and a thread-by-thread
+  /// evaluation can take seconds. Bounded (StaticCacheLimit entries).
+  std::mutex StaticCacheLock;
+  std::map<std::string, std::pair<std::optional<TotalVector>, std::string>> StaticCache;
 };
+constexpr size_t StaticCacheLimit = 1024;
 
 /// Carried from launch enter to launch exit (cbdata->correlationData).
 struct HwContext;
@@ -1024,12 +1030,34 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
   else if (!IF->ArgProblem.empty())
     LR.StaticProblem = IF->ArgProblem;
   else {
-    try {
-      ThreadSumOptions O;
-      O.MaxEvaluations = uint64_t(T.S.EvalLimit);
-      LR.Static = evaluateKernel(*F.Model, IF->Shape, IF->Env, O);
-    } catch (const std::exception &E) {
-      LR.StaticProblem = E.what();
+    std::string Key;
+    for (int D = 0; D < 3; ++D)
+      Key += std::to_string(IF->Shape.Grid[D]) + "," + std::to_string(IF->Shape.Block[D]) + ";";
+    for (size_t I = 0; I < IF->Env.Args.size(); ++I)
+      Key += (I < IF->Env.HasArg.size() && IF->Env.HasArg[I] ? std::to_string(IF->Env.Args[I])
+                                                            : std::string("?")) + ",";
+    FuncInfo &FM = *IF->F;
+    bool Cached = false;
+    {
+      std::lock_guard<std::mutex> G(FM.StaticCacheLock);
+      auto It = FM.StaticCache.find(Key);
+      if (It != FM.StaticCache.end()) {
+        LR.Static = It->second.first;
+        LR.StaticProblem = It->second.second;
+        Cached = true;
+      }
+    }
+    if (!Cached) {
+      try {
+        ThreadSumOptions O;
+        O.MaxEvaluations = uint64_t(T.S.EvalLimit);
+        LR.Static = evaluateKernel(*F.Model, IF->Shape, IF->Env, O);
+      } catch (const std::exception &E) {
+        LR.StaticProblem = E.what();
+      }
+      std::lock_guard<std::mutex> G(FM.StaticCacheLock);
+      if (FM.StaticCache.size() < StaticCacheLimit)
+        FM.StaticCache[Key] = {LR.Static, LR.StaticProblem};
     }
   }
   if (T.S.Verbose >= 2)
