@@ -88,12 +88,20 @@ class Kern:
         self.total_ns = self.t_ns * self.launches if self.t_ns is not None else None
         c = agg.get("counters") or {}
         self.c = None
+        self.c_launches = 0
         if c.get("launches"):
             n = float(c["launches"])
+            self.c_launches = int(n)
             self.c = {k: v / n for k, v in flat(c.get("total")).items()}
             if self.t_ns is None and self.c.get("time_ns"):
                 self.t_ns = self.c["time_ns"]
                 self.total_ns = self.t_ns * self.launches
+        # time of the launches that have counters: rates (GFLOP/s, GB/s, % of
+        # attainable) divide counter FLOPs/bytes by THIS time, so that numerator
+        # and denominator come from the same launches (under --launch-limit the
+        # other launches of a kernel may have other sizes)
+        self.rate_t_ns = (self.c.get("time_ns") if self.c else None) or self.t_ns
+
         self.dyn = self.stat = None
         for key in ("dynamic", "static"):
             s = agg.get(key) or {}
@@ -101,6 +109,11 @@ class Kern:
                 n = float(s["launches"])
                 setattr(self, "dyn" if key == "dynamic" else "stat",
                         {k: v / n for k, v in flat(s.get("total")).items()})
+
+    def size_varies(self):
+        """the profiled launches' mean time differs from all launches' by >25%"""
+        return bool(self.c and self.c.get("time_ns") and self.t_ns and
+                    abs(self.c["time_ns"] / self.t_ns - 1) > 0.25)
 
     @staticmethod
     def flops(f):
@@ -122,6 +135,8 @@ class Kern:
 
 
 FAKE = []
+# data-movement kernels by name (PyTorch/cuDNN): layout transforms, copies, casts, fills
+MOVE_RE = re.compile(r"nchwToNhwc|nhwcToNchw|copy_kernel|RNN_copy|FillFunctor|region_transform|_init|init_device_workspace", re.I)
 
 
 def kernels_of(path):
@@ -148,7 +163,7 @@ def bound(k, fl, bw):
     """(attainable GFLOP/s, what bounds it, % of it achieved) from the
     counters of kernel k: min over the dominant precision's compute ceiling
     and AI_level x bandwidth_level at L1, L2, HBM."""
-    if not k.c or not fl or not k.t_ns:
+    if not k.c or not fl or not k.rate_t_ns:
         return None, "-", None
     f = k.hw_flops()
     if not f:
@@ -166,7 +181,7 @@ def bound(k, fl, bw):
     if not cands:
         return None, "-", None
     att, what = min(cands)
-    return att, what, 100.0 * (f / k.t_ns) / att
+    return att, what, 100.0 * (f / k.rate_t_ns) / att
 
 
 def precision_of(k, f):
@@ -253,8 +268,8 @@ def main():
 
     # ---- the optimizations: before / after -------------------------------
     w("## Optimizations: before / after (per size)\n")
-    w("| optimization | size tag | before: time (no profiler) | after: time (no profiler) | speed-up | before: time (counters) | after: time (counters) | before: bound, % of attainable | after: bound, % of attainable |")
-    w("|---|---|---|---|---|---|---|---|---|")
+    w("| optimization | size tag | before: time (no profiler) | after: time (no profiler) | speed-up | before: time (counters) | after: time (counters) | speed-up (counters) | before: bound, % of attainable | after: bound, % of attainable |")
+    w("|---|---|---|---|---|---|---|---|---|---|")
 
     def add(a, b):
         return None if a is None or b is None else a + b
@@ -275,17 +290,22 @@ def main():
             ta, tan = opt[after[0]][0], opt[after[0]][1]
             sp = (tbn / tan) if tbn and tan else ((tb / ta) if tb and ta else None)
             desc = (lambda k: "%s, %s" % (opt[k][3], "%.0f%%" % opt[k][4] if opt[k][4] is not None else "-"))
-            w("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            spc = (tb / ta) if tb and ta else None
+            w("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 what, z, fmt_t(tbn), fmt_t(tan), "%.2fx" % sp if sp else "-",
-                fmt_t(tb), fmt_t(ta), "; ".join(desc(k) for k in before), desc(after[0])))
+                fmt_t(tb), fmt_t(ta), "%.2fx" % spc if spc else "-",
+                "; ".join(desc(k) for k in before), desc(after[0])))
     w("")
-    w("speed-up from the no-profiler times where present, else from the counter times; the LSTM "
-      "'before' is the sum of its two kernels.\n")
+    w("speed-up from the no-profiler times where present, else from the counter times; "
+      "speed-up (counters) from the gpu__time_duration of the profiled launches; the LSTM "
+      "'before' is the sum of its two kernels. The no-profiler time is the mean of 20 "
+      "back-to-back launches without a warm-up launch: the first kernel a program times "
+      "carries one-time costs in that mean.\n")
 
     # ---- PyTorch ----------------------------------------------------------
     w("## PyTorch training steps (counters only)\n")
-    w("| run | kernels | launches | kernel time | no-FP kernels: time share | Tensor-Core kernels: time share | kernels without counters: time share | FLOPs by precision (counters, all launches est.) |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| run | kernels | launches | kernel time | no-FP kernels: time share | data-movement kernels (by name): time share | Tensor-Core kernels: time share | kernels without counters: time share | Tensor-Core share of FLOPs | FLOPs by precision (counters, all launches est.) |")
+    w("|---|---|---|---|---|---|---|---|---|---|")
     details = []
     for path in sorted(glob.glob(os.path.join(out, "torch", "*.json"))):
         p, ks = kernels_of(path)
@@ -296,6 +316,7 @@ def main():
         nofp = sum(k.total_ns or 0 for k in ks if k.c is not None and (k.hw_flops() or 0) == 0)
         tc = sum(k.total_ns or 0 for k in ks if k.c is not None and (k.tensor() or 0) > 0)
         noc = sum(k.total_ns or 0 for k in ks if k.c is None)
+        mov = sum(k.total_ns or 0 for k in ks if MOVE_RE.search(k.short))
         byp = {}
         for k in ks:
             if k.c:
@@ -303,9 +324,12 @@ def main():
                     if (kk.startswith("flops.") or kk.startswith("tensor_flops.")) and v:
                         byp[kk] = byp.get(kk, 0) + v * k.launches
         pct = (lambda x: "%.1f%%" % (100 * x / tot) if tot else "-")
-        w("| %s | %d | %d | %s | %s | %s | %s | %s |" % (
+        allf = sum(byp.values())
+        tcf = sum(v for kk, v in byp.items() if kk.startswith("tensor_flops."))
+        w("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |" % (
             run, len(ks), sum(k.launches for k in ks), fmt_t(tot),
-            pct(nofp), pct(tc), pct(noc),
+            pct(nofp), pct(mov), pct(tc), pct(noc),
+            "%.1f%%" % (100 * tcf / allf) if allf else "-",
             ", ".join("%s %s" % (kk, fmt(v)) for kk, v in sorted(byp.items(), key=lambda x: -x[1]))))
         top = sorted(ks, key=lambda k: -(k.total_ns or 0))[:12]
         details.append("### %s: top kernels by time\n" % run)
@@ -319,16 +343,25 @@ def main():
             att, what, pc = bound(k, fl, bw)
             details.append("| `%s` | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 k.short[:90], k.launches, pct(k.total_ns or 0), fmt(hf),
-                "%.0f" % (hf / k.t_ns) if hf and k.t_ns else ("0" if hf == 0 else "-"),
+                ("%.0f" % (hf / k.rate_t_ns) if hf and k.rate_t_ns else ("0" if hf == 0 else "-"))
+                + (" †" if k.size_varies() else ""),
                 "yes" if (k.tensor() or 0) > 0 else ("no" if k.c else "-"),
                 *("%.2f" % ai[l] if ai.get(l) else "-" for l in ("L1", "L2", "HBM")),
-                "%.0f" % (hbm / k.t_ns) if hbm and k.t_ns else "-",
+                "%.0f" % (hbm / k.rate_t_ns) if hbm and k.rate_t_ns else "-",
                 what, "%.0f%%" % pc if pc is not None else "-"))
         details.append("")
     w("")
     w("no-FP kernels = kernels whose hardware counters show zero FLOPs (CUDA-core and tensor) "
       "in every profiled launch; their time includes all launches (launches beyond the "
-      "launch limit have durations but no counters and are assumed to behave like the profiled ones).\n")
+      "launch limit have durations but no counters and are assumed to behave like the profiled ones). "
+      "A kernel whose only 'FLOPs' are HFMA2.MMA constant loads (counted as f16 by the counters) "
+      "is not in this column. data-movement kernels = kernels whose name matches `%s` "
+      "(layout transforms, copies and casts (`*_copy_kernel_cuda`), fills, workspace/state init), whatever their counters say. "
+      "Tensor-Core share of FLOPs = tensor_flops / all counter FLOPs (per-launch counters x launches).\n"
+      "In the top-kernel tables, GFLOP/s, HBM GB/s and %% of attainable divide the counters by the "
+      "time of the same (profiled) launches; time share uses all launches. † = the profiled launches' "
+      "mean time differs from all launches' mean by more than 25%% (launches of other sizes beyond "
+      "the launch limit).\n" % MOVE_RE.pattern)
     L.extend(details)
     if FAKE:
         L.insert(1, "**FAKE DATA: %d profile(s) here were fabricated by "
