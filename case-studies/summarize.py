@@ -44,6 +44,7 @@ def psum(f, prefix):
 
 def short(name):
     name = re.sub(r"^void ", "", name)
+    name = name.replace("(anonymous namespace)", "{anon}")
     depth = 0
     for i, ch in enumerate(name):
         if ch == "<":
