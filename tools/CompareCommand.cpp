@@ -211,7 +211,9 @@ int runCompare(const CompareOptions &O) {
                                       "instrumentation does not count"));
       else
         Why.push_back("counters see fewer requested global bytes (" + ratio(*CB, *DB) +
-                      "): predicated-off or eliminated accesses after the IR the pass saw");
+                      "): the hardware counts a warp's access to one address once "
+                      "(lanes reading the same element, e.g. a broadcast weight), or "
+                      "accesses were predicated off or eliminated after the IR the pass saw");
     }
     double Req = DB.value_or(CB.value_or(0));
     if (Req > 0) {

@@ -413,8 +413,16 @@ std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
     }
     A.TotalTimeNs = A.TimeNsPerLaunch * double(std::max<uint64_t>(K.Launches, 1));
     SumTime += A.TotalTimeNs;
-    if (A.TimeNsPerLaunch > 0)
-      A.GFlops = A.FlopsPerLaunch / A.TimeNsPerLaunch; // FLOP/ns == GFLOP/s
+    // Rates pair counts and time of the same launches: with a launch limit
+    // the counters cover only the first launches of a kernel, whose own
+    // time (the counters' gpu__time_duration) goes with them.
+    A.RateTimeNsPerLaunch = A.TimeNsPerLaunch;
+    if (K.Counters.present() && get(C, "time_ns") > 0 &&
+        K.Counters.Launches < K.TimedLaunches &&
+        (A.FlopSource == "counters" || !K.Dynamic.present()))
+      A.RateTimeNsPerLaunch = get(C, "time_ns") / double(K.Counters.Launches);
+    if (A.RateTimeNsPerLaunch > 0)
+      A.GFlops = A.FlopsPerLaunch / A.RateTimeNsPerLaunch; // FLOP/ns == GFLOP/s
     // Bytes per level.
     if (K.Counters.present() &&
         (has(C, "l1_bytes") || has(C, "l2_bytes") || has(C, "dram_bytes"))) {
@@ -498,13 +506,13 @@ std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
       }
       if (A.GFlops > 0)
         A.PctOfCeiling = 100.0 * A.GFlops / A.GoverningGFlops;
-    } else if (M && A.FlopsPerLaunch == 0 && A.TimeNsPerLaunch > 0) {
+    } else if (M && A.FlopsPerLaunch == 0 && A.RateTimeNsPerLaunch > 0) {
       // No FLOPs: judge by the busiest memory level's share of its bandwidth.
       for (const LevelPoint &L : A.Levels) {
         auto It = M->Bandwidth.find(L.Ceiling);
         if (It == M->Bandwidth.end() || L.Bytes <= 0)
           continue;
-        double Pct = 100.0 * (L.Bytes / A.TimeNsPerLaunch) / It->second;
+        double Pct = 100.0 * (L.Bytes / A.RateTimeNsPerLaunch) / It->second;
         if (Pct > A.PctOfCeiling) {
           A.PctOfCeiling = Pct;
           A.Bound = (L.Level == "global (requested)" ? std::string("HBM (requested bytes)")

@@ -113,6 +113,9 @@ struct KernelAnalysis {
   std::string TimeSource;  ///< "activity", "counters", ""
   double FlopsPerLaunch = 0;
   double TimeNsPerLaunch = 0;
+  /// Time per launch of the launches the FLOP/byte counts come from (the
+  /// counters' own time when they cover only some launches).
+  double RateTimeNsPerLaunch = 0;
   double TotalTimeNs = 0;  ///< all launches (for the share of time)
   double GFlops = 0;       ///< achieved GFLOP/s (0 if unknown)
   std::string Precision;   ///< dominant: f32, f64, f16, bf16, tensor_f16...
