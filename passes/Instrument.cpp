@@ -108,6 +108,7 @@ CountVector staticCounts(BasicBlock &BB) {
 struct FinalValue {
   WeakTrackingVH Value; ///< promotion replaces the loads by SSA values
   CountVector Vec;
+  uint64_t Bound = ~uint64_t(0); ///< largest per-thread value, if known
 };
 
 class ModuleInstrumenter {
@@ -361,16 +362,30 @@ private:
       }
       return It->second;
     };
-    auto AddPoint = [&](IRBuilder<> &B, const CountVector &V, Value *Times) {
+    // Largest value each accumulator can reach in one thread: known when
+    // every addition is a bounded amount in a block outside loops (it runs
+    // at most once), else unbounded. Lets the flush skip its overflow check.
+    constexpr uint64_t Unbounded = ~uint64_t(0);
+    std::map<CountVector, uint64_t> Bound;
+    auto AddPoint = [&](IRBuilder<> &B, const CountVector &V, Value *Times,
+                        uint64_t MaxTimes = Unbounded) {
       AllocaInst *A = AccOf(V);
       B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), Times), A);
+      uint64_t &Bd = Bound[V];
+      bool InLoop = LI.getLoopFor(B.GetInsertBlock()) != nullptr;
+      Bd = (InLoop || MaxTimes == Unbounded || Bd == Unbounded ||
+            Bd + MaxTimes < Bd)
+               ? Unbounded
+               : Bd + MaxTimes;
     };
     auto Unit = [](int K) {
       CountVector V{};
       V[K] = 1;
       return V;
     };
-    auto Add = [&](IRBuilder<> &B, int K, Value *V) { AddPoint(B, Unit(K), V); };
+    auto Add = [&](IRBuilder<> &B, int K, Value *V, uint64_t Max = Unbounded) {
+      AddPoint(B, Unit(K), V, Max);
+    };
 
     // Loops counted at their preheader.
     std::map<BasicBlock *, Loop *> HoistedTo; // block -> loop that counts it
@@ -424,7 +439,8 @@ private:
         for (auto [ID, Sp] : Spaces) {
           Value *Is = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, ID), {G.Ptr});
           Add(B, bytesIndex(Sp, G.Dir),
-              B.CreateSelect(Is, ConstantInt::get(I64, G.Bytes), ConstantInt::get(I64, 0)));
+              B.CreateSelect(Is, ConstantInt::get(I64, G.Bytes), ConstantInt::get(I64, 0)),
+              G.Bytes);
         }
       }
       // Counts returned by instrumented callees.
@@ -446,7 +462,7 @@ private:
         const CountVector &C = Counts[BB];
         if (std::any_of(C.begin(), C.end(), [](uint64_t X) { return X != 0; })) {
           IRBuilder<> B(BB->getTerminator());
-          AddPoint(B, C, ConstantInt::get(I64, 1));
+          AddPoint(B, C, ConstantInt::get(I64, 1), 1);
         }
       }
       // Exits: hand the totals to the caller, or flush (after promotion).
@@ -457,7 +473,7 @@ private:
     for (auto &[R, Final] : Exits) {
       IRBuilder<> B(R);
       for (auto &[V, A] : Acc)
-        Final.push_back({B.CreateLoad(I64, A, "hroof.final"), V});
+        Final.push_back({B.CreateLoad(I64, A, "hroof.final"), V, Bound[V]});
       if (MyBuf) {
         // A device function returns per-counter totals to its caller.
         for (int K : Mine) {
@@ -502,12 +518,15 @@ private:
       std::vector<FinalValue> PerCounter;
       for (int K : Used) {
         Value *T = ConstantInt::get(I64, 0);
+        unsigned __int128 Bd = 0;
         for (FinalValue &FV : Final)
-          if (FV.Vec[K])
+          if (FV.Vec[K]) {
             T = B.CreateAdd(T, B.CreateMul(FV.Value, ConstantInt::get(I64, FV.Vec[K])));
+            Bd += (unsigned __int128)FV.Bound * FV.Vec[K];
+          }
         CountVector U{};
         U[K] = 1;
-        PerCounter.push_back({T, U});
+        PerCounter.push_back({T, U, Bd > ~uint64_t(0) ? ~uint64_t(0) : uint64_t(Bd)});
       }
       Final = std::move(PerCounter);
     }
@@ -530,6 +549,18 @@ private:
           Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_redux_sync_add),
           {V32, Mask});
     };
+    // Values provably below 2^27 in every lane (straight-line code) need no
+    // overflow check: one redux each.
+    bool ProvablySmall = std::all_of(Final.begin(), Final.end(), [](const FinalValue &FV) {
+      return FV.Bound < (uint64_t(1) << 27);
+    });
+    std::vector<Value *> Sums;
+    if (ProvablySmall) {
+      for (FinalValue &FV : Final)
+        Sums.push_back(B.CreateZExt(Redux(B, B.CreateTrunc(FV.Value, I32)), I64));
+      leaderAdds(B, R, Lane, Leader, Final, Sums, Used, Counters, Slot);
+      return;
+    }
     Value *High = ConstantInt::get(I64, 0);
     for (FinalValue &FV : Final)
       High = B.CreateOr(High, B.CreateLShr(FV.Value, 27));
@@ -540,7 +571,6 @@ private:
     SplitBlockAndInsertIfThenElse(AllSmall, R, &FastT, &SlowT);
     IRBuilder<> FB(FastT), SB(SlowT);
     B.SetInsertPoint(R);
-    std::vector<Value *> Sums;
     for (FinalValue &FV : Final) {
       Value *V = FV.Value;
       Value *Fast = FB.CreateZExt(Redux(FB, FB.CreateTrunc(V, I32)), I64);
@@ -556,6 +586,15 @@ private:
       Total->addIncoming(Slow, SlowT->getParent());
       Sums.push_back(Total);
     }
+    leaderAdds(B, R, Lane, Leader, Final, Sums, Used, Counters, Slot);
+  }
+
+  /// The lowest active lane turns the warp's sums into counter totals and adds
+  /// each to the warp's slot of the counter array.
+  void leaderAdds(IRBuilder<> &B, ReturnInst *R, Value *Lane, Value *Leader,
+                  const std::vector<FinalValue> &Final, const std::vector<Value *> &Sums,
+                  const CounterSet &Used, GlobalVariable *Counters, Value *Slot) {
+    B.SetInsertPoint(R);
     Instruction *Then =
         SplitBlockAndInsertIfThen(B.CreateICmpEQ(Lane, Leader), R, false);
     IRBuilder<> TB(Then);

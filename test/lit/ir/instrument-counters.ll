@@ -95,14 +95,14 @@ define internal float @twice(float %a) noinline {
 
 declare float @llvm.fma.f32(float, float, float)
 
-; A guarded straight-line kernel has one counting point: one warp sum, and the
-; leader multiplies it by each counter's count (2 FLOPs, 8 and 4 bytes).
+; A guarded straight-line kernel has one counting point, at most 1 per thread
+; (no loop): no overflow check, one warp sum, and the leader multiplies it by
+; each counter's count (2 FLOPs, 8 and 4 bytes).
 ; CHECK-LABEL: define ptx_kernel void @saxpy(
-; CHECK: call i1 @llvm.nvvm.vote.all.sync(
-; CHECK-NEXT: br i1
+; CHECK-NOT: vote.all.sync
 ; CHECK: call i32 @llvm.nvvm.redux.sync.add(
 ; CHECK-NOT: call i32 @llvm.nvvm.redux.sync.add(
-; CHECK: br label
+; CHECK: br i1
 ; CHECK: mul i64 %[[SUM:[0-9]+]], 2
 ; CHECK: atomicrmw add
 ; CHECK: mul i64 %[[SUM]], 8
