@@ -71,25 +71,6 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
   return R;
 }
 
-static nlohmann::json number(u128 V) {
-  if (V <= u128(UINT64_MAX))
-    return uint64_t(V);
-  return double(V);
-}
-
-nlohmann::json countsToJson(const TotalVector &T) {
-  nlohmann::json J = nlohmann::json::object();
-  for (int I = 0; I < NumCounters; ++I) {
-    CounterKey K = counterKey(I);
-    nlohmann::json *Node = &J;
-    int N = K.Parts[2] ? 3 : 2;
-    for (int P = 0; P < N - 1; ++P)
-      Node = &(*Node)[K.Parts[P]];
-    (*Node)[K.Parts[N - 1]] = number(T[I]);
-  }
-  return J;
-}
-
 u128 totalFlops(const TotalVector &T) {
   u128 S = 0;
   for (int I = FlopsBase; I < SpecialBase; ++I)

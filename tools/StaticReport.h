@@ -30,8 +30,6 @@ struct KernelResult {
 /// Evaluates \p K for \p Req. Throws UserError for a malformed value.
 KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req);
 
-/// Nested JSON object of counts with the DESIGN.md keys.
-nlohmann::json countsToJson(const TotalVector &T);
 /// FLOPs (CUDA cores + Tensor Cores) and requested global bytes.
 u128 totalFlops(const TotalVector &T);
 u128 globalBytes(const TotalVector &T);

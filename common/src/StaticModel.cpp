@@ -13,6 +13,24 @@ std::string counterName(int I) {
   return Buf;
 }
 
+template <typename V> static nlohmann::json nestedCounts(const V &T) {
+  nlohmann::json J = nlohmann::json::object();
+  for (int I = 0; I < NumCounters; ++I) {
+    CounterKey K = counterKey(I);
+    nlohmann::json *Node = &J;
+    int N = K.Parts[2] ? 3 : 2;
+    for (int P = 0; P < N - 1; ++P)
+      Node = &(*Node)[K.Parts[P]];
+    u128 Value = u128(T[I]);
+    (*Node)[K.Parts[N - 1]] = Value <= u128(UINT64_MAX) ? nlohmann::json(uint64_t(Value))
+                                                         : nlohmann::json(double(Value));
+  }
+  return J;
+}
+
+nlohmann::json countsToJson(const CountVector &C) { return nestedCounts(C); }
+nlohmann::json countsToJson(const TotalVector &T) { return nestedCounts(T); }
+
 int counterIndex(const std::string &Key) {
   for (int I = 0; I < NumCounters; ++I)
     if (counterName(I) == Key)

@@ -144,28 +144,6 @@ bool KernelFilter::matches(const std::string &Mangled,
 
 //===--- Counts -------------------------------------------------------------===//
 
-static nlohmann::json number(u128 V) {
-  if (V <= u128(UINT64_MAX))
-    return uint64_t(V);
-  return double(V);
-}
-
-template <typename V> static nlohmann::json countsImpl(const V &T) {
-  nlohmann::json J = nlohmann::json::object();
-  for (int I = 0; I < NumCounters; ++I) {
-    CounterKey K = counterKey(I);
-    nlohmann::json *Node = &J;
-    int N = K.Parts[2] ? 3 : 2;
-    for (int P = 0; P < N - 1; ++P)
-      Node = &(*Node)[K.Parts[P]];
-    (*Node)[K.Parts[N - 1]] = number(u128(T[I]));
-  }
-  return J;
-}
-
-nlohmann::json countsToJson(const CountVector &C) { return countsImpl(C); }
-nlohmann::json countsToJson(const TotalVector &T) { return countsImpl(T); }
-
 static bool sameCounts(const CountVector &D, const TotalVector &S) {
   for (int I = 0; I < NumCounters; ++I)
     if (u128(D[I]) != S[I])

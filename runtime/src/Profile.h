@@ -81,8 +81,7 @@ using TotalVector = hroof::TotalVector;
 
 /// Nested count object with the DESIGN.md keys (flops.f32,
 /// bytes.global.load, ...), every counter present, like `hroof static --json`.
-nlohmann::json countsToJson(const CountVector &C);
-nlohmann::json countsToJson(const TotalVector &T);
+using hroof::countsToJson; // common/StaticModel.h
 
 /// One completed kernel launch.
 struct LaunchRecord {

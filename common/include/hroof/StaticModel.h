@@ -63,6 +63,12 @@ TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L,
 /// Parameters that the model needs values for (indices).
 std::vector<int> neededArgs(const KernelModel &K);
 
+/// Counts as the nested JSON object every hroof output uses
+/// ({"flops": {"f32": ...}, "bytes": {"global": {"load": ...}}, ...}); values
+/// above 2^64 become doubles.
+nlohmann::json countsToJson(const CountVector &C);
+nlohmann::json countsToJson(const TotalVector &T);
+
 /// Dotted key of counter I ("flops.f32").
 std::string counterName(int I);
 /// Counter index of a dotted key, -1 if unknown.
