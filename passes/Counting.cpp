@@ -556,6 +556,24 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out) {
   }
 }
 
+std::optional<MemoryAccess> memoryAccess(const Instruction &I) {
+  // Mutable pointer: the instrumentation passes it to isspacep.
+  auto *Mutable = const_cast<Instruction *>(&I);
+  auto Size = [&](Type *T) { return storeSize(I, T); };
+  if (auto *L = dyn_cast<LoadInst>(Mutable))
+    return MemoryAccess{L->getPointerOperand(), MemDir::Load, Size(L->getType())};
+  if (auto *S = dyn_cast<StoreInst>(Mutable))
+    return MemoryAccess{S->getPointerOperand(), MemDir::Store,
+                        Size(S->getValueOperand()->getType())};
+  if (auto *A = dyn_cast<AtomicRMWInst>(Mutable))
+    return MemoryAccess{A->getPointerOperand(), MemDir::Atomic,
+                        Size(A->getValOperand()->getType())};
+  if (auto *X = dyn_cast<AtomicCmpXchgInst>(Mutable))
+    return MemoryAccess{X->getPointerOperand(), MemDir::Atomic,
+                        Size(X->getCompareOperand()->getType())};
+  return std::nullopt;
+}
+
 void countInstruction(const Instruction &I, BlockCounts &Out) {
   switch (I.getOpcode()) {
   case Instruction::FAdd:
@@ -587,27 +605,12 @@ void countInstruction(const Instruction &I, BlockCounts &Out) {
   case Instruction::UIToFP:
     addOther(Out, fpTypeOf(I));
     return;
-  case Instruction::Load: {
-    const auto &L = cast<LoadInst>(I);
-    addBytes(Out, L.getPointerOperand(), MemDir::Load, storeSize(I, L.getType()));
-    return;
-  }
-  case Instruction::Store: {
-    const auto &S = cast<StoreInst>(I);
-    addBytes(Out, S.getPointerOperand(), MemDir::Store,
-             storeSize(I, S.getValueOperand()->getType()));
-    return;
-  }
-  case Instruction::AtomicRMW: {
-    const auto &A = cast<AtomicRMWInst>(I);
-    addBytes(Out, A.getPointerOperand(), MemDir::Atomic,
-             storeSize(I, A.getValOperand()->getType()));
-    return;
-  }
+  case Instruction::Load:
+  case Instruction::Store:
+  case Instruction::AtomicRMW:
   case Instruction::AtomicCmpXchg: {
-    const auto &A = cast<AtomicCmpXchgInst>(I);
-    addBytes(Out, A.getPointerOperand(), MemDir::Atomic,
-             storeSize(I, A.getCompareOperand()->getType()));
+    MemoryAccess A = *memoryAccess(I);
+    addBytes(Out, A.Ptr, A.Dir, A.Bytes);
     return;
   }
   case Instruction::Call:

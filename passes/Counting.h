@@ -19,6 +19,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ struct BlockCounts {
 /// their space; pointers reaching a local function's argument are followed to
 /// its call sites.
 MemSpace resolveMemSpace(const llvm::Value *Ptr);
+
+/// A load, store or atomic: its pointer, direction and width in bytes.
+struct MemoryAccess {
+  llvm::Value *Ptr;
+  MemDir Dir;
+  uint64_t Bytes;
+};
+std::optional<MemoryAccess> memoryAccess(const llvm::Instruction &I);
 
 /// Adds the counts of \p I to \p Out.
 void countInstruction(const llvm::Instruction &I, BlockCounts &Out);

@@ -72,27 +72,9 @@ struct GenericAccess {
 
 std::vector<GenericAccess> genericAccesses(BasicBlock &BB) {
   std::vector<GenericAccess> R;
-  const DataLayout &DL = BB.getModule()->getDataLayout();
-  auto Size = [&](Type *T) { return DL.getTypeStoreSize(T).getFixedValue(); };
-  for (Instruction &I : BB) {
-    Value *P = nullptr;
-    MemDir D = MemDir::Load;
-    uint64_t N = 0;
-    if (auto *L = dyn_cast<LoadInst>(&I)) {
-      P = L->getPointerOperand(); N = Size(L->getType());
-    } else if (auto *S = dyn_cast<StoreInst>(&I)) {
-      P = S->getPointerOperand(); D = MemDir::Store;
-      N = Size(S->getValueOperand()->getType());
-    } else if (auto *A = dyn_cast<AtomicRMWInst>(&I)) {
-      P = A->getPointerOperand(); D = MemDir::Atomic;
-      N = Size(A->getValOperand()->getType());
-    } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
-      P = X->getPointerOperand(); D = MemDir::Atomic;
-      N = Size(X->getCompareOperand()->getType());
-    }
-    if (P && resolveMemSpace(P) == MemSpace::Generic)
-      R.push_back({&I, P, D, N});
-  }
+  for (Instruction &I : BB)
+    if (auto A = memoryAccess(I); A && resolveMemSpace(A->Ptr) == MemSpace::Generic)
+      R.push_back({&I, A->Ptr, A->Dir, A->Bytes});
   return R;
 }
 
