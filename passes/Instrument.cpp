@@ -261,8 +261,7 @@ private:
 
   /// Header executions per entry of \p L as an i64 computed at \p Pre, or
   /// null. Code is only emitted when it will be used.
-  Value *tripsAtPreheader(Loop *L, BasicBlock *Pre, ScalarEvolution &SE,
-                          const DataLayout &DL) {
+  Value *tripsAtPreheader(Loop *L, BasicBlock *Pre, ScalarEvolution &SE) {
     IRBuilder<> B(Pre->getTerminator());
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
     if (!isa<SCEVCouldNotCompute>(BTC) && BTC->getType()->isIntegerTy()) {
@@ -307,7 +306,7 @@ private:
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     const CounterSet &Mine = Used[&F];
     if (Mine.empty() && !isKernel(F)) {
-      // Still define the buffer: the caller reads nothing from it.
+      // Nothing to count: the callers read nothing from the buffer.
       return;
     }
     // Everything is measured before the first change: instrumentation code
@@ -383,13 +382,11 @@ private:
           continue;
         // Trip count at the preheader: from ScalarEvolution, else from the
         // induction-variable pattern (grid-stride loops).
-        Value *Trips = tripsAtPreheader(L, Pre, SE, DL);
+        Value *Trips = tripsAtPreheader(L, Pre, SE);
         if (!Trips)
           continue;
         CountVector Sum{};
         bool Any = false;
-        if (!Trips)
-          continue;
         for (BasicBlock *BB : L->blocks())
           if (LI.getLoopFor(BB) == L && DT.dominates(BB, Latch)) {
             HoistedTo[BB] = L;

@@ -70,7 +70,6 @@ public:
     Out.IsKernel = isKernel(F);
     ReversePostOrderTraversal<Function *> RPOT(&F);
     for (BasicBlock *BB : RPOT) {
-      RPOIndex[BB] = RPO.size();
       RPO.push_back(BB);
     }
     region(nullptr, &F.getEntryBlock(), Alts{Product{}});
@@ -257,8 +256,7 @@ private:
                                ? DT.getNode(BB)->getIDom()->getBlock()
                                : nullptr;
         BasicBlock *DN = IDom ? nodeOf(IDom, L) : nullptr;
-        if (DN && Cond.count(DN) && PDT.dominates(BB, IDom) &&
-            !(L && IDom == L->getHeader() && false)) {
+        if (DN && Cond.count(DN) && PDT.dominates(BB, IDom)) {
           Cond[BB] = Cond[DN];
         } else {
           Alts Sum;
@@ -321,7 +319,6 @@ private:
   ModuleModeler &MM;
   FunctionModel Out;
   std::vector<BasicBlock *> RPO;
-  DenseMap<BasicBlock *, unsigned> RPOIndex;
 };
 
 class ModuleModeler {
