@@ -1,6 +1,7 @@
 //===- HwMetrics.cpp - hardware-counter metric lists and profile keys -----===//
 #include "HwMetrics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -28,6 +29,22 @@ std::string tensorMetric(const char *Suffix) {
   return std::string("sm__ops_path_tensor_src_") + Suffix + ".sum";
 }
 
+/// Tensor pipe -> the type metrics (suffixes) its instructions can produce.
+/// HMMA also runs HFMA2.MMA (CUDA-core half math), which has no type.
+const std::vector<std::pair<const char *, std::vector<const char *>>> &
+pipeTypes() {
+  static const std::vector<std::pair<const char *, std::vector<const char *>>> P = {
+      {"hmma", {"fp16", "bf16_dst_fp32", "tf32_dst_fp32"}},
+      {"gmma", {"fp16", "bf16_dst_fp32", "tf32_dst_fp32", "int8", "fp8_sparsity_off"}},
+      {"dmma", {"fp64"}},
+      {"imma", {"int8"}}};
+  return P;
+}
+
+std::string pipeMetric(const char *Pipe) {
+  return std::string("sm__inst_executed_pipe_tensor_op_") + Pipe + ".sum";
+}
+
 nlohmann::json num(double V) {
   if (V >= 0 && V < 9.0e15 && V == std::floor(V))
     return uint64_t(V);
@@ -45,6 +62,8 @@ const std::vector<std::string> &rooflineMetrics() {
       V.push_back(sassFlop(Op));
     for (const auto &[Suffix, Key] : tensorMetrics())
       V.push_back(tensorMetric(Suffix));
+    for (const auto &[Pipe, Types] : pipeTypes())
+      V.push_back(pipeMetric(Pipe));
     for (const char *Space : {"global", "shared", "local"})
       for (const char *Op : {"ld", "st"})
         V.push_back(std::string("sm__sass_data_bytes_mem_") + Space + "_op_" +
@@ -73,6 +92,62 @@ const std::vector<std::string> &rooflineMetrics() {
   return M;
 }
 
+const std::vector<std::string> &tensorTypeMetrics() {
+  static const std::vector<std::string> M = [] {
+    std::vector<std::string> V;
+    for (const auto &[Suffix, Key] : tensorMetrics())
+      V.push_back(tensorMetric(Suffix));
+    return V;
+  }();
+  return M;
+}
+
+const std::vector<std::string> &tensorPipeMetrics() {
+  static const std::vector<std::string> M = [] {
+    std::vector<std::string> V;
+    for (const auto &[Pipe, Types] : pipeTypes())
+      V.push_back(pipeMetric(Pipe));
+    return V;
+  }();
+  return M;
+}
+
+TensorTypes learnTensorTypes(const std::map<std::string, double> &V) {
+  TensorTypes L;
+  for (const std::string &M : tensorTypeMetrics())
+    if (auto It = V.find(M); It != V.end() && It->second != 0)
+      L.Types.insert(M);
+  for (const std::string &M : tensorPipeMetrics())
+    if (auto It = V.find(M); It != V.end() && It->second != 0)
+      L.Pipes.insert(M);
+  return L;
+}
+
+std::vector<std::string> metricsForTypes(const std::vector<std::string> &Metrics,
+                                         const TensorTypes &L) {
+  const std::vector<std::string> &T = tensorTypeMetrics();
+  std::vector<std::string> R;
+  for (const std::string &M : Metrics)
+    if (std::find(T.begin(), T.end(), M) == T.end() || L.Types.count(M))
+      R.push_back(M);
+  return R;
+}
+
+std::string checkTensorTypes(const TensorTypes &L,
+                             const std::map<std::string, double> &V) {
+  for (const auto &[Pipe, Types] : pipeTypes()) {
+    std::string M = pipeMetric(Pipe);
+    auto It = V.find(M);
+    if (It == V.end())
+      return M + " was not collected";
+    if (It->second != 0 && !L.Pipes.count(M))
+      return std::string("the tensor pipe ") + Pipe +
+             " issued instructions in this launch but not in the launch its "
+             "tensor types were learned from";
+  }
+  return "";
+}
+
 CountersSetting parseCountersSetting(const std::string &Text) {
   CountersSetting S;
   std::string L;
@@ -85,6 +160,7 @@ CountersSetting parseCountersSetting(const std::string &Text) {
   if (Lower.empty() || Lower == "none" || Lower == "off" || Lower == "0")
     return S;
   std::set<std::string> Seen;
+  bool Full = false;
   auto Add = [&](const std::string &M) {
     if (Seen.insert(M).second)
       S.Metrics.push_back(M);
@@ -97,9 +173,14 @@ CountersSetting parseCountersSetting(const std::string &Text) {
     Pos = Comma == std::string::npos ? L.size() + 1 : Comma + 1;
     if (Tok.empty())
       continue;
-    if (Tok == "roofline" || Tok == "ROOFLINE") {
+    std::string TokLower;
+    for (char C : Tok)
+      TokLower += char(C >= 'A' && C <= 'Z' ? C - 'A' + 'a' : C);
+    if (TokLower == "roofline" || TokLower == "roofline-full") {
       for (const std::string &M : rooflineMetrics())
         Add(M);
+      if (TokLower == "roofline-full")
+        Full = true;
       continue;
     }
     bool Ok = true;
@@ -114,10 +195,17 @@ CountersSetting parseCountersSetting(const std::string &Text) {
     Add(Tok);
   }
   S.Enabled = !S.Metrics.empty();
+  S.LearnTensorTypes = !Full;
+  for (const std::string &M : tensorPipeMetrics())
+    S.LearnTensorTypes &= Seen.count(M) != 0;
   return S;
 }
 
-nlohmann::json countersToJson(const std::map<std::string, double> &V) {
+nlohmann::json countersToJson(const std::map<std::string, double> &Measured,
+                              const std::vector<std::string> &InferredZero) {
+  std::map<std::string, double> V = Measured;
+  for (const std::string &M : InferredZero)
+    V.emplace(M, 0.0);
   nlohmann::json J = nlohmann::json::object();
   auto Has = [&](const std::string &M) { return V.count(M) != 0; };
   auto Get = [&](const std::string &M) { return V.at(M); };
@@ -138,11 +226,19 @@ nlohmann::json countersToJson(const std::map<std::string, double> &V) {
   if (!Flops.empty())
     J["flops"] = Flops;
   nlohmann::json Tensor = nlohmann::json::object();
-  for (const auto &[Suffix, Key] : tensorMetrics())
-    if (Has(tensorMetric(Suffix)))
-      Tensor[Key] = num(Get(tensorMetric(Suffix)));
+  nlohmann::json Inferred = nlohmann::json::array();
+  for (const auto &[Suffix, Key] : tensorMetrics()) {
+    std::string M = tensorMetric(Suffix);
+    if (Has(M))
+      Tensor[Key] = num(Get(M));
+    if (!Measured.count(M) &&
+        std::find(InferredZero.begin(), InferredZero.end(), M) != InferredZero.end())
+      Inferred.push_back(Key);
+  }
   if (!Tensor.empty())
     J["tensor_flops"] = Tensor;
+  if (!Inferred.empty())
+    J["tensor_flops_inferred"] = Inferred;
   nlohmann::json Bytes = nlohmann::json::object();
   for (const char *Space : {"global", "shared", "local"}) {
     nlohmann::json S = nlohmann::json::object();
@@ -208,7 +304,7 @@ nlohmann::json countersToJson(const std::map<std::string, double> &V) {
   if (!Peak.empty())
     J["peak"] = Peak;
   nlohmann::json Raw = nlohmann::json::object();
-  for (const auto &[M, X] : V)
+  for (const auto &[M, X] : Measured)
     Raw[M] = X;
   J["raw"] = Raw;
   return J;

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,25 +27,67 @@ namespace rt {
 /// for the reference roofs.
 const std::vector<std::string> &rooflineMetrics();
 
+/// The Tensor Core type metrics of the roofline set
+/// (sm__ops_path_tensor_src_*.sum): on GH100 each needs replay passes of its
+/// own (5 of the set's 7), so they are collected at a kernel's first profiled
+/// launch and afterwards only those that were nonzero (TensorTypes below).
+const std::vector<std::string> &tensorTypeMetrics();
+
+/// The tensor-pipe instruction counters that fit in the set's base passes
+/// (sm__inst_executed_pipe_tensor_op_{hmma,gmma,dmma,imma}.sum): they tell,
+/// at every launch, whether a pipe that was idle when the types were learned
+/// is busy now.
+const std::vector<std::string> &tensorPipeMetrics();
+
 /// HROOF_COUNTERS parsed.
 struct CountersSetting {
   bool Enabled = false;
   std::vector<std::string> Metrics; ///< deduplicated, in order
   std::string Problem;              ///< malformed text ("" if fine)
+  /// Collect every tensor type metric only at a kernel's first profiled
+  /// launch ("roofline"; "roofline-full" turns it off). Needs every
+  /// tensorPipeMetrics() in Metrics.
+  bool LearnTensorTypes = false;
 };
 
-/// "none"/"off"/"0"/"" -> off; "roofline" -> rooflineMetrics(); otherwise a
-/// comma-separated list of metric names, where the word "roofline" expands
-/// to the roofline set. Names must look like metrics ([A-Za-z0-9_.]+).
+/// "none"/"off"/"0"/"" -> off; "roofline" -> rooflineMetrics() with learned
+/// tensor types; "roofline-full" -> the same metrics, every tensor type at
+/// every launch; otherwise a comma-separated list of metric names, where
+/// those two words expand to the roofline set. Names must look like metrics
+/// ([A-Za-z0-9_.]+).
 CountersSetting parseCountersSetting(const std::string &Text);
+
+/// What a kernel's launch with every tensor type metric taught: the type
+/// metrics that were nonzero and the tensor pipes that issued instructions.
+struct TensorTypes {
+  std::set<std::string> Types; ///< nonzero tensorTypeMetrics()
+  std::set<std::string> Pipes; ///< nonzero tensorPipeMetrics()
+};
+
+/// Learns from one launch's values (all type and pipe metrics collected).
+TensorTypes learnTensorTypes(const std::map<std::string, double> &Values);
+
+/// \p Metrics without the tensor type metrics that \p L found zero.
+std::vector<std::string> metricsForTypes(const std::vector<std::string> &Metrics,
+                                         const TensorTypes &L);
+
+/// "" when a launch collected with metricsForTypes(.., L) is consistent with
+/// \p L: no tensor pipe issues instructions that was idle when L was learned
+/// (then the omitted types are taken as zero). Otherwise the reason; the
+/// launch's omitted types are unknown and the kernel's types are relearned.
+std::string checkTensorTypes(const TensorTypes &L,
+                             const std::map<std::string, double> &Values);
 
 /// One launch's values by metric name -> the profile's "counters" object:
 /// {"flops": {f64,f32,f16}, "tensor_flops": {...}, "bytes": {"global":
 /// {load,store,atomic}, "shared": {load,store}, "local": {load,store}},
 /// "shared_wavefronts": {load,store}, "l1_bytes", "l2_bytes", "dram_bytes",
 /// "time_ns", "sm_hz", "peak": {...}, "raw": {metric: value}}. A key is
-/// present only when every metric it needs was collected.
-nlohmann::json countersToJson(const std::map<std::string, double> &Values);
+/// present only when every metric it needs was collected. \p InferredZero:
+/// tensor type metrics not collected but known to be zero (checkTensorTypes);
+/// their keys are 0 and listed in "tensor_flops_inferred", not in "raw".
+nlohmann::json countersToJson(const std::map<std::string, double> &Values,
+                              const std::vector<std::string> &InferredZero = {});
 
 /// Adds \p Add's summable fields (flops, tensor_flops, bytes,
 /// shared_wavefronts, l1/l2/dram bytes, time_ns) into \p Sum.

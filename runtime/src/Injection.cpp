@@ -49,6 +49,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -126,6 +127,7 @@ constexpr size_t StaticCacheLimit = 1024;
 
 /// Carried from launch enter to launch exit (cbdata->correlationData).
 struct HwContext;
+struct HwConfig;
 
 struct InFlight {
   std::shared_ptr<FuncInfo> F;
@@ -137,6 +139,9 @@ struct InFlight {
   HwContext *Hw = nullptr;            ///< a range is open on this context
   int Device = -1;                    ///< the context's device (hardware counters)
   std::unique_lock<std::mutex> HwLock;
+  HwConfig *HwCfg = nullptr;          ///< the metric list of the open range
+  bool HwLearning = false;            ///< it collects every tensor type
+  TensorTypes HwTypes;                ///< else: the kernel's learned types
   uint64_t HwT = 0;                   ///< when the range was started
   LaunchRecord R;
   LaunchShape Shape;
@@ -150,17 +155,28 @@ struct PendingLaunch {
   bool HaveCallback = false, HaveActivity = false;
 };
 
+/// One metric list of a context: a host object configured with it (for
+/// evaluation), its config image and a counter-data image for one range.
+struct HwConfig {
+  std::vector<std::string> Metrics;
+  std::vector<const char *> Names; ///< c_str() of Metrics
+  CUpti_Profiler_Host_Object *Host = nullptr;
+  std::vector<uint8_t> Config, Data;
+  size_t Passes = 0;
+};
+
 /// One context's range profiler: enabled at the context's first profiled
-/// launch; one range (one launch) at a time, under M.
+/// launch; one range (one launch) at a time, under M. One HwConfig per
+/// metric list in use (all tensor types, or a kernel's learned ones).
 struct HwContext {
   std::mutex M;
   bool Ready = false, Failed = false;
   int Device = -1;
+  std::string Chip;
+  std::vector<uint8_t> Avail;       ///< counter availability image
   CUpti_RangeProfiler_Object *Obj = nullptr;
-  CUpti_Profiler_Host_Object *Host = nullptr;
-  std::vector<uint8_t> Config, Data;
   std::vector<std::string> Metrics; ///< those the device has
-  std::vector<const char *> Names;  ///< c_str() of Metrics
+  std::map<std::vector<std::string>, std::unique_ptr<HwConfig>> Configs;
 };
 
 /// The CUPTI range profiler (cupti_range_profiler.h + cupti_profiler_host.h):
@@ -174,6 +190,10 @@ struct HardwareCounters {
   std::mutex M; ///< guards the maps
   std::unordered_map<CUcontext, std::unique_ptr<HwContext>> Ctxs;
   std::unordered_map<std::string, int64_t> Taken; ///< per mangled name
+  /// Tensor types learned per mangled name (Set.LearnTensorTypes).
+  std::unordered_map<std::string, TensorTypes> Learned;
+  std::map<size_t, uint64_t> RangesByPasses;
+  bool RelearnReported = false;
   std::unordered_set<uint32_t> Done; ///< finalized ranges' correlation ids (Runtime::M)
   bool DroppedReported = false;
   bool ProfilerInitDone = false;
@@ -192,6 +212,9 @@ struct HardwareCounters {
   void off(const std::string &Why);
   std::string setup(HwContext &C, CUcontext Ctx);
   std::string setupContext(HwContext &C, CUcontext Ctx);
+  /// The context's HwConfig for \p Metrics, made at first use ("" or why not).
+  std::string config(HwContext &C, const std::vector<std::string> &Metrics,
+                     HwConfig *&Out);
 };
 
 struct Runtime {
@@ -372,34 +395,40 @@ std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
   CN.deviceIndex = size_t(Dev);
   if ((R = cuptiDeviceGetChipName(&CN)) != CUPTI_SUCCESS || !CN.pChipName)
     return hwErr("cuptiDeviceGetChipName", R);
-  std::string Chip = CN.pChipName;
+  C.Chip = CN.pChipName;
+  const std::string &Chip = C.Chip;
   CUpti_Profiler_GetCounterAvailability_Params CA{
       CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
   CA.ctx = Ctx;
   if ((R = cuptiProfilerGetCounterAvailability(&CA)) != CUPTI_SUCCESS)
     return hwErr("cuptiProfilerGetCounterAvailability", R);
-  std::vector<uint8_t> Avail(CA.counterAvailabilityImageSize);
-  CA.pCounterAvailabilityImage = Avail.data();
+  C.Avail.resize(CA.counterAvailabilityImageSize);
+  CA.pCounterAvailabilityImage = C.Avail.data();
   if ((R = cuptiProfilerGetCounterAvailability(&CA)) != CUPTI_SUCCESS)
     return hwErr("cuptiProfilerGetCounterAvailability", R);
   CUpti_Profiler_Host_Initialize_Params HI{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
   HI.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   HI.pChipName = Chip.c_str();
-  HI.pCounterAvailabilityImage = Avail.data();
+  HI.pCounterAvailabilityImage = C.Avail.data();
   if ((R = cuptiProfilerHostInitialize(&HI)) != CUPTI_SUCCESS)
     return hwErr(("cuptiProfilerHostInitialize (chip " + Chip + ")").c_str(), R);
-  C.Host = HI.pHostObject;
   // Metric names checked on this chip; the missing ones dropped, said once.
   std::string Dropped;
   for (const std::string &Name : Set.Metrics) {
     CUpti_Profiler_Host_GetMetricProperties_Params MP{
         CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
-    MP.pHostObject = C.Host;
+    MP.pHostObject = HI.pHostObject;
     MP.pMetricName = Name.c_str();
     if (cuptiProfilerHostGetMetricProperties(&MP) == CUPTI_SUCCESS)
       C.Metrics.push_back(Name);
     else
       Dropped += (Dropped.empty() ? "" : ", ") + Name;
+  }
+  {
+    CUpti_Profiler_Host_Deinitialize_Params D{
+        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    D.pHostObject = HI.pHostObject;
+    cuptiProfilerHostDeinitialize(&D);
   }
   {
     std::lock_guard<std::mutex> L(M);
@@ -414,57 +443,93 @@ std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
   }
   if (C.Metrics.empty())
     return "none of the requested metrics exists on " + Chip;
-  for (const std::string &Name : C.Metrics)
-    C.Names.push_back(Name.c_str());
-  CUpti_Profiler_Host_ConfigAddMetrics_Params AM{
-      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-  AM.pHostObject = C.Host;
-  AM.ppMetricNames = C.Names.data();
-  AM.numMetrics = C.Names.size();
-  if ((R = cuptiProfilerHostConfigAddMetrics(&AM)) != CUPTI_SUCCESS)
-    return hwErr("cuptiProfilerHostConfigAddMetrics", R);
-  CUpti_Profiler_Host_GetConfigImageSize_Params CS{
-      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-  CS.pHostObject = C.Host;
-  if ((R = cuptiProfilerHostGetConfigImageSize(&CS)) != CUPTI_SUCCESS)
-    return hwErr("cuptiProfilerHostGetConfigImageSize", R);
-  C.Config.resize(CS.configImageSize);
-  CUpti_Profiler_Host_GetConfigImage_Params CI{
-      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-  CI.pHostObject = C.Host;
-  CI.configImageSize = C.Config.size();
-  CI.pConfigImage = C.Config.data();
-  if ((R = cuptiProfilerHostGetConfigImage(&CI)) != CUPTI_SUCCESS)
-    return hwErr("cuptiProfilerHostGetConfigImage", R);
-  CUpti_Profiler_Host_GetNumOfPasses_Params NP{
-      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-  NP.configImageSize = C.Config.size();
-  NP.pConfigImage = C.Config.data();
-  size_t Passes = cuptiProfilerHostGetNumOfPasses(&NP) == CUPTI_SUCCESS ? NP.numOfPasses : 0;
   CUpti_RangeProfiler_Enable_Params EN{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
   EN.ctx = Ctx;
   if ((R = cuptiRangeProfilerEnable(&EN)) != CUPTI_SUCCESS)
     return hwErr("cuptiRangeProfilerEnable", R);
   C.Obj = EN.pRangeProfilerObject;
+  HwConfig *All = nullptr, *NoTypes = nullptr;
+  if (std::string E = config(C, C.Metrics, All); !E.empty())
+    return E;
+  std::string Passes = std::to_string(All->Passes) + " replay passes per launch";
+  if (Set.LearnTensorTypes) {
+    if (std::string E = config(C, metricsForTypes(C.Metrics, {}), NoTypes); !E.empty())
+      return E;
+    Passes = std::to_string(All->Passes) +
+             " replay passes at a kernel's first profiled launch (every tensor "
+             "type), then " + std::to_string(NoTypes->Passes) +
+             " plus those of the tensor types it used";
+  }
+  if (T.S.Verbose >= 1)
+    logLine("hardware counters on device %d (%s, chip %s): %zu metrics, %s",
+            int(Dev), DevName, Chip.c_str(), C.Metrics.size(), Passes.c_str());
+  if (T.P)
+    T.P->note("hardware counters: chip " + Chip + ", " +
+              std::to_string(C.Metrics.size()) + " metrics, " + Passes);
+  C.Ready = true;
+  return "";
+}
+
+std::string HardwareCounters::config(HwContext &C,
+                                     const std::vector<std::string> &Metrics,
+                                     HwConfig *&Out) {
+  auto &Slot = C.Configs[Metrics];
+  if (Slot) {
+    Out = Slot.get();
+    return "";
+  }
+  auto H = std::make_unique<HwConfig>();
+  H->Metrics = Metrics;
+  for (const std::string &Name : H->Metrics)
+    H->Names.push_back(Name.c_str());
+  CUptiResult R;
+  CUpti_Profiler_Host_Initialize_Params HI{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  HI.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  HI.pChipName = C.Chip.c_str();
+  HI.pCounterAvailabilityImage = C.Avail.data();
+  if ((R = cuptiProfilerHostInitialize(&HI)) != CUPTI_SUCCESS) {
+    C.Configs.erase(Metrics);
+    return hwErr(("cuptiProfilerHostInitialize (chip " + C.Chip + ")").c_str(), R);
+  }
+  H->Host = HI.pHostObject;
+  HwConfig &X = *H;
+  Slot = std::move(H); // owned from here on (torn down with the context)
+  CUpti_Profiler_Host_ConfigAddMetrics_Params AM{
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  AM.pHostObject = X.Host;
+  AM.ppMetricNames = X.Names.data();
+  AM.numMetrics = X.Names.size();
+  if ((R = cuptiProfilerHostConfigAddMetrics(&AM)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostConfigAddMetrics", R);
+  CUpti_Profiler_Host_GetConfigImageSize_Params CS{
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  CS.pHostObject = X.Host;
+  if ((R = cuptiProfilerHostGetConfigImageSize(&CS)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostGetConfigImageSize", R);
+  X.Config.resize(CS.configImageSize);
+  CUpti_Profiler_Host_GetConfigImage_Params CI{
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  CI.pHostObject = X.Host;
+  CI.configImageSize = X.Config.size();
+  CI.pConfigImage = X.Config.data();
+  if ((R = cuptiProfilerHostGetConfigImage(&CI)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostGetConfigImage", R);
+  CUpti_Profiler_Host_GetNumOfPasses_Params NP{
+      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  NP.configImageSize = X.Config.size();
+  NP.pConfigImage = X.Config.data();
+  X.Passes = cuptiProfilerHostGetNumOfPasses(&NP) == CUPTI_SUCCESS ? NP.numOfPasses : 0;
   CUpti_RangeProfiler_GetCounterDataSize_Params DSz{
       CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
   DSz.pRangeProfilerObject = C.Obj;
-  DSz.pMetricNames = C.Names.data();
-  DSz.numMetrics = C.Names.size();
+  DSz.pMetricNames = X.Names.data();
+  DSz.numMetrics = X.Names.size();
   DSz.maxNumOfRanges = 1;
   DSz.maxNumRangeTreeNodes = 1;
   if ((R = cuptiRangeProfilerGetCounterDataSize(&DSz)) != CUPTI_SUCCESS)
     return hwErr("cuptiRangeProfilerGetCounterDataSize", R);
-  C.Data.resize(DSz.counterDataSize);
-  if (T.S.Verbose >= 1)
-    logLine("hardware counters on device %d (%s, chip %s): %zu metrics, %zu "
-            "replay passes per launch", int(Dev), DevName, Chip.c_str(),
-            C.Metrics.size(), Passes);
-  if (T.P)
-    T.P->note("hardware counters: chip " + Chip + ", " +
-              std::to_string(C.Metrics.size()) + " metrics, " +
-              std::to_string(Passes) + " replay passes per launch");
-  C.Ready = true;
+  X.Data.resize(DSz.counterDataSize);
+  Out = &X;
   return "";
 }
 
@@ -491,25 +556,44 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
       return false;
     }
   }
+  // The metric list: every tensor type at a kernel's first profiled launch,
+  // then only the types it used (each type costs replay passes of its own).
+  IF.HwLearning = false;
+  std::vector<std::string> Reduced;
+  const std::vector<std::string> *Want = &C->Metrics;
+  if (Set.LearnTensorTypes) {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Learned.find(IF.F->Mangled);
+    if (It == Learned.end()) {
+      IF.HwLearning = true;
+    } else {
+      IF.HwTypes = It->second;
+      Reduced = metricsForTypes(C->Metrics, IF.HwTypes);
+      Want = &Reduced;
+    }
+  }
+  HwConfig *Cfg = nullptr;
+  std::string E = config(*C, *Want, Cfg);
   CUptiResult R;
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params DI{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-  DI.pRangeProfilerObject = C->Obj;
-  DI.counterDataSize = C->Data.size();
-  DI.pCounterData = C->Data.data();
-  std::string E;
-  if ((R = cuptiRangeProfilerCounterDataImageInitialize(&DI)) != CUPTI_SUCCESS)
-    E = hwErr("cuptiRangeProfilerCounterDataImageInitialize", R);
+  if (E.empty()) {
+    DI.pRangeProfilerObject = C->Obj;
+    DI.counterDataSize = Cfg->Data.size();
+    DI.pCounterData = Cfg->Data.data();
+    if ((R = cuptiRangeProfilerCounterDataImageInitialize(&DI)) != CUPTI_SUCCESS)
+      E = hwErr("cuptiRangeProfilerCounterDataImageInitialize", R);
+  }
   // SetConfig for every range: configuring once per context and only
   // re-initializing the counter data was measured on the H100 to save
   // nothing (about 3 ms of 90 per launch; the replay is the cost).
   if (E.empty()) {
     CUpti_RangeProfiler_SetConfig_Params SC{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
     SC.pRangeProfilerObject = C->Obj;
-    SC.configSize = C->Config.size();
-    SC.pConfig = C->Config.data();
-    SC.counterDataImageSize = C->Data.size();
-    SC.pCounterDataImage = C->Data.data();
+    SC.configSize = Cfg->Config.size();
+    SC.pConfig = Cfg->Config.data();
+    SC.counterDataImageSize = Cfg->Data.size();
+    SC.pCounterDataImage = Cfg->Data.data();
     SC.range = CUPTI_AutoRange;
     SC.replayMode = CUPTI_KernelReplay;
     SC.maxRangesPerPass = 1;
@@ -533,6 +617,7 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
     return false;
   }
   IF.Hw = C;
+  IF.HwCfg = Cfg;
   IF.Device = C->Device;
   IF.HwLock = std::move(Lock);
   EnterNs += nowNs() - T0;
@@ -542,7 +627,9 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
 
 void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
   HwContext &C = *IF.Hw;
+  HwConfig &Cfg = *IF.HwCfg;
   IF.Hw = nullptr;
+  IF.HwCfg = nullptr;
   LaunchRecord &LR = IF.R;
   uint64_t T1 = nowNs();
   LaunchNs += T1 - IF.HwT;
@@ -561,8 +648,8 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
   if (E.empty()) {
     CUpti_RangeProfiler_GetCounterDataInfo_Params GI{
         CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    GI.pCounterDataImage = C.Data.data();
-    GI.counterDataImageSize = C.Data.size();
+    GI.pCounterDataImage = Cfg.Data.data();
+    GI.counterDataImageSize = Cfg.Data.size();
     if ((R = cuptiRangeProfilerGetCounterDataInfo(&GI)) != CUPTI_SUCCESS)
       E = hwErr("cuptiRangeProfilerGetCounterDataInfo", R);
     Ranges = GI.numTotalRanges;
@@ -586,23 +673,52 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
     LR.HwProblem = Ranges == 0 ? "the range profiler recorded no range for this launch"
                                : "not all replay passes were submitted";
   } else {
-    std::vector<double> V(C.Names.size(), 0.0);
+    std::vector<double> V(Cfg.Names.size(), 0.0);
     CUpti_Profiler_Host_EvaluateToGpuValues_Params EV{
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    EV.pHostObject = C.Host;
-    EV.pCounterDataImage = C.Data.data();
-    EV.counterDataImageSize = C.Data.size();
+    EV.pHostObject = Cfg.Host;
+    EV.pCounterDataImage = Cfg.Data.data();
+    EV.counterDataImageSize = Cfg.Data.size();
     EV.rangeIndex = Ranges - 1;
-    EV.ppMetricNames = C.Names.data();
-    EV.numMetrics = C.Names.size();
+    EV.ppMetricNames = Cfg.Names.data();
+    EV.numMetrics = Cfg.Names.size();
     EV.pMetricValues = V.data();
     if ((R = cuptiProfilerHostEvaluateToGpuValues(&EV)) != CUPTI_SUCCESS) {
       LR.HwProblem = hwErr("cuptiProfilerHostEvaluateToGpuValues", R);
     } else {
       std::map<std::string, double> Values;
       for (size_t I = 0; I < V.size(); ++I)
-        Values[C.Metrics[I]] = V[I];
-      LR.Hw = countersToJson(Values);
+        Values[Cfg.Metrics[I]] = V[I];
+      std::vector<std::string> InferredZero;
+      std::string TypesProblem;
+      if (Set.LearnTensorTypes) {
+        std::lock_guard<std::mutex> L(M);
+        if (IF.HwLearning) {
+          Learned[IF.F->Mangled] = learnTensorTypes(Values);
+        } else if ((TypesProblem = checkTensorTypes(IF.HwTypes, Values)).empty()) {
+          for (const std::string &T : tensorTypeMetrics())
+            if (!Values.count(T) &&
+                std::find(C.Metrics.begin(), C.Metrics.end(), T) != C.Metrics.end())
+              InferredZero.push_back(T);
+        } else {
+          Learned.erase(IF.F->Mangled); // its next launch collects every type
+          if (!RelearnReported) {
+            RelearnReported = true;
+            std::string Msg = "hardware counters: kernel " + LR.Name + ": " +
+                              TypesProblem + "; its tensor types are relearned";
+            logLine("%s", Msg.c_str());
+            if (rt().P)
+              rt().P->note(Msg);
+          }
+        }
+      }
+      {
+        std::lock_guard<std::mutex> L(M);
+        ++RangesByPasses[Cfg.Passes];
+      }
+      LR.Hw = countersToJson(Values, InferredZero);
+      if (!TypesProblem.empty())
+        (*LR.Hw)["tensor_flops_problem"] = TypesProblem;
     }
   }
   ExitNs += nowNs() - T1;
@@ -625,12 +741,13 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
     D.pRangeProfilerObject = C->Obj;
     cuptiRangeProfilerDisable(&D);
   }
-  if (C->Host) {
-    CUpti_Profiler_Host_Deinitialize_Params D{
-        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-    D.pHostObject = C->Host;
-    cuptiProfilerHostDeinitialize(&D);
-  }
+  for (auto &[Metrics, Cfg] : C->Configs)
+    if (Cfg->Host) {
+      CUpti_Profiler_Host_Deinitialize_Params D{
+          CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+      D.pHostObject = Cfg->Host;
+      cuptiProfilerHostDeinitialize(&D);
+    }
 }
 
 /// At exit nothing is torn down (the driver may already be); a launch of
@@ -645,9 +762,18 @@ void HardwareCounters::onFinish() {
              "stop+decode+evaluate",
              (unsigned long long)Ranges.load(), EnterNs / 1e6 / Ranges,
              LaunchNs / 1e6 / Ranges, ExitNs / 1e6 / Ranges);
-    T.P->note(Buf);
+    std::string Msg = Buf;
+    {
+      std::lock_guard<std::mutex> L(M);
+      if (!RangesByPasses.empty()) {
+        Msg += "; ranges by replay passes:";
+        for (auto &[Passes, N] : RangesByPasses)
+          Msg += " " + std::to_string(N) + " x " + std::to_string(Passes);
+      }
+    }
+    T.P->note(Msg);
     if (T.S.Verbose >= 1)
-      logLine("%s", Buf);
+      logLine("%s", Msg.c_str());
   }
   std::lock_guard<std::mutex> L(M);
   size_t Busy = 0;

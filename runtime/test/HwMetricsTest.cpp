@@ -54,6 +54,76 @@ TEST(HwMetrics, Setting) {
   EXPECT_EQ(B.Metrics, std::vector<std::string>{"lts__t_bytes.sum"});
 }
 
+TEST(HwMetrics, RooflineFullTurnsLearningOff) {
+  CountersSetting R = parseCountersSetting("roofline");
+  EXPECT_TRUE(R.LearnTensorTypes);
+  CountersSetting F = parseCountersSetting("Roofline-Full");
+  EXPECT_TRUE(F.Enabled);
+  EXPECT_TRUE(F.Problem.empty()) << F.Problem;
+  EXPECT_EQ(F.Metrics, rooflineMetrics());
+  EXPECT_FALSE(F.LearnTensorTypes);
+  // A custom list without the pipe counters cannot check learned types.
+  EXPECT_FALSE(parseCountersSetting("sm__ops_path_tensor_src_fp16.sum").LearnTensorTypes);
+  for (const std::string &M : tensorTypeMetrics())
+    EXPECT_TRUE(has(rooflineMetrics(), M)) << M;
+  for (const std::string &M : tensorPipeMetrics())
+    EXPECT_TRUE(has(rooflineMetrics(), M)) << M;
+}
+
+TEST(HwMetrics, LearnedTensorTypes) {
+  const std::string F16 = "sm__ops_path_tensor_src_fp16.sum",
+                    TF32 = "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
+                    F64 = "sm__ops_path_tensor_src_fp64.sum",
+                    Hmma = "sm__inst_executed_pipe_tensor_op_hmma.sum",
+                    Dmma = "sm__inst_executed_pipe_tensor_op_dmma.sum";
+  std::map<std::string, double> First;
+  for (const std::string &M : tensorTypeMetrics())
+    First[M] = 0;
+  for (const std::string &M : tensorPipeMetrics())
+    First[M] = 0;
+  First[F16] = 8192;
+  First[Hmma] = 2;
+  TensorTypes L = learnTensorTypes(First);
+  EXPECT_EQ(L.Types, std::set<std::string>{F16});
+  EXPECT_EQ(L.Pipes, std::set<std::string>{Hmma});
+  // Later launches: the base metrics and fp16 only.
+  std::vector<std::string> Later = metricsForTypes(rooflineMetrics(), L);
+  EXPECT_TRUE(has(Later, F16));
+  EXPECT_FALSE(has(Later, TF32));
+  EXPECT_FALSE(has(Later, F64));
+  EXPECT_TRUE(has(Later, Hmma));
+  EXPECT_TRUE(has(Later, "dram__bytes_read.sum"));
+  EXPECT_EQ(Later.size(), rooflineMetrics().size() - tensorTypeMetrics().size() + 1);
+  // Consistent: the same pipe busy -> the omitted types are zero.
+  std::map<std::string, double> V;
+  for (const std::string &M : tensorPipeMetrics())
+    V[M] = 0;
+  V[Hmma] = 4;
+  V[F16] = 16384;
+  EXPECT_EQ(checkTensorTypes(L, V), "");
+  std::vector<std::string> Zero;
+  for (const std::string &M : tensorTypeMetrics())
+    if (M != F16)
+      Zero.push_back(M);
+  nlohmann::json J = countersToJson(V, Zero);
+  EXPECT_EQ(J["tensor_flops"]["f16"], 16384);
+  EXPECT_EQ(J["tensor_flops"]["tf32"], 0);
+  EXPECT_EQ(J["tensor_flops"]["f64"], 0);
+  EXPECT_EQ(J["tensor_flops_inferred"].size(), tensorTypeMetrics().size() - 1);
+  EXPECT_FALSE(J["raw"].contains(TF32)); // raw holds measured values only
+  EXPECT_TRUE(J["raw"].contains(F16));
+  // A pipe idle when learned is busy now: the check fails.
+  V[Dmma] = 1;
+  EXPECT_NE(checkTensorTypes(L, V).find("dmma"), std::string::npos);
+  // Missing pipe counters cannot be checked.
+  V.erase(Dmma);
+  EXPECT_NE(checkTensorTypes(L, V), "");
+  // A kernel with no tensor work: no type metric at all later.
+  TensorTypes None = learnTensorTypes({{Hmma, 0}});
+  for (const std::string &M : tensorTypeMetrics())
+    EXPECT_FALSE(has(metricsForTypes(rooflineMetrics(), None), M)) << M;
+}
+
 TEST(HwMetrics, FlopFormulasAndKeys) {
   std::map<std::string, double> V;
   auto Op = [&](const char *O, double N) {

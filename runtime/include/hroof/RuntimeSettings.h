@@ -79,10 +79,12 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "1: one stderr line per module and kernel seen; 2: one per launch"},
       {"HROOF_COUNTERS", "counters", SettingKind::String, "roofline",
        "hardware counters per launch (CUPTI range profiler, kernel replay): "
-       "roofline (time, FLOPs, tensor ops, bytes at L1/shared/L2/HBM, peaks), "
-       "none, or a comma-separated list of metric names (the word roofline "
-       "adds the roofline set); the kernel filter and launch limit bound "
-       "which launches are replayed"},
+       "roofline (time, FLOPs, tensor ops, bytes at L1/shared/L2/HBM, peaks; "
+       "every Tensor Core type at a kernel's first profiled launch, then only "
+       "the types it used), roofline-full (every type at every launch: more "
+       "replay passes), none, or a comma-separated list of metric names (the "
+       "words roofline and roofline-full add the roofline set); the kernel "
+       "filter and launch limit bound which launches are replayed"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");
@@ -142,9 +144,9 @@ inline std::string checkRtSetting(RtSetting S, const std::string &Text) {
       for (char C : Text)
         if (!((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
               (C >= '0' && C <= '9') || C == '_' || C == '.' || C == ',' ||
-              C == ' '))
+              C == ' ' || C == '-'))
           return std::string(I.Env) + "='" + Text +
-                 "' is not roofline, none or a comma-separated list of metric names";
+                 "' is not roofline, roofline-full, none or a comma-separated list of metric names";
     return "";
   }
   return "";
