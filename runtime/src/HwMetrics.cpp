@@ -114,8 +114,9 @@ const std::vector<std::string> &tensorPipeMetrics() {
 
 TensorTypes learnTensorTypes(const std::map<std::string, double> &V) {
   TensorTypes L;
+  // A type metric not measured counts as used: it stays in the list.
   for (const std::string &M : tensorTypeMetrics())
-    if (auto It = V.find(M); It != V.end() && It->second != 0)
+    if (auto It = V.find(M); It == V.end() || !(It->second == 0))
       L.Types.insert(M);
   for (const std::string &M : tensorPipeMetrics())
     if (auto It = V.find(M); It != V.end() && It->second != 0)

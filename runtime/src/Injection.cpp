@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -578,6 +579,22 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params DI{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   if (E.empty()) {
+    // The counter-data image takes its metric list from the range profiler
+    // object's last GetCounterDataSize (seen on the H100: with another list's
+    // image the evaluated values of the missing metrics are NaN).
+    CUpti_RangeProfiler_GetCounterDataSize_Params DSz{
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    DSz.pRangeProfilerObject = C->Obj;
+    DSz.pMetricNames = Cfg->Names.data();
+    DSz.numMetrics = Cfg->Names.size();
+    DSz.maxNumOfRanges = 1;
+    DSz.maxNumRangeTreeNodes = 1;
+    if ((R = cuptiRangeProfilerGetCounterDataSize(&DSz)) != CUPTI_SUCCESS)
+      E = hwErr("cuptiRangeProfilerGetCounterDataSize", R);
+    else if (DSz.counterDataSize != Cfg->Data.size())
+      Cfg->Data.resize(DSz.counterDataSize);
+  }
+  if (E.empty()) {
     DI.pRangeProfilerObject = C->Obj;
     DI.counterDataSize = Cfg->Data.size();
     DI.pCounterData = Cfg->Data.data();
@@ -687,8 +704,13 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
       LR.HwProblem = hwErr("cuptiProfilerHostEvaluateToGpuValues", R);
     } else {
       std::map<std::string, double> Values;
-      for (size_t I = 0; I < V.size(); ++I)
-        Values[Cfg.Metrics[I]] = V[I];
+      std::string NotEvaluated;
+      for (size_t I = 0; I < V.size(); ++I) {
+        if (std::isnan(V[I]))
+          NotEvaluated += (NotEvaluated.empty() ? "" : ", ") + Cfg.Metrics[I];
+        else
+          Values[Cfg.Metrics[I]] = V[I];
+      }
       std::vector<std::string> InferredZero;
       std::string TypesProblem;
       if (Set.LearnTensorTypes) {
@@ -719,6 +741,8 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
       LR.Hw = countersToJson(Values, InferredZero);
       if (!TypesProblem.empty())
         (*LR.Hw)["tensor_flops_problem"] = TypesProblem;
+      if (!NotEvaluated.empty())
+        (*LR.Hw)["not_evaluated"] = NotEvaluated;
     }
   }
   ExitNs += nowNs() - T1;

@@ -119,9 +119,15 @@ TEST(HwMetrics, LearnedTensorTypes) {
   V.erase(Dmma);
   EXPECT_NE(checkTensorTypes(L, V), "");
   // A kernel with no tensor work: no type metric at all later.
-  TensorTypes None = learnTensorTypes({{Hmma, 0}});
+  std::map<std::string, double> Idle;
+  for (const std::string &M : tensorTypeMetrics())
+    Idle[M] = 0;
+  TensorTypes None = learnTensorTypes(Idle);
   for (const std::string &M : tensorTypeMetrics())
     EXPECT_FALSE(has(metricsForTypes(rooflineMetrics(), None), M)) << M;
+  // A type metric that was not measured stays in the list.
+  Idle.erase(TF32);
+  EXPECT_TRUE(has(metricsForTypes(rooflineMetrics(), learnTensorTypes(Idle)), TF32));
 }
 
 TEST(HwMetrics, FlopFormulasAndKeys) {

@@ -102,7 +102,7 @@ PY
   python3 -c "
 import glob, json
 for f in glob.glob('$NP/out/*.json'):
-    p = json.load(open(f)); print('nonroot profile notes:', p.get('notes')); print('launches:', [(L["kernel"][:30], L.get('duration_ns'), 'counters' in L and L['counters'] is not None) for L in p['launches']])
+    p = json.load(open(f)); print('nonroot profile notes:', p.get('notes')); print('launches:', [(L['kernel'][:30], L.get('duration_ns'), 'counters' in L and L['counters'] is not None) for L in p['launches']])
 " 2>&1 | cut -c1-400 | tee -a $S
   say "--- stream ids: replayed launches (counters) vs activity records (--counters none)"
   hr streams-none --counters none -- python3 $HW/stream_ids.py
