@@ -178,6 +178,7 @@ struct HwContext {
   CUpti_RangeProfiler_Object *Obj = nullptr;
   std::vector<std::string> Metrics; ///< those the device has
   std::map<std::vector<std::string>, std::unique_ptr<HwConfig>> Configs;
+  size_t ObjPasses = 0; ///< pass count of the configs Obj runs (0: none yet)
 };
 
 /// The CUPTI range profiler (cupti_range_profiler.h + cupti_profiler_host.h):
@@ -199,6 +200,7 @@ struct HardwareCounters {
   bool DroppedReported = false;
   bool ProfilerInitDone = false;
   std::atomic<uint64_t> EnterNs{0}, LaunchNs{0}, ExitNs{0}, Ranges{0};
+  std::atomic<uint64_t> Reenables{0}; ///< range profiler objects re-created
   std::string ProfilerInitProblem;
 
   void onInit();
@@ -578,6 +580,25 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   CUptiResult R;
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params DI{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  // A range profiler object replays every range with the pass count of the
+  // first config it ran (seen on the H100: 2-pass ranges after an 8-pass one
+  // cost as much as 8-pass ones; more passes than the first gave NaN values),
+  // so a config with another pass count gets a fresh object.
+  if (E.empty() && C->ObjPasses && C->ObjPasses != Cfg->Passes) {
+    CUpti_RangeProfiler_Disable_Params D{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    D.pRangeProfilerObject = C->Obj;
+    cuptiRangeProfilerDisable(&D);
+    C->Obj = nullptr;
+    CUpti_RangeProfiler_Enable_Params EN{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    EN.ctx = IF.Ctx;
+    if ((R = cuptiRangeProfilerEnable(&EN)) != CUPTI_SUCCESS)
+      E = hwErr("cuptiRangeProfilerEnable", R);
+    else
+      C->Obj = EN.pRangeProfilerObject;
+    ++Reenables;
+  }
+  if (E.empty())
+    C->ObjPasses = Cfg->Passes;
   if (E.empty()) {
     // The counter-data image takes its metric list from the range profiler
     // object's last GetCounterDataSize (seen on the H100: with another list's
@@ -793,6 +814,8 @@ void HardwareCounters::onFinish() {
         Msg += "; ranges by replay passes:";
         for (auto &[Passes, N] : RangesByPasses)
           Msg += " " + std::to_string(N) + " x " + std::to_string(Passes);
+        Msg += "; range profiler re-enabled " + std::to_string(Reenables.load()) +
+               " times (pass count changed)";
       }
     }
     T.P->note(Msg);
