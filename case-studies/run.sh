@@ -3,7 +3,8 @@
 # .carry/case built beforehand by case-studies/build.sh; builds nothing.
 #   1. custom kernels (conv2d, lstm, lstm_fused), each program three ways:
 #      - plain binary alone, 20 launches per kernel and size (CUDA-event
-#        times, no profiler attached)         -> kernels/<p>.time.stdout
+#        times, no profiler attached; since the addendum after one untimed
+#        warm-up launch each, case.h)         -> kernels/<p>.time.stdout
 #      - plain binary under hroof run --counters roofline (hardware counters
 #        of each launch, times from gpu__time_duration)
 #                                             -> kernels/<p>.plain.json

@@ -214,6 +214,9 @@ def main():
     opt = {}  # (kernel short name) -> (time counters ns, time no-profiler ns, GFLOP/s, bound, pct)
     w("| kernel | size | hand FLOPs | static | dynamic | counters (plain) | time/launch (counters) | time/launch (no profiler) | GFLOP/s | AI L1 | AI L2 | AI HBM | tensor share | bound (ERT) | % of attainable | check |")
     w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    # no-profiler timing settings as the CASE lines of *.time.stdout give them
+    # ("reps", "warmup": case.h; absent in runs made before the warm-up existed)
+    tim_reps, tim_warm = set(), set()
     for prog in ("conv2d", "lstm", "lstm_fused"):
         st = load(os.path.join(out, "static", prog + ".json")) if os.path.exists(
             os.path.join(out, "static", prog + ".json")) else None
@@ -231,6 +234,9 @@ def main():
                     try:
                         c = json.loads(line[5:])
                         dst[(c["kernel"], c["size"])] = c
+                        if dst is times:
+                            tim_reps.add(c.get("reps"))
+                            tim_warm.add(c.get("warmup"))
                     except ValueError:
                         pass
         P = {k.short: k for k in plain}
@@ -259,13 +265,25 @@ def main():
                 "%.0f%%" % (100 * tsh) if tsh is not None else "-",
                 what, "%.0f%%" % pc if pc is not None else "-",
                 case["check"] if case else "-"))
+    known_reps = sorted(r for r in tim_reps if r is not None)
+    reps_txt = "/".join(str(r) for r in known_reps) if known_reps else "20"
+    known_warm = sorted(x for x in tim_warm if x is not None)
+    if known_warm and None not in tim_warm and known_warm[0] > 0:
+        warm_txt = ("after %s untimed warm-up launch(es) per kernel and size (case.h)"
+                    % "/".join(str(x) for x in known_warm))
+    elif known_warm:
+        warm_txt = ("with warm-up launches %s per kernel and size, or none in some programs "
+                    "(CASE lines' \"warmup\")" % "/".join(str(x) for x in known_warm))
+    else:
+        warm_txt = ("without a warm-up launch: the first kernel a program times "
+                    "carries one-time costs in that mean")
     w("")
     w("counters (plain) = the hardware counters of the uninstrumented binary (FLOPs incl. tensor ops "
       "as sm__ops_path_tensor_* report them; see docs/validation/counters-h100.md for their factor "
       "against 2*M*N*K); AI = counter FLOPs / counter bytes at that level; GFLOP/s = counter FLOPs / "
-      "time (counters); time (no profiler) = CUDA-event mean of 20 launches of the plain binary, "
+      "time (counters); time (no profiler) = CUDA-event mean of %s launches of the plain binary, "
       "no runtime attached (GFLOP/s from it: hand FLOPs / that time). check = the program's "
-      "self-check against the CPU reference.\n")
+      "self-check against the CPU reference.\n" % reps_txt)
 
     # ---- the optimizations: before / after -------------------------------
     w("## Optimizations: before / after (per size)\n")
@@ -299,9 +317,8 @@ def main():
     w("")
     w("speed-up from the no-profiler times where present, else from the counter times; "
       "speed-up (counters) from the gpu__time_duration of the profiled launches; the LSTM "
-      "'before' is the sum of its two kernels. The no-profiler time is the mean of 20 "
-      "back-to-back launches without a warm-up launch: the first kernel a program times "
-      "carries one-time costs in that mean.\n")
+      "'before' is the sum of its two kernels. The no-profiler time is the mean of %s "
+      "back-to-back launches %s.\n" % (reps_txt, warm_txt))
 
     # ---- PyTorch ----------------------------------------------------------
     w("## PyTorch training steps (counters only)\n")

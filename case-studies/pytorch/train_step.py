@@ -13,11 +13,22 @@ with the plugin).
                        matmuls do not (cuda.matmul.allow_tf32 = False)
               fp32strict  TF32 off everywhere (true FP32 on CUDA cores)
               fp16     torch.autocast(float16) + GradScaler (AMP)
-              bf16     torch.autocast(bfloat16) (AMP, no scaler)
+              bf16     torch.autocast(bfloat16) (AMP, no scaler). NB: autocast
+                       casts a cuDNN RNN to float16 whatever its dtype
+                       (ATen's AutocastRNN), so the bf16 LSTM runs fp16 kernels
+              bf16w    model (parameters and buffers) and input converted to
+                       torch.bfloat16 (no autocast, no scaler): the LSTM and
+                       the conv block really run in bf16; the loss is computed
+                       in float32 (output.float() vs a float32 target), as in
+                       every mode
 
 Before the steps, one untimed probe forward+backward (it also warms up);
 an LSTM whose cuDNN path fails at this precision falls back to ATen's LSTM
-(cudnn disabled, said in the TRAIN line). Each step = zero_grad, forward, loss, backward, SGD step, inside NVTX ranges
+(cudnn disabled, said in the TRAIN line). The TRAIN line also gives the
+dtypes of the parameters, the input and the model's output, and the autograd
+node of that output (for the LSTM, CudnnRnnBackward0 = cuDNN's RNN, anything
+else = ATen's). Each step = zero_grad, forward, loss, backward, SGD step,
+inside NVTX ranges
 "<model>/<precision>/step<i>/{forward,backward,optimizer}" (harmless without
 a profiler; the kernel names are in the hroof profile). --steps N (default 3:
 the first one warms up cuDNN/cuBLAS; all are profiled; hroof run's
@@ -58,7 +69,7 @@ def flag(get):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", choices=["conv", "lstm"], required=True)
-    ap.add_argument("--precision", choices=["fp32", "fp32strict", "fp16", "bf16"],
+    ap.add_argument("--precision", choices=["fp32", "fp32strict", "fp16", "bf16", "bf16w"],
                     default="fp32")
     ap.add_argument("--steps", type=int, default=3)
     ap.add_argument("--batch", type=int, default=None)
@@ -89,15 +100,23 @@ def main():
         target = torch.randn(32, n, 1024, device=dev)
         shape = "nn.LSTM(1024, 1024), seq 32, batch %d" % n
 
+    if a.precision == "bf16w":  # bf16 weights, buffers and input; no autocast
+        net = net.to(torch.bfloat16)
+        x = x.to(torch.bfloat16)  # target stays float32: loss in float32
+
     opt = torch.optim.SGD(net.parameters(), lr=1e-3, momentum=0.9)
     amp_dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(a.precision)
     scaler = torch.amp.GradScaler("cuda") if a.precision == "fp16" else None
     nvtx = torch.cuda.nvtx
 
+    seen = {}
+
     def forward():
         out = net(x)
         if a.model == "lstm":
             out = out[0]
+        seen["out_dtype"] = str(out.dtype)
+        seen["out_grad_fn"] = type(out.grad_fn).__name__ if out.grad_fn is not None else None
         return nn.functional.mse_loss(out.float(), target)
 
     fallback = None
@@ -148,6 +167,9 @@ def main():
         "cudnn_allow_tf32": flag(lambda: torch.backends.cudnn.allow_tf32),
         "matmul_allow_tf32": flag(lambda: torch.backends.cuda.matmul.allow_tf32),
         "cudnn_enabled": torch.backends.cudnn.enabled, "fallback": fallback,
+        "param_dtype": sorted({str(p.dtype) for p in net.parameters()}),
+        "input_dtype": str(x.dtype), "out_dtype": seen.get("out_dtype"),
+        "out_grad_fn": seen.get("out_grad_fn"),
         "device": torch.cuda.get_device_name(0)}), flush=True)
 
 
