@@ -72,14 +72,8 @@ for s in sizes:
 print()
 
 # ---- b. PyTorch ----
-def flat(d, prefix=""):
-    out = {}
-    for k, v in (d or {}).items():
-        if isinstance(v, dict):
-            out.update(flat(v, prefix + k + "."))
-        elif isinstance(v, (int, float)) and not isinstance(v, bool):
-            out[prefix + k] = float(v)
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from summarize import flat  # noqa: E402  (one flattening for both tables)
 
 def g(v):
     if v is None:
