@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run4.sh cost|checks - issue 4 on the GPU machine, from the repository root;
+# run4.sh cost|checks|limits - issue 4 on the GPU machine, from the repository root;
 # builds nothing. Needs (carried): build/bin/hroof, build/lib/libhroof_rt.so,
 # .carry/hw/bin/{many.plain,mma_gemm.plain,half2_bf16.plain},
 # .carry/big/bigstream. Writes logs and profiles under $OUT (one tarball) and
@@ -7,12 +7,14 @@
 #   cost   : wall time of many_launches 100 (300 launches) and torch_train.py 3
 #            (123 launches): plain (x3), hroof run (learned tensor types, x2),
 #            hroof run --counters roofline-full, ncu --set roofline (complete).
+#   limits : torch_train.py 3 under hroof run with --launch-limit 1 and 2
+#            (the user's bound on replay cost) next to the default and ncu.
 #   checks : learned types vs roofline-full (exact fields equal; torch_train,
 #            mma_gemm, half2_bf16); DRAM writes of bigstream (hroof roofline,
 #            roofline-full, a 1-pass memory-only list; ncu); counters under a
 #            non-root user; stream ids of replayed launches.
 set -uo pipefail
-MODE=${1:?cost or checks}
+MODE=${1:?cost, checks or limits}
 HR=$PWD/build/bin/hroof; H=$PWD/.carry/hw/bin; HW=$PWD/runtime/test/gpu/hw
 OUT=${OUT:-$PWD/out}; W=/tmp/run4; rm -rf $W; mkdir -p $W/p $OUT
 S=$W/summary.txt; : > $S
@@ -41,6 +43,15 @@ if [ "$MODE" = cost ]; then
   say "  ncu profiled: $(grep -c '==PROF== Profiling' $W/torch-ncu.log) kernels"
   say "--- learned vs full (torch_train 3)"
   python3 $HW/compare_learned.py $W/p/torch-hroof-1 $W/p/torch-full 2>&1 | tail -5 | tee -a $S
+fi
+
+if [ "$MODE" = limits ]; then
+  for i in 1 2; do t torch-plain-$i python3 $HW/torch_train.py 3; done
+  hr torch-hroof -- python3 $HW/torch_train.py 3
+  for i in 1 2; do hr torch-limit2-$i --launch-limit 2 -- python3 $HW/torch_train.py 3; done
+  hr torch-limit1 --launch-limit 1 -- python3 $HW/torch_train.py 3
+  t torch-ncu timeout 400 ncu --clock-control none --set roofline python3 $HW/torch_train.py 3
+  say "  ncu profiled: $(grep -c '==PROF== Profiling' $W/torch-ncu.log) kernels"
 fi
 
 if [ "$MODE" = checks ]; then
