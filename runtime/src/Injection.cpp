@@ -143,6 +143,7 @@ struct InFlight {
   HwConfig *HwCfg = nullptr;          ///< the metric list of the open range
   bool HwLearning = false;            ///< it collects every tensor type
   TensorTypes HwTypes;                ///< else: the kernel's learned types
+  size_t HwPasses = 0;                ///< passes the range is replayed with
   uint64_t HwT = 0;                   ///< when the range was started
   LaunchRecord R;
   LaunchShape Shape;
@@ -179,6 +180,7 @@ struct HwContext {
   std::vector<std::string> Metrics; ///< those the device has
   std::map<std::vector<std::string>, std::unique_ptr<HwConfig>> Configs;
   size_t ObjPasses = 0; ///< pass count of the configs Obj runs (0: none yet)
+  unsigned FewerInARow = 0; ///< ranges in a row that wanted fewer passes
 };
 
 /// The CUPTI range profiler (cupti_range_profiler.h + cupti_profiler_host.h):
@@ -582,9 +584,22 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   // A range profiler object replays every range with the pass count of the
   // first config it ran (seen on the H100: 2-pass ranges after an 8-pass one
-  // cost as much as 8-pass ones; more passes than the first gave NaN values),
-  // so a config with another pass count gets a fresh object.
-  if (E.empty() && C->ObjPasses && C->ObjPasses != Cfg->Passes) {
+  // cost as much as 8-pass ones, with the right values; more passes than the
+  // first did not evaluate). So a config with more passes gets a fresh
+  // object; one with fewer runs on the old object until RecreateAfter ranges
+  // in a row have wanted fewer (a fresh object costs about 150 ms in a
+  // PyTorch process, a few extra passes about 11 ms each).
+  constexpr unsigned RecreateAfter = 8;
+  bool Recreate = false;
+  if (E.empty() && C->ObjPasses) {
+    if (Cfg->Passes > C->ObjPasses)
+      Recreate = true;
+    else if (Cfg->Passes < C->ObjPasses)
+      Recreate = ++C->FewerInARow >= RecreateAfter;
+    else
+      C->FewerInARow = 0;
+  }
+  if (Recreate) {
     CUpti_RangeProfiler_Disable_Params D{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     D.pRangeProfilerObject = C->Obj;
     cuptiRangeProfilerDisable(&D);
@@ -596,9 +611,11 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
     else
       C->Obj = EN.pRangeProfilerObject;
     ++Reenables;
+    C->FewerInARow = 0;
   }
-  if (E.empty())
+  if (E.empty() && (Recreate || !C->ObjPasses))
     C->ObjPasses = Cfg->Passes;
+  IF.HwPasses = C->ObjPasses;
   if (E.empty()) {
     // The counter-data image takes its metric list from the range profiler
     // object's last GetCounterDataSize (seen on the H100: with another list's
@@ -757,7 +774,7 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
       }
       {
         std::lock_guard<std::mutex> L(M);
-        ++RangesByPasses[Cfg.Passes];
+        ++RangesByPasses[IF.HwPasses];
       }
       LR.Hw = countersToJson(Values, InferredZero);
       if (!TypesProblem.empty())
