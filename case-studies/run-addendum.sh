@@ -42,6 +42,7 @@ LAUNCH_LIMIT=${LAUNCH_LIMIT:-2}
 TIME_REPEATS=${TIME_REPEATS:-3}
 T0=$(date +%s)
 el() { echo $(( $(date +%s) - T0 )); }
+. "$ROOT/case-studies/gpu-run-common.sh"
 log() { echo "[run-addendum.sh +$(el)s] $*" | tee -a "$W/run.log"; }
 finish() {
   {
@@ -63,25 +64,11 @@ finish() {
     fi
   } >"$OUT/addendum-summary.md" 2>/dev/null
   cp -f "$OUT/addendum-summary.md" "$W/" 2>/dev/null
-  tar czf "$OUT/addendum.tgz" -C "$OUT" addendum
-  if [ "$(stat -c %s "$OUT/addendum.tgz")" -gt 15000000 ]; then
-    echo "run-addendum.sh: addendum.tgz over 15 MB: HTML pages left out (rerun report.sh here)" | tee -a "$W/run.log"
-    rm -f "$W"/report/*.html
-    tar czf "$OUT/addendum.tgz" -C "$OUT" addendum
-  fi
-  rm -rf "$W"
-  echo "run-addendum.sh: $(el) s in all; results: $OUT/addendum.tgz ($(du -h "$OUT/addendum.tgz" | cut -f1)), $OUT/addendum-summary.md"
+  case_pack run-addendum.sh addendum "$OUT/addendum-summary.md"
 }
 trap finish EXIT
 
-if [ ! -x "$C/build/bin/hroof" ]; then
-  echo "run-addendum.sh: $C missing: run 'bash case-studies/build.sh' here and carry .carry/case" | tee "$W/run.log"
-  exit 1
-fi
-if ! nvidia-smi >/dev/null 2>&1; then
-  echo "SKIP: no GPU (nvidia-smi failed)" | tee "$W/run.log"
-  exit 0
-fi
+case_preflight run-addendum.sh
 HROOF=$C/build/bin/hroof
 unset CUDA_INJECTION64_PATH CASE_WARMUP
 cp -f "$C"/static/lstm.json "$C"/static/lstm_fused.json "$W/static/" 2>/dev/null

@@ -39,30 +39,15 @@ TORCH_STEPS=${TORCH_STEPS:-3}
 LAUNCH_LIMIT=${LAUNCH_LIMIT:-2}
 T0=$(date +%s)
 el() { echo $(( $(date +%s) - T0 )); }
+. "$ROOT/case-studies/gpu-run-common.sh"
 log() { echo "[run.sh +$(el)s] $*" | tee -a "$W/run.log"; }
 finish() {
   cp -f "$W/summary.md" "$OUT/summary.md" 2>/dev/null
-  tar czf "$OUT/case.tgz" -C "$OUT" case
-  # a file comes back from the device only up to 16 MiB: drop the HTML pages
-  # (each embeds vega; report.sh remakes them here from the profiles) if needed
-  if [ "$(stat -c %s "$OUT/case.tgz")" -gt 15000000 ]; then
-    echo "run.sh: case.tgz over 15 MB: HTML pages left out (rerun report.sh here)" | tee -a "$W/run.log"
-    rm -f "$W"/report/*.html
-    tar czf "$OUT/case.tgz" -C "$OUT" case
-  fi
-  rm -rf "$W"
-  echo "run.sh: $(el) s in all; results: $OUT/case.tgz ($(du -h "$OUT/case.tgz" | cut -f1)), $OUT/summary.md"
+  case_pack run.sh case "$OUT/summary.md"
 }
 trap finish EXIT
 
-if [ ! -x "$C/build/bin/hroof" ]; then
-  echo "run.sh: $C missing: run 'bash case-studies/build.sh' here and carry .carry/case" | tee "$W/run.log"
-  exit 1
-fi
-if ! nvidia-smi >/dev/null 2>&1; then
-  echo "SKIP: no GPU (nvidia-smi failed)" | tee "$W/run.log"
-  exit 0
-fi
+case_preflight run.sh
 HROOF=$C/build/bin/hroof
 unset CUDA_INJECTION64_PATH
 cp -f "$C"/static/*.json "$C"/static/*.txt "$W/static/" 2>/dev/null
