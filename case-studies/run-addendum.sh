@@ -31,19 +31,12 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
-C=$ROOT/.carry/case
-OUT=${OUT:-$ROOT/case-out}
-mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
-W=$OUT/addendum
-rm -rf "$W"; mkdir -p "$W/kernels" "$W/torch" "$W/static" "$W/logs"
+. "$ROOT/case-studies/gpu-run-common.sh"
+case_start run-addendum.sh addendum
 BUDGET_S=${BUDGET_S:-180}
 TORCH_STEPS=${TORCH_STEPS:-3}
 LAUNCH_LIMIT=${LAUNCH_LIMIT:-2}
 TIME_REPEATS=${TIME_REPEATS:-3}
-T0=$(date +%s)
-el() { echo $(( $(date +%s) - T0 )); }
-. "$ROOT/case-studies/gpu-run-common.sh"
-log() { echo "[run-addendum.sh +$(el)s] $*" | tee -a "$W/run.log"; }
 finish() {
   {
     echo "# hroof case study: addendum run (case-studies/run-addendum.sh)"
@@ -64,11 +57,11 @@ finish() {
     fi
   } >"$OUT/addendum-summary.md" 2>/dev/null
   cp -f "$OUT/addendum-summary.md" "$W/" 2>/dev/null
-  case_pack run-addendum.sh addendum "$OUT/addendum-summary.md"
+  case_pack addendum "$OUT/addendum-summary.md"
 }
 trap finish EXIT
 
-case_preflight run-addendum.sh
+case_preflight
 HROOF=$C/build/bin/hroof
 unset CUDA_INJECTION64_PATH CASE_WARMUP
 cp -f "$C"/static/lstm.json "$C"/static/lstm_fused.json "$W/static/" 2>/dev/null

@@ -29,25 +29,18 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-C=$ROOT/.carry/case
-OUT=${OUT:-$ROOT/case-out}
-mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
-W=$OUT/case
-rm -rf "$W"; mkdir -p "$W/kernels" "$W/torch" "$W/static" "$W/logs"
+. "$ROOT/case-studies/gpu-run-common.sh"
+case_start run.sh case
 BUDGET_S=${BUDGET_S:-300}
 TORCH_STEPS=${TORCH_STEPS:-3}
 LAUNCH_LIMIT=${LAUNCH_LIMIT:-2}
-T0=$(date +%s)
-el() { echo $(( $(date +%s) - T0 )); }
-. "$ROOT/case-studies/gpu-run-common.sh"
-log() { echo "[run.sh +$(el)s] $*" | tee -a "$W/run.log"; }
 finish() {
   cp -f "$W/summary.md" "$OUT/summary.md" 2>/dev/null
-  case_pack run.sh case "$OUT/summary.md"
+  case_pack case "$OUT/summary.md"
 }
 trap finish EXIT
 
-case_preflight run.sh
+case_preflight
 HROOF=$C/build/bin/hroof
 unset CUDA_INJECTION64_PATH
 cp -f "$C"/static/*.json "$C"/static/*.txt "$W/static/" 2>/dev/null

@@ -8,9 +8,13 @@ static: {nonzero totals}, static_flops, exact, unknown, ai_global}].
 Prints one line per launch: hand-derived FLOPs vs the static model's.
 Usage: static_totals.py PROG MODEL.json HROOF OUT.json"""
 import json
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from summarize import base  # noqa: E402  (one kernel-name rule for both)
 
 
 def flatten(d, prefix=""):
@@ -22,20 +26,6 @@ def flatten(d, prefix=""):
         elif isinstance(v, (int, float)) and not isinstance(v, bool):
             out[key] = v
     return out
-
-
-def base(name):
-    """'void f<1>(int, ...)' -> 'f<1>'"""
-    name = re.sub(r"^void ", "", name)
-    depth = 0
-    for i, ch in enumerate(name):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "(" and depth == 0:
-            return name[:i]
-    return name
 
 
 def main():

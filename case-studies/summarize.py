@@ -42,9 +42,10 @@ def psum(f, prefix):
     return sum(v for k, v in f.items() if k.startswith(prefix))
 
 
-def short(name):
+def base(name):
+    """'void f<1>(int, ...)' -> 'f<1>': the name without return type and
+    parameter list (also used by static_totals.py)."""
     name = re.sub(r"^void ", "", name)
-    name = name.replace("(anonymous namespace)", "{anon}")
     depth = 0
     for i, ch in enumerate(name):
         if ch == "<":
@@ -54,6 +55,10 @@ def short(name):
         elif ch == "(" and depth == 0:
             return name[:i]
     return name
+
+
+def short(name):
+    return base(name.replace("(anonymous namespace)", "{anon}"))
 
 
 def fmt_t(ns):
