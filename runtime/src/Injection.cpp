@@ -130,6 +130,16 @@ constexpr size_t StaticCacheLimit = 1024;
 struct HwContext;
 struct HwConfig;
 
+/// Every tensor type metric (a mask over tensorTypeMetrics()).
+const unsigned AllTypes = (1u << tensorTypeMetrics().size()) - 1;
+
+/// A kernel's learned tensor types, and the same as a mask over
+/// tensorTypeMetrics() (the key of its context's HwConfig).
+struct LearnedTypes {
+  TensorTypes Types;
+  unsigned Mask = 0;
+};
+
 struct InFlight {
   std::shared_ptr<FuncInfo> F;
   CUstream Stream = nullptr;
@@ -142,7 +152,7 @@ struct InFlight {
   std::unique_lock<std::mutex> HwLock;
   HwConfig *HwCfg = nullptr;          ///< the metric list of the open range
   bool HwLearning = false;            ///< it collects every tensor type
-  TensorTypes HwTypes;                ///< else: the kernel's learned types
+  std::shared_ptr<const LearnedTypes> HwTypes; ///< else: the kernel's learned types
   size_t HwPasses = 0;                ///< passes the range is replayed with
   uint64_t HwT = 0;                   ///< when the range was started
   LaunchRecord R;
@@ -178,7 +188,9 @@ struct HwContext {
   std::vector<uint8_t> Avail;       ///< counter availability image
   CUpti_RangeProfiler_Object *Obj = nullptr;
   std::vector<std::string> Metrics; ///< those the device has
-  std::map<std::vector<std::string>, std::unique_ptr<HwConfig>> Configs;
+  /// By mask of the tensor type metrics it has (all of them: every type).
+  std::map<unsigned, std::unique_ptr<HwConfig>> Configs;
+  HwConfig *DataCfg = nullptr; ///< the list Obj last sized counter data for
   size_t ObjPasses = 0; ///< pass count of the configs Obj runs (0: none yet)
   unsigned FewerInARow = 0; ///< ranges in a row that wanted fewer passes
 };
@@ -195,7 +207,7 @@ struct HardwareCounters {
   std::unordered_map<CUcontext, std::unique_ptr<HwContext>> Ctxs;
   std::unordered_map<std::string, int64_t> Taken; ///< per mangled name
   /// Tensor types learned per mangled name (Set.LearnTensorTypes).
-  std::unordered_map<std::string, TensorTypes> Learned;
+  std::unordered_map<std::string, std::shared_ptr<const LearnedTypes>> Learned;
   std::map<size_t, uint64_t> RangesByPasses;
   bool RelearnReported = false;
   std::unordered_set<uint32_t> Done; ///< finalized ranges' correlation ids (Runtime::M)
@@ -217,9 +229,9 @@ struct HardwareCounters {
   void off(const std::string &Why);
   std::string setup(HwContext &C, CUcontext Ctx);
   std::string setupContext(HwContext &C, CUcontext Ctx);
-  /// The context's HwConfig for \p Metrics, made at first use ("" or why not).
-  std::string config(HwContext &C, const std::vector<std::string> &Metrics,
-                     HwConfig *&Out);
+  /// The context's HwConfig with the tensor types of \p TypeMask (a mask
+  /// over tensorTypeMetrics()), made at first use ("" or why not).
+  std::string config(HwContext &C, unsigned TypeMask, HwConfig *&Out);
 };
 
 struct Runtime {
@@ -454,11 +466,11 @@ std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
     return hwErr("cuptiRangeProfilerEnable", R);
   C.Obj = EN.pRangeProfilerObject;
   HwConfig *All = nullptr, *NoTypes = nullptr;
-  if (std::string E = config(C, C.Metrics, All); !E.empty())
+  if (std::string E = config(C, AllTypes, All); !E.empty())
     return E;
   std::string Passes = std::to_string(All->Passes) + " replay passes per launch";
   if (Set.LearnTensorTypes) {
-    if (std::string E = config(C, metricsForTypes(C.Metrics, {}), NoTypes); !E.empty())
+    if (std::string E = config(C, 0, NoTypes); !E.empty())
       return E;
     Passes = std::to_string(All->Passes) +
              " replay passes at a kernel's first profiled launch (every tensor "
@@ -475,16 +487,19 @@ std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
   return "";
 }
 
-std::string HardwareCounters::config(HwContext &C,
-                                     const std::vector<std::string> &Metrics,
+std::string HardwareCounters::config(HwContext &C, unsigned TypeMask,
                                      HwConfig *&Out) {
-  auto &Slot = C.Configs[Metrics];
+  auto &Slot = C.Configs[TypeMask];
   if (Slot) {
     Out = Slot.get();
     return "";
   }
   auto H = std::make_unique<HwConfig>();
-  H->Metrics = Metrics;
+  TensorTypes Types;
+  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
+    if (TypeMask & (1u << I))
+      Types.Types.insert(tensorTypeMetrics()[I]);
+  H->Metrics = metricsForTypes(C.Metrics, Types);
   for (const std::string &Name : H->Metrics)
     H->Names.push_back(Name.c_str());
   CUptiResult R;
@@ -493,7 +508,7 @@ std::string HardwareCounters::config(HwContext &C,
   HI.pChipName = C.Chip.c_str();
   HI.pCounterAvailabilityImage = C.Avail.data();
   if ((R = cuptiProfilerHostInitialize(&HI)) != CUPTI_SUCCESS) {
-    C.Configs.erase(Metrics);
+    C.Configs.erase(TypeMask);
     return hwErr(("cuptiProfilerHostInitialize (chip " + C.Chip + ")").c_str(), R);
   }
   H->Host = HI.pHostObject;
@@ -534,6 +549,7 @@ std::string HardwareCounters::config(HwContext &C,
   if ((R = cuptiRangeProfilerGetCounterDataSize(&DSz)) != CUPTI_SUCCESS)
     return hwErr("cuptiRangeProfilerGetCounterDataSize", R);
   X.Data.resize(DSz.counterDataSize);
+  C.DataCfg = &X;
   Out = &X;
   return "";
 }
@@ -564,8 +580,8 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   // The metric list: every tensor type at a kernel's first profiled launch,
   // then only the types it used (each type costs replay passes of its own).
   IF.HwLearning = false;
-  std::vector<std::string> Reduced;
-  const std::vector<std::string> *Want = &C->Metrics;
+  IF.HwTypes.reset();
+  unsigned Mask = AllTypes;
   if (Set.LearnTensorTypes) {
     std::lock_guard<std::mutex> L(M);
     auto It = Learned.find(IF.F->Mangled);
@@ -573,12 +589,11 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
       IF.HwLearning = true;
     } else {
       IF.HwTypes = It->second;
-      Reduced = metricsForTypes(C->Metrics, IF.HwTypes);
-      Want = &Reduced;
+      Mask = IF.HwTypes->Mask;
     }
   }
   HwConfig *Cfg = nullptr;
-  std::string E = config(*C, *Want, Cfg);
+  std::string E = config(*C, Mask, Cfg);
   CUptiResult R;
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params DI{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
@@ -612,11 +627,12 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
       C->Obj = EN.pRangeProfilerObject;
     ++Reenables;
     C->FewerInARow = 0;
+    C->DataCfg = nullptr;
   }
   if (E.empty() && (Recreate || !C->ObjPasses))
     C->ObjPasses = Cfg->Passes;
   IF.HwPasses = C->ObjPasses;
-  if (E.empty()) {
+  if (E.empty() && C->DataCfg != Cfg) {
     // The counter-data image takes its metric list from the range profiler
     // object's last GetCounterDataSize (seen on the H100: with another list's
     // image the evaluated values of the missing metrics are NaN).
@@ -631,6 +647,8 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
       E = hwErr("cuptiRangeProfilerGetCounterDataSize", R);
     else if (DSz.counterDataSize != Cfg->Data.size())
       Cfg->Data.resize(DSz.counterDataSize);
+    if (E.empty())
+      C->DataCfg = Cfg;
   }
   if (E.empty()) {
     DI.pRangeProfilerObject = C->Obj;
@@ -754,8 +772,13 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
       if (Set.LearnTensorTypes) {
         std::lock_guard<std::mutex> L(M);
         if (IF.HwLearning) {
-          Learned[IF.F->Mangled] = learnTensorTypes(Values);
-        } else if ((TypesProblem = checkTensorTypes(IF.HwTypes, Values)).empty()) {
+          auto LT = std::make_shared<LearnedTypes>();
+          LT->Types = learnTensorTypes(Values);
+          for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
+            if (LT->Types.Types.count(tensorTypeMetrics()[I]))
+              LT->Mask |= 1u << I;
+          Learned[IF.F->Mangled] = std::move(LT);
+        } else if ((TypesProblem = checkTensorTypes(IF.HwTypes->Types, Values)).empty()) {
           for (const std::string &T : tensorTypeMetrics())
             if (!Values.count(T) &&
                 std::find(C.Metrics.begin(), C.Metrics.end(), T) != C.Metrics.end())
@@ -803,7 +826,7 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
     D.pRangeProfilerObject = C->Obj;
     cuptiRangeProfilerDisable(&D);
   }
-  for (auto &[Metrics, Cfg] : C->Configs)
+  for (auto &[Mask, Cfg] : C->Configs)
     if (Cfg->Host) {
       CUpti_Profiler_Host_Deinitialize_Params D{
           CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
