@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""nofp_launch_share.py PROFILE.json... - per PyTorch profile, the share of
+kernel launches (all launches of the process, from the kernel aggregates)
+that belong to kernels with zero FLOPs, CUDA-core and tensor, in the sum of
+their profiled launches' hardware counters: the measure comparable to the
+V100 DeepCAM printout "N out of M" (docs/case-studies/README.md, papers vs
+H100). Time shares are in summarize.py's table."""
+import json
+import os
+import sys
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    for f in sys.argv[1:]:
+        p = json.load(open(f))
+        total = nofp = 0
+        for k in p["kernels"]:
+            n = k.get("launches", 0)
+            total += n
+            c = k.get("counters") or {}
+            if not c.get("launches"):
+                continue
+            t = c["total"]
+            flops = sum((t.get("flops") or {}).values()) + sum((t.get("tensor_flops") or {}).values())
+            if flops == 0:
+                nofp += n
+        print("%-22s launches %5d  no-FP launches %5d (%.1f%%)" % (
+            os.path.basename(f), total, nofp, 100.0 * nofp / total if total else 0))
+
+
+if __name__ == "__main__":
+    main()
