@@ -29,16 +29,16 @@ std::string tensorMetric(const char *Suffix) {
   return std::string("sm__ops_path_tensor_src_") + Suffix + ".sum";
 }
 
-/// Tensor pipe -> the type metrics (suffixes) its instructions can produce.
-/// HMMA also runs HFMA2.MMA (CUDA-core half math), which has no type.
-const std::vector<std::pair<const char *, std::vector<const char *>>> &
-pipeTypes() {
-  static const std::vector<std::pair<const char *, std::vector<const char *>>> P = {
-      {"hmma", {"fp16", "bf16_dst_fp32", "tf32_dst_fp32"}},
-      {"gmma", {"fp16", "bf16_dst_fp32", "tf32_dst_fp32", "int8", "fp8_sparsity_off"}},
-      {"dmma", {"fp64"}},
-      {"imma", {"int8"}}};
-  return P;
+/// The tensor pipes whose instructions produce every type of tensorMetrics():
+/// hmma (f16, bf16, tf32; also HFMA2.MMA, CUDA-core half math with no type),
+/// gmma (wgmma: f16, bf16, tf32, int8, fp8), dmma (f64), imma (int8).
+const char *const TensorPipes[] = {"hmma", "gmma", "dmma", "imma"};
+
+std::string lower(const std::string &T) {
+  std::string R;
+  for (char C : T)
+    R += char(C >= 'A' && C <= 'Z' ? C - 'A' + 'a' : C);
+  return R;
 }
 
 std::string pipeMetric(const char *Pipe) {
@@ -62,7 +62,7 @@ const std::vector<std::string> &rooflineMetrics() {
       V.push_back(sassFlop(Op));
     for (const auto &[Suffix, Key] : tensorMetrics())
       V.push_back(tensorMetric(Suffix));
-    for (const auto &[Pipe, Types] : pipeTypes())
+    for (const char *Pipe : TensorPipes)
       V.push_back(pipeMetric(Pipe));
     for (const char *Space : {"global", "shared", "local"})
       for (const char *Op : {"ld", "st"})
@@ -105,7 +105,7 @@ const std::vector<std::string> &tensorTypeMetrics() {
 const std::vector<std::string> &tensorPipeMetrics() {
   static const std::vector<std::string> M = [] {
     std::vector<std::string> V;
-    for (const auto &[Pipe, Types] : pipeTypes())
+    for (const char *Pipe : TensorPipes)
       V.push_back(pipeMetric(Pipe));
     return V;
   }();
@@ -136,7 +136,7 @@ std::vector<std::string> metricsForTypes(const std::vector<std::string> &Metrics
 
 std::string checkTensorTypes(const TensorTypes &L,
                              const std::map<std::string, double> &V) {
-  for (const auto &[Pipe, Types] : pipeTypes()) {
+  for (const char *Pipe : TensorPipes) {
     std::string M = pipeMetric(Pipe);
     auto It = V.find(M);
     if (It == V.end())
@@ -155,9 +155,7 @@ CountersSetting parseCountersSetting(const std::string &Text) {
   for (char C : Text)
     if (C != ' ' && C != '\t')
       L += C;
-  std::string Lower;
-  for (char C : L)
-    Lower += char(C >= 'A' && C <= 'Z' ? C - 'A' + 'a' : C);
+  std::string Lower = lower(L);
   if (Lower.empty() || Lower == "none" || Lower == "off" || Lower == "0")
     return S;
   std::set<std::string> Seen;
@@ -174,9 +172,7 @@ CountersSetting parseCountersSetting(const std::string &Text) {
     Pos = Comma == std::string::npos ? L.size() + 1 : Comma + 1;
     if (Tok.empty())
       continue;
-    std::string TokLower;
-    for (char C : Tok)
-      TokLower += char(C >= 'A' && C <= 'Z' ? C - 'A' + 'a' : C);
+    std::string TokLower = lower(Tok);
     if (TokLower == "roofline" || TokLower == "roofline-full") {
       for (const std::string &M : rooflineMetrics())
         Add(M);
