@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "HwMetrics.h"
 #include "Profile.h"
+#include "TypeCache.h"
 
 #include "hroof/CounterLayout.h"
 #include "hroof/StaticModel.h"
@@ -140,6 +141,15 @@ struct LearnedTypes {
   unsigned Mask = 0;
 };
 
+std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types) {
+  auto LT = std::make_shared<LearnedTypes>();
+  LT->Types = std::move(Types);
+  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
+    if (LT->Types.Types.count(tensorTypeMetrics()[I]))
+      LT->Mask |= 1u << I;
+  return LT;
+}
+
 struct InFlight {
   std::shared_ptr<FuncInfo> F;
   CUstream Stream = nullptr;
@@ -153,6 +163,7 @@ struct InFlight {
   HwConfig *HwCfg = nullptr;          ///< the metric list of the open range
   bool HwLearning = false;            ///< it collects every tensor type
   std::shared_ptr<const LearnedTypes> HwTypes; ///< else: the kernel's learned types
+  uint64_t HwCode = 0;                ///< the kernel's code hash (0: unknown)
   size_t HwPasses = 0;                ///< passes the range is replayed with
   uint64_t HwT = 0;                   ///< when the range was started
   LaunchRecord R;
@@ -215,6 +226,17 @@ struct HardwareCounters {
   bool ProfilerInitDone = false;
   std::atomic<uint64_t> EnterNs{0}, LaunchNs{0}, ExitNs{0}, Ranges{0};
   std::atomic<uint64_t> Reenables{0}; ///< range profiler objects re-created
+  std::atomic<uint64_t> ReenableNs{0};
+  /// Learned types kept across runs (TypeCache.h), under M; CacheOn is set
+  /// once in onInit. CodeHash: the code hash of each function name seen in a
+  /// loaded cubin (0: two different codes under that name), under CodeM.
+  bool CacheOn = false;
+  TensorTypeCache Cache;
+  uint64_t FromCache = 0;
+  std::mutex CodeM;
+  std::unordered_map<std::string, uint64_t> CodeHash;
+  void onModuleLoaded(const CUpti_ModuleResourceData &MD);
+  uint64_t codeHash(const std::string &Mangled);
   std::string ProfilerInitProblem;
 
   void onInit();
@@ -349,6 +371,37 @@ void HardwareCounters::onInit() {
   // inside cuInit, where InitializeInjection runs, it fails (seen on the H100:
   // CUPTI_ERROR_UNKNOWN).
   Enabled = Set.Enabled;
+  if (Enabled && Set.LearnTensorTypes && T.S.TypeCache != "none") {
+    std::string Path = T.S.TypeCache == "auto" ? defaultTypeCachePath() : T.S.TypeCache;
+    std::string E = Path.empty() ? "no HOME or XDG_CACHE_HOME for the default place"
+                                 : Cache.load(Path);
+    if (E.empty() && Cache.skippedLines())
+      E = std::to_string(Cache.skippedLines()) + " malformed line(s) in " + Path + " ignored";
+    CacheOn = !Path.empty();
+    if (!E.empty()) {
+      logLine("tensor-type cache: %s", E.c_str());
+      if (T.P)
+        T.P->note("tensor-type cache: " + E);
+    }
+  }
+}
+
+void HardwareCounters::onModuleLoaded(const CUpti_ModuleResourceData &MD) {
+  if (!CacheOn)
+    return;
+  auto Hashes = cubinFunctionHashes(MD.pCubin, MD.cubinSize);
+  std::lock_guard<std::mutex> L(CodeM);
+  for (auto &[Name, Hash] : Hashes) {
+    auto [It, New] = CodeHash.emplace(std::move(Name), Hash);
+    if (!New && It->second != Hash)
+      It->second = 0; // one name, two codes: never looked up
+  }
+}
+
+uint64_t HardwareCounters::codeHash(const std::string &Mangled) {
+  std::lock_guard<std::mutex> L(CodeM);
+  auto It = CodeHash.find(Mangled);
+  return It == CodeHash.end() ? 0 : It->second;
 }
 
 bool HardwareCounters::take(const FuncInfo &F) {
@@ -579,12 +632,20 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   }
   // The metric list: every tensor type at a kernel's first profiled launch,
   // then only the types it used (each type costs replay passes of its own).
+  // A kernel not seen in this run may have its types in the cache (TypeCache.h).
   IF.HwLearning = false;
   IF.HwTypes.reset();
+  IF.HwCode = CacheOn ? codeHash(IF.F->Mangled) : 0;
   unsigned Mask = AllTypes;
   if (Set.LearnTensorTypes) {
     std::lock_guard<std::mutex> L(M);
     auto It = Learned.find(IF.F->Mangled);
+    if (It == Learned.end() && IF.HwCode) {
+      if (const TensorTypes *Cached = Cache.find(C->Chip, IF.HwCode, IF.F->Mangled)) {
+        It = Learned.emplace(IF.F->Mangled, makeLearned(*Cached)).first;
+        ++FromCache;
+      }
+    }
     if (It == Learned.end()) {
       IF.HwLearning = true;
     } else {
@@ -615,6 +676,7 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
       C->FewerInARow = 0;
   }
   if (Recreate) {
+    uint64_t R0 = nowNs();
     CUpti_RangeProfiler_Disable_Params D{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     D.pRangeProfilerObject = C->Obj;
     cuptiRangeProfilerDisable(&D);
@@ -626,6 +688,7 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
     else
       C->Obj = EN.pRangeProfilerObject;
     ++Reenables;
+    ReenableNs += nowNs() - R0;
     C->FewerInARow = 0;
     C->DataCfg = nullptr;
   }
@@ -772,11 +835,9 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
       if (Set.LearnTensorTypes) {
         std::lock_guard<std::mutex> L(M);
         if (IF.HwLearning) {
-          auto LT = std::make_shared<LearnedTypes>();
-          LT->Types = learnTensorTypes(Values);
-          for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
-            if (LT->Types.Types.count(tensorTypeMetrics()[I]))
-              LT->Mask |= 1u << I;
+          auto LT = makeLearned(learnTensorTypes(Values));
+          if (CacheOn && IF.HwCode)
+            Cache.put(C.Chip, IF.HwCode, IF.F->Mangled, LT->Types);
           Learned[IF.F->Mangled] = std::move(LT);
         } else if ((TypesProblem = checkTensorTypes(IF.HwTypes->Types, Values)).empty()) {
           for (const std::string &T : tensorTypeMetrics())
@@ -785,6 +846,8 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
               InferredZero.push_back(T);
         } else {
           Learned.erase(IF.F->Mangled); // its next launch collects every type
+          if (CacheOn && IF.HwCode)
+            Cache.erase(C.Chip, IF.HwCode, IF.F->Mangled);
           if (!RelearnReported) {
             RelearnReported = true;
             std::string Msg = "hardware counters: kernel " + LR.Name + ": " +
@@ -856,6 +919,11 @@ void HardwareCounters::onFinish() {
           Msg += " " + std::to_string(N) + " x " + std::to_string(Passes);
         Msg += "; range profiler re-enabled " + std::to_string(Reenables.load()) +
                " times (pass count changed)";
+        if (Reenables) {
+          snprintf(Buf, sizeof Buf, ", %.1f ms each",
+                   double(ReenableNs.load()) / 1e6 / double(Reenables.load()));
+          Msg += Buf;
+        }
       }
     }
     T.P->note(Msg);
@@ -863,6 +931,18 @@ void HardwareCounters::onFinish() {
       logLine("%s", Msg.c_str());
   }
   std::lock_guard<std::mutex> L(M);
+  if (CacheOn) {
+    // Saved before the busy check: what was learned is complete either way.
+    std::string E = Cache.save();
+    std::string Msg = "tensor-type cache " + Cache.path() + ": " +
+                      std::to_string(FromCache) + " kernel(s) taken from it, " +
+                      std::to_string(Cache.puts()) + " learned and " +
+                      (E.empty() ? "saved" : "not saved (" + E + ")");
+    if (!E.empty() || T.S.Verbose >= 1)
+      logLine("%s", Msg.c_str());
+    if (T.P && (FromCache || Cache.puts() || !E.empty()))
+      T.P->note(Msg);
+  }
   size_t Busy = 0;
   for (auto &[Ctx, C] : Ctxs) {
     if (C->M.try_lock())
@@ -1490,6 +1570,9 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       }
       else if (Id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
         onModuleUnload();
+      else if (Id == CUPTI_CBID_RESOURCE_MODULE_LOADED && RD->resourceDescriptor)
+        T.Hw.onModuleLoaded(
+            *static_cast<const CUpti_ModuleResourceData *>(RD->resourceDescriptor));
     }
   } catch (const std::exception &E) {
     T.disable(std::string("internal error: ") + E.what());
@@ -1613,7 +1696,8 @@ int initialize() {
       Fail = "enabling launch callbacks: " + cuptiErr(R);
   for (CUpti_CallbackId Id : {CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
                               CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
-                              CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING})
+                              CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
+                              CUPTI_CBID_RESOURCE_MODULE_LOADED})
     if ((R = cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_RESOURCE, Id)) != CUPTI_SUCCESS)
       Fail = "enabling resource callbacks: " + cuptiErr(R);
   if (Fail.empty() &&

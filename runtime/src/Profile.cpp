@@ -49,6 +49,7 @@ Settings Settings::fromEnvironment() {
   Int(RtSetting::FlushMs, S.FlushMs);
   Int(RtSetting::Verbose, S.Verbose);
   S.Counters = rtSettingText(RtSetting::Counters);
+  S.TypeCache = rtSettingText(RtSetting::TypeCache);
   return S;
 }
 
@@ -57,7 +58,8 @@ nlohmann::json Settings::toJson() const {
           {"kernel_filter", KernelFilter}, {"launch_limit", LaunchLimit},
           {"counting", Counting},     {"static_eval", StaticEval},
           {"eval_limit", EvalLimit},  {"flush_ms", FlushMs},
-          {"verbose", Verbose},       {"counters", Counters}};
+          {"verbose", Verbose},       {"counters", Counters},
+          {"type_cache", TypeCache}};
 }
 
 std::string rankFromEnvironment() {

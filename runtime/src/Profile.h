@@ -44,6 +44,7 @@ struct Settings {
   int64_t FlushMs = 200;
   int64_t Verbose = 0;
   std::string Counters = "roofline"; ///< HROOF_COUNTERS (HwMetrics.h)
+  std::string TypeCache = "auto";    ///< HROOF_TYPE_CACHE (TypeCache.h)
   std::vector<std::string> Problems;
 
   static Settings fromEnvironment();

@@ -44,6 +44,7 @@ enum class RtSetting {
   FlushMs,
   Verbose,
   Counters,
+  TypeCache,
   Count
 };
 
@@ -85,6 +86,13 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "replay passes), none, or a comma-separated list of metric names (the "
        "words roofline and roofline-full add the roofline set); the kernel "
        "filter and launch limit bound which launches are replayed"},
+      {"HROOF_TYPE_CACHE", "type-cache", SettingKind::String, "auto",
+       "where --counters roofline keeps the Tensor Core types it learned, for "
+       "the next run (whose first launches then skip the type-learning replay "
+       "passes): auto ($XDG_CACHE_HOME/hroof/tensor-types.tsv, else "
+       "~/.cache/hroof/tensor-types.tsv), none (learn at every run), or a file; "
+       "entries are keyed by chip, a hash of the kernel's machine code and its "
+       "name"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");

@@ -98,6 +98,34 @@ if scenario == "fault":
     check(len(f) == 1 and "error" in f[0], "the faulting launch is recorded with its error: %s" % (f and f[0].get("error")))
     check(any("failed" in n for n in p["notes"]), "a note says counting stopped")
 
+if scenario == "noperm":
+    # Counters refused (LD_PRELOAD shim): everything else as in "main".
+    check(not any(r.get("counters") for r in launches), "noperm: no launch has counters")
+    check(any("not permitted" in n and "NVreg_RestrictProfilingToAdminUsers" in n for n in p["notes"]),
+          "noperm: a note names the driver setting")
+    check(len(sax) == 38 and all(counts_ok(r) and r["duration_ns"] for r in sax),
+          "noperm: 38 fake_saxpy records with exact counts and durations")
+
+if scenario == "cache":
+    # cache1 learned the types (every type at first launches), cache2 took
+    # them from the file: no first launch at the full pass count, same values.
+    p2 = load(sys.argv[3])
+    notes1 = " ".join(p["notes"]); notes2 = " ".join(p2["notes"])
+    check("0 kernel(s) taken from it" in notes1 and "learned and saved" in notes1,
+          "cache1: nothing taken, types learned and saved")
+    import re
+    m = re.search(r"(\d+) kernel\(s\) taken from it, 0 learned", notes2)
+    check(m is not None and int(m.group(1)) >= 2, "cache2: every kernel's types taken from the cache (%s)" % (m and m.group(1)))
+    pp1 = re.search(r"ranges by replay passes:([^;]*)", notes1); pp2 = re.search(r"ranges by replay passes:([^;]*)", notes2)
+    print("INFO cache1 ranges by passes:%s; cache2:%s" % (pp1 and pp1.group(1), pp2 and pp2.group(1)))
+    c2 = [int(x) for x in re.findall(r" x (\d+)", pp2.group(1))] if pp2 else []
+    c1 = [int(x) for x in re.findall(r" x (\d+)", pp1.group(1))] if pp1 else []
+    check(c1 and c2 and max(c2) < max(c1), "cache2 never runs the first-launch pass count of cache1 (%s vs %s)" % (c2, c1))
+    s2 = [r for r in p2["launches"] if r["kernel"] == "fake_saxpy" and not r["graph"]]
+    key = lambda r: (r.get("counters") or {}).get("flops")
+    check(len(s2) == len(sax) and all(key(a) == key(b) and key(a) is not None for a, b in zip(sax, s2)),
+          "cache1 and cache2: equal counter FLOPs on every fake_saxpy launch")
+
 if scenario == "nosync":
     check(len(sax) == 1 and counts_ok(sax[0]), "nosync: the instrumented launch is counted")
     pl = kernel(p, "plain_scale")

@@ -20,6 +20,10 @@ done
 command -v python3 >/dev/null || { echo "runtime-gpu-smoke: python3 missing: skipped"; exit 77; }
 W=${HROOF_RT_LOGS:-$(mktemp -d)}
 mkdir -p "$W"
+SHIM=$B/lib/libhroof-cupti-fail-shim.so
+# The learned tensor types go to this run's own cache, not the user's.
+export HROOF_TYPE_CACHE=$W/tensor-types.tsv
+rm -f "$HROOF_TYPE_CACHE"
 FAILS=0
 step() { echo; echo "=== $*"; }
 expect_rc() { # NAME WANT GOT
@@ -76,6 +80,27 @@ if ok:
 print(("PASS" if ok else "FAIL") + " direct injection with HROOF_KERNEL_FILTER=^plain: kernels %s" % (names if f else None))
 sys.exit(0 if ok else 1)
 PY
+
+for at in availability enable; do
+  step "counters not permitted (simulated: $at answers CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)"
+  if [ ! -f "$SHIM" ]; then echo "FAIL noperm-$at: $SHIM missing"; FAILS=$((FAILS+1)); continue; fi
+  mkdir -p "$W/noperm-$at"
+  LD_PRELOAD=$SHIM HROOF_SHIM_FAIL=$at "$HROOF" run --runtime-lib "$LIB" --output "$W/noperm-$at" --no-summary -- "$FAKE" main >"$W/noperm-$at.out" 2>"$W/noperm-$at.err"
+  expect_rc noperm-$at 0 $?
+  cat "$W/noperm-$at.err"
+  N=$(grep -c '^hroof: .*not permitted' "$W/noperm-$at.err")
+  if [ "$N" = 1 ] && grep -q 'main done' "$W/noperm-$at.out"; then echo "PASS noperm-$at: one 'not permitted' line, program finished"; else echo "FAIL noperm-$at: $N 'not permitted' lines"; FAILS=$((FAILS+1)); fi
+  run_check noperm "$W/noperm-$at"
+done
+
+step "tensor-type cache: a second run takes the learned types from the first"
+for i in 1 2; do
+  mkdir -p "$W/cache$i"
+  "$HROOF" run --runtime-lib "$LIB" --output "$W/cache$i" --no-summary --verbose 1 --type-cache "$W/cache.tsv" -- "$FAKE" main >"$W/cache$i.out" 2>"$W/cache$i.err"
+  expect_rc cache$i 0 $?
+  grep '^hroof: .*\(tensor-type cache\|ranges by replay\)' "$W/cache$i.err"
+done
+run_check cache "$W/cache1" "$W/cache2"
 
 step "disabled: HROOF_ENABLE=0 writes nothing"
 mkdir -p "$W/off"

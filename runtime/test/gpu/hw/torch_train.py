@@ -1,10 +1,15 @@
 # torch_train.py - a small conv2d + LSTM model, STEPS (default 3) training
-# steps: the PyTorch row of docs/validation/counters-cost.md.
-import sys, time
+# steps: the PyTorch row of docs/validation/counters-cost.md. BALLAST_MB=N
+# (default 0) first allocates and fills N MiB of device memory that the model
+# never touches: the replay-cost decomposition (cost_decomposition.sh) uses it
+# to see whether a replayed range's cost grows with the process's allocations.
+import os, sys, time
 import torch
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 torch.manual_seed(0)
 dev = "cuda"
+ballast_mb = int(os.environ.get("BALLAST_MB", "0"))
+ballast = torch.ones(ballast_mb << 18, device=dev) if ballast_mb else None
 
 class Net(torch.nn.Module):
     def __init__(self):
