@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "HwMetrics.h"
 #include "Profile.h"
+#include "ReplayPolicy.h"
 #include "TypeCache.h"
 
 #include "hroof/CounterLayout.h"
@@ -203,7 +204,7 @@ struct HwContext {
   std::map<unsigned, std::unique_ptr<HwConfig>> Configs;
   HwConfig *DataCfg = nullptr; ///< the list Obj last sized counter data for
   size_t ObjPasses = 0; ///< pass count of the configs Obj runs (0: none yet)
-  unsigned FewerInARow = 0; ///< ranges in a row that wanted fewer passes
+  ReplayPolicy Policy;  ///< when Obj is re-created for fewer passes
 };
 
 /// The CUPTI range profiler (cupti_range_profiler.h + cupti_profiler_host.h):
@@ -225,6 +226,11 @@ struct HardwareCounters {
   bool DroppedReported = false;
   bool ProfilerInitDone = false;
   std::atomic<uint64_t> EnterNs{0}, LaunchNs{0}, ExitNs{0}, Ranges{0};
+  /// Where configure+start goes (the finish note, --verbose 1): counter-data
+  /// sizing (list changes), image init, SetConfig after a list change or a
+  /// new object vs with the same list, Start.
+  std::atomic<uint64_t> SizeNs{0}, InitNs{0}, SetNewNs{0}, SetSameNs{0}, StartNs{0};
+  std::atomic<uint64_t> Sizings{0}, SetNews{0};
   std::atomic<uint64_t> Reenables{0}; ///< range profiler objects re-created
   std::atomic<uint64_t> ReenableNs{0};
   /// Learned types kept across runs (TypeCache.h), under M; CacheOn is set
@@ -661,20 +667,12 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   // A range profiler object replays every range with the pass count of the
   // first config it ran (seen on the H100: 2-pass ranges after an 8-pass one
   // cost as much as 8-pass ones, with the right values; more passes than the
-  // first did not evaluate). So a config with more passes gets a fresh
-  // object; one with fewer runs on the old object until RecreateAfter ranges
-  // in a row have wanted fewer (a fresh object costs about 150 ms in a
-  // PyTorch process, a few extra passes about 11 ms each).
-  constexpr unsigned RecreateAfter = 8;
-  bool Recreate = false;
-  if (E.empty() && C->ObjPasses) {
-    if (Cfg->Passes > C->ObjPasses)
-      Recreate = true;
-    else if (Cfg->Passes < C->ObjPasses)
-      Recreate = ++C->FewerInARow >= RecreateAfter;
-    else
-      C->FewerInARow = 0;
-  }
+  // first did not evaluate). A config with more passes gets a fresh object;
+  // one with fewer, when the passes it wasted cost a fresh object
+  // (ReplayPolicy.h).
+  bool First = !C->ObjPasses;
+  bool Recreate = E.empty() && C->Policy.recreate(C->ObjPasses, Cfg->Passes);
+  uint64_t RecreateNs = 0;
   if (Recreate) {
     uint64_t R0 = nowNs();
     CUpti_RangeProfiler_Disable_Params D{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
@@ -688,13 +686,14 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
     else
       C->Obj = EN.pRangeProfilerObject;
     ++Reenables;
-    ReenableNs += nowNs() - R0;
-    C->FewerInARow = 0;
+    RecreateNs = nowNs() - R0;
     C->DataCfg = nullptr;
   }
   if (E.empty() && (Recreate || !C->ObjPasses))
     C->ObjPasses = Cfg->Passes;
   IF.HwPasses = C->ObjPasses;
+  uint64_t P0 = nowNs();
+  bool NewList = C->DataCfg != Cfg;
   if (E.empty() && C->DataCfg != Cfg) {
     // The counter-data image takes its metric list from the range profiler
     // object's last GetCounterDataSize (seen on the H100: with another list's
@@ -712,7 +711,9 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
       Cfg->Data.resize(DSz.counterDataSize);
     if (E.empty())
       C->DataCfg = Cfg;
+    ++Sizings;
   }
+  uint64_t P1 = nowNs();
   if (E.empty()) {
     DI.pRangeProfilerObject = C->Obj;
     DI.counterDataSize = Cfg->Data.size();
@@ -723,6 +724,7 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   // SetConfig for every range: configuring once per context and only
   // re-initializing the counter data was measured on the H100 to save
   // nothing (about 3 ms of 90 per launch; the replay is the cost).
+  uint64_t P2 = nowNs();
   if (E.empty()) {
     CUpti_RangeProfiler_SetConfig_Params SC{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
     SC.pRangeProfilerObject = C->Obj;
@@ -740,6 +742,7 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
     if ((R = cuptiRangeProfilerSetConfig(&SC)) != CUPTI_SUCCESS)
       E = hwErr("cuptiRangeProfilerSetConfig", R);
   }
+  uint64_t P3 = nowNs();
   if (E.empty()) {
     CUpti_RangeProfiler_Start_Params ST{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     ST.pRangeProfilerObject = C->Obj;
@@ -752,6 +755,18 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
     off(E);
     return false;
   }
+  uint64_t P4 = nowNs();
+  if (First)
+    C->Policy.seed(P4 - P3);
+  else if (Recreate) {
+    C->Policy.recreated(RecreateNs + (P4 - P3));
+    ReenableNs += RecreateNs + (P4 - P3);
+  }
+  SizeNs += P1 - P0;
+  InitNs += P2 - P1;
+  (NewList || Recreate ? SetNewNs : SetSameNs) += P3 - P2;
+  SetNews += NewList || Recreate;
+  StartNs += P4 - P3;
   IF.Hw = C;
   IF.HwCfg = Cfg;
   IF.Device = C->Device;
@@ -769,6 +784,7 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
   LaunchRecord &LR = IF.R;
   uint64_t T1 = nowNs();
   LaunchNs += T1 - IF.HwT;
+  C.Policy.ranged(IF.HwPasses, Cfg.Passes, T1 - IF.HwT);
   ++Ranges;
   CUptiResult R;
   std::string E;
@@ -903,7 +919,7 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
 void HardwareCounters::onFinish() {
   Runtime &T = rt();
   if (Ranges && T.P) {
-    char Buf[256];
+    char Buf[512];
     snprintf(Buf, sizeof Buf,
              "hardware counters: %llu ranges; host time per range: %.2f ms "
              "configure+start, %.2f ms launch with replay, %.2f ms "
@@ -917,10 +933,10 @@ void HardwareCounters::onFinish() {
         Msg += "; ranges by replay passes:";
         for (auto &[Passes, N] : RangesByPasses)
           Msg += " " + std::to_string(N) + " x " + std::to_string(Passes);
-        Msg += "; range profiler re-enabled " + std::to_string(Reenables.load()) +
+        Msg += "; range profiler re-created " + std::to_string(Reenables.load()) +
                " times (pass count changed)";
         if (Reenables) {
-          snprintf(Buf, sizeof Buf, ", %.1f ms each",
+          snprintf(Buf, sizeof Buf, ", %.1f ms each with its first Start",
                    double(ReenableNs.load()) / 1e6 / double(Reenables.load()));
           Msg += Buf;
         }
@@ -929,6 +945,19 @@ void HardwareCounters::onFinish() {
     T.P->note(Msg);
     if (T.S.Verbose >= 1)
       logLine("%s", Msg.c_str());
+    auto Ms = [](uint64_t Ns, uint64_t N) { return N ? double(Ns) / 1e6 / double(N) : 0.0; };
+    uint64_t Same = Ranges - SetNews;
+    snprintf(Buf, sizeof Buf,
+             "hardware counters: configure+start per range: %.2f ms counter-data "
+             "sizing (%llu list changes, %.2f ms each), %.2f ms image init, "
+             "SetConfig %.2f ms after a list change or new object (%llu), %.2f ms "
+             "otherwise (%llu), %.2f ms Start",
+             Ms(SizeNs, Ranges), (unsigned long long)Sizings.load(), Ms(SizeNs, Sizings),
+             Ms(InitNs, Ranges), Ms(SetNewNs, SetNews), (unsigned long long)SetNews.load(),
+             Ms(SetSameNs, Same), (unsigned long long)Same, Ms(StartNs, Ranges));
+    T.P->note(Buf);
+    if (T.S.Verbose >= 1)
+      logLine("%s", Buf);
   }
   std::lock_guard<std::mutex> L(M);
   if (CacheOn) {

@@ -1,5 +1,6 @@
 //===- HwMetricsTest.cpp - hardware-counter metric lists and keys, no GPU --===//
 #include "HwMetrics.h"
+#include "ReplayPolicy.h"
 #include "Profile.h"
 
 #include <gtest/gtest.h>
@@ -231,3 +232,45 @@ TEST(HwMetrics, SettingRow) {
 }
 
 } // namespace
+
+// ReplayPolicy.h: fresh object for more passes; for fewer, once the waste
+// (unneeded passes x measured price per pass) reaches a fresh object's price.
+TEST(ReplayPolicy, MorePassesAlwaysFewerWhenWasteReachesThePrice) {
+  ReplayPolicy P;
+  EXPECT_FALSE(P.recreate(0, 8)); // no object yet: the caller makes one
+  P.seed(100'000'000);            // first Start: 100 ms
+  EXPECT_TRUE(P.recreate(2, 8));
+  EXPECT_FALSE(P.recreate(8, 8));
+  // Launch times 50 ms at 2 passes, 116 ms at 8: 11 ms per pass.
+  P.ranged(2, 2, 50'000'000);
+  P.ranged(8, 8, 116'000'000);
+  EXPECT_NEAR(P.passNs(), 11e6, 1);
+  // On the 8-pass object, 2-pass ranges waste 66 ms each: the second one
+  // would bring the waste to 132 ms >= 100 ms.
+  EXPECT_FALSE(P.recreate(8, 2));
+  P.ranged(8, 2, 116'000'000);
+  EXPECT_TRUE(P.recreate(8, 2));
+  // A range that needs the object's passes resets the waste.
+  P.ranged(8, 8, 116'000'000);
+  EXPECT_FALSE(P.recreate(8, 2));
+  // A measured re-creation replaces the seed as the price.
+  P.recreated(300'000'000);
+  EXPECT_DOUBLE_EQ(P.recreateNs(), 300e6);
+  P.ranged(8, 2, 116'000'000);
+  P.ranged(8, 2, 116'000'000);
+  P.ranged(8, 2, 116'000'000);
+  EXPECT_FALSE(P.recreate(8, 2)); // 3 x 66 + 66 = 264 < 300
+  P.ranged(8, 2, 116'000'000);
+  EXPECT_TRUE(P.recreate(8, 2)); // 330 >= 300
+}
+
+TEST(ReplayPolicy, OnePassCountSeenUsesMeanPerPass) {
+  ReplayPolicy P;
+  EXPECT_EQ(P.passNs(), 0);
+  P.ranged(3, 3, 60'000'000);
+  P.ranged(3, 3, 66'000'000);
+  EXPECT_DOUBLE_EQ(P.passNs(), 21e6);
+  // A slope steeper than the mean per pass (noise) is clamped to it.
+  P.ranged(2, 2, 1'000'000);
+  EXPECT_LE(P.passNs(), (63e6 + 1e6) / 5);
+}

@@ -8,10 +8,13 @@
  *                   driver answers first), enable: cuptiRangeProfilerEnable
  *   HROOF_SHIM_RESULT=N   the CUptiResult returned (default 35,
  *                         CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
- * Any other call goes to the real libcupti (dlsym RTLD_NEXT).
+ * Any other call goes to the real libcupti: the one already loaded (the
+ * runtime library is dlopen'ed by the driver, so its libcupti is not in the
+ * global scope that dlsym(RTLD_NEXT) searches).
  * Built by runtime/CMakeLists.txt (hroof-cupti-fail-shim); test only. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,18 +28,36 @@ static Result shimFails(const char *which) {
   return R ? atoi(R) : 35;
 }
 
+static int findCupti(struct dl_phdr_info *Info, size_t Size, void *Out) {
+  (void)Size;
+  if (Info->dlpi_name && strstr(Info->dlpi_name, "/libcupti.so")) {
+    *(void **)Out = dlopen(Info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    return 1;
+  }
+  return 0;
+}
+
+typedef Result (*Entry)(void *);
+
+static Entry real(const char *Name) {
+  void *Lib = NULL;
+  dl_iterate_phdr(findCupti, &Lib);
+  Entry E = Lib ? (Entry)dlsym(Lib, Name) : NULL;
+  return E ? E : (Entry)dlsym(RTLD_NEXT, Name);
+}
+
 Result cuptiProfilerGetCounterAvailability(void *Params) {
   Result R = shimFails("availability");
   if (R)
     return R;
-  Result (*Real)(void *) = (Result(*)(void *))dlsym(RTLD_NEXT, __func__);
-  return Real ? Real(Params) : 999;
+  Entry Real = real(__func__);
+  return Real ? Real(Params) : 999; /* CUPTI_ERROR_UNKNOWN */
 }
 
 Result cuptiRangeProfilerEnable(void *Params) {
   Result R = shimFails("enable");
   if (R)
     return R;
-  Result (*Real)(void *) = (Result(*)(void *))dlsym(RTLD_NEXT, __func__);
+  Entry Real = real(__func__);
   return Real ? Real(Params) : 999;
 }

@@ -10,6 +10,9 @@
 #           the cache of an earlier run (warm); then ncu --set roofline twice.
 #           Exactness: the warm run vs --counters roofline-full.
 #   many  : many_launches 100 (300 launches), the same rows, ncu once.
+# (The 08:45 "phases" run, where configure+start goes, was this script with a
+# temporary switch for the old fixed re-creation rule, since removed; its
+# output is in docs/validation/counters-s3/.)
 set -uo pipefail
 MODE=${1:?smoke, torch or many}
 HR=$PWD/build/bin/hroof; H=$PWD/.carry/hw/bin; HW=$PWD/runtime/test/gpu/hw
@@ -19,7 +22,7 @@ say() { echo "$*" | tee -a $S; }
 t() { local n=$1; shift; local s=$(date +%s.%N); "$@" > $W/$n.log 2>&1; local rc=$?
       say "$(printf '%-16s %8.2f s rc=%d' $n $(awk "BEGIN{print $(date +%s.%N) - $s}") $rc)  $(echo "$*" | sed "s|$PWD/||g; s|$W/||g" | cut -c1-150)"; return $rc; }
 hr() { local n=$1; shift; mkdir -p $W/p/$n; t $n $HR run --no-summary --verbose 1 --output $W/p/$n "$@"
-       grep -h "ranges by replay\|tensor-type cache" $W/$n.log | sed 's/^hroof: hardware counters: [0-9]* ranges; //' | cut -c1-260 | sed 's/^/    /' | tee -a $S; }
+       grep -h "ranges by replay\|tensor-type cache\|configure+start per range" $W/$n.log | sed 's/^hroof: hardware counters: [0-9]* ranges; //' | cut -c1-260 | sed 's/^/    /' | tee -a $S; }
 finish() { tar czf $OUT/run5-$MODE.tgz -C $W . ; echo "==== SUMMARY ($MODE)"; cat $S; }
 trap finish EXIT
 say "date: $(date -u)  mode: $MODE"
