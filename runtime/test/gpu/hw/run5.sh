@@ -67,6 +67,15 @@ for k in ["cold", "warm"]:
 PY
 }
 
+if [ "$MODE" = overhead ]; then # hroof's cost outside the ranges, torch_train.py 3
+  T="python3 $HW/torch_train.py 3"
+  for i in 1 2; do
+    t ovh-plain-$i $T
+    hr ovh-none-$i --counters none -- $T
+    hr ovh-time-$i --counters gpu__time_duration.sum -- $T
+    hr ovh-nocache-$i --type-cache none --counters gpu__time_duration.sum -- $T
+  done
+fi
 [ "$MODE" = torch ] && cost torch 2 python3 $HW/torch_train.py 3
 [ "$MODE" = many ] && cost many 1 $H/many.plain 100
 exit 0
