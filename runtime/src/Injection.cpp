@@ -241,6 +241,7 @@ struct HardwareCounters {
   uint64_t FromCache = 0;
   std::mutex CodeM;
   std::unordered_map<std::string, uint64_t> CodeHash;
+  uint64_t HashNs = 0, HashedModules = 0, HashedBytes = 0; ///< under CodeM
   void onModuleLoaded(const CUpti_ModuleResourceData &MD);
   uint64_t codeHash(const std::string &Mangled);
   std::string ProfilerInitProblem;
@@ -395,8 +396,12 @@ void HardwareCounters::onInit() {
 void HardwareCounters::onModuleLoaded(const CUpti_ModuleResourceData &MD) {
   if (!CacheOn)
     return;
+  uint64_t T0 = nowNs();
   auto Hashes = cubinFunctionHashes(MD.pCubin, MD.cubinSize);
   std::lock_guard<std::mutex> L(CodeM);
+  HashNs += nowNs() - T0;
+  ++HashedModules;
+  HashedBytes += MD.cubinSize;
   for (auto &[Name, Hash] : Hashes) {
     auto [It, New] = CodeHash.emplace(std::move(Name), Hash);
     if (!New && It->second != Hash)
@@ -967,6 +972,13 @@ void HardwareCounters::onFinish() {
                       std::to_string(FromCache) + " kernel(s) taken from it, " +
                       std::to_string(Cache.puts()) + " learned and " +
                       (E.empty() ? "saved" : "not saved (" + E + ")");
+    {
+      std::lock_guard<std::mutex> LC(CodeM);
+      char B[160];
+      snprintf(B, sizeof B, "; code hashes of %llu module(s), %.1f MB, took %.1f ms",
+               (unsigned long long)HashedModules, HashedBytes / 1e6, HashNs / 1e6);
+      Msg += B;
+    }
     if (!E.empty() || T.S.Verbose >= 1)
       logLine("%s", Msg.c_str());
     if (T.P && (FromCache || Cache.puts() || !E.empty()))

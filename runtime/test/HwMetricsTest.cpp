@@ -274,3 +274,15 @@ TEST(ReplayPolicy, OnePassCountSeenUsesMeanPerPass) {
   P.ranged(2, 2, 1'000'000);
   EXPECT_LE(P.passNs(), (63e6 + 1e6) / 5);
 }
+
+TEST(RuntimeSettings, TypeCacheRowAndProfileSettings) {
+  EXPECT_STREQ(rtSettingInfo(RtSetting::TypeCache).Env, "HROOF_TYPE_CACHE");
+  EXPECT_STREQ(rtSettingInfo(RtSetting::TypeCache).Option, "type-cache");
+  EXPECT_STREQ(rtSettingInfo(RtSetting::TypeCache).Default, "auto");
+  setenv("HROOF_TYPE_CACHE", "/tmp/hroof-test-types.tsv", 1);
+  Settings S = Settings::fromEnvironment();
+  unsetenv("HROOF_TYPE_CACHE");
+  EXPECT_EQ(S.TypeCache, "/tmp/hroof-test-types.tsv");
+  EXPECT_EQ(S.toJson()["type_cache"], "/tmp/hroof-test-types.tsv");
+  EXPECT_EQ(Settings::fromEnvironment().TypeCache, "auto");
+}

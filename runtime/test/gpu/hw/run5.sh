@@ -73,8 +73,30 @@ if [ "$MODE" = overhead ]; then # hroof's cost outside the ranges, torch_train.p
     t ovh-plain-$i $T
     hr ovh-none-$i --counters none -- $T
     hr ovh-time-$i --counters gpu__time_duration.sum -- $T
-    hr ovh-nocache-$i --type-cache none --counters gpu__time_duration.sum -- $T
   done
+  hr ovh-fill --type-cache $W/o.tsv -- $T
+  hr ovh-warm --type-cache $W/o.tsv -- $T
+fi
+if [ "$MODE" = steps ]; then # torch_train.py 10 (about 410 launches)
+  T="python3 $HW/torch_train.py 10"
+  for i in 1 2; do
+    t steps-plain-$i $T
+    hr steps-cold-$i --type-cache $W/s-cold-$i.tsv -- $T
+  done
+  hr steps-warm-1 --type-cache $W/s-cold-1.tsv -- $T
+  t steps-ncu-1 timeout 500 ncu --clock-control none --set roofline $T
+  say "  ncu profiled: $(grep -c '==PROF== Profiling' $W/steps-ncu-1.log) kernels"
+  python3 - $W <<'PY' | tee -a $S
+import re, statistics, sys
+s = open(sys.argv[1] + "/summary.txt").read()
+v = {k: [float(x) for x in re.findall(r"^steps-%s-\d\s+([\d.]+) s rc=0" % k, s, re.M)] for k in ["plain", "cold", "warm", "ncu"]}
+print("steps 10: plain %s  cold %s  warm %s  ncu %s" % tuple(v[k] for k in ["plain", "cold", "warm", "ncu"]))
+if v["ncu"]:
+    n = v["ncu"][0]; p = statistics.median(v["plain"])
+    for k in ["cold", "warm"]:
+        for x in v[k]:
+            print("  %s / ncu = %.3f   (hroof - plain) / (ncu - plain) = %.3f" % (k, x / n, (x - p) / (n - p)))
+PY
 fi
 [ "$MODE" = torch ] && cost torch 2 python3 $HW/torch_train.py 3
 [ "$MODE" = many ] && cost many 1 $H/many.plain 100
