@@ -27,6 +27,10 @@ if [ ! -d "$C/bin" ]; then
 fi
 export LD_LIBRARY_PATH="$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unset CUDA_INJECTION64_PATH
+# Learned tensor types go to this run's own cache, not the user's (and every
+# run of the suite starts cold, as the runs of record did).
+export HROOF_TYPE_CACHE=$OUT/tensor-types.tsv
+rm -f "$HROOF_TYPE_CACHE"
 PROGS=${PROGS:-$(cd "$C/bin" && ls *.plain | sed 's/\.plain$//')}
 T0=$(date +%s)
 log() { echo "[run.sh +$(( $(date +%s) - T0 ))s] $*"; }
