@@ -136,15 +136,18 @@ struct HwConfig;
 const unsigned AllTypes = (1u << tensorTypeMetrics().size()) - 1;
 
 /// A kernel's learned tensor types, and the same as a mask over
-/// tensorTypeMetrics() (the key of its context's HwConfig).
+/// tensorTypeMetrics() (the key of its context's HwConfig); Code: the
+/// kernel's code hash, its key in the tensor-type cache (0: unknown).
 struct LearnedTypes {
   TensorTypes Types;
   unsigned Mask = 0;
+  uint64_t Code = 0;
 };
 
-std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types) {
+std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code) {
   auto LT = std::make_shared<LearnedTypes>();
   LT->Types = std::move(Types);
+  LT->Code = Code;
   for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
     if (LT->Types.Types.count(tensorTypeMetrics()[I]))
       LT->Mask |= 1u << I;
@@ -164,7 +167,7 @@ struct InFlight {
   HwConfig *HwCfg = nullptr;          ///< the metric list of the open range
   bool HwLearning = false;            ///< it collects every tensor type
   std::shared_ptr<const LearnedTypes> HwTypes; ///< else: the kernel's learned types
-  uint64_t HwCode = 0;                ///< the kernel's code hash (0: unknown)
+  uint64_t HwCode = 0;                ///< learning: the kernel's code hash (0: unknown)
   size_t HwPasses = 0;                ///< passes the range is replayed with
   uint64_t HwT = 0;                   ///< when the range was started
   LaunchRecord R;
@@ -644,16 +647,17 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   // The metric list: every tensor type at a kernel's first profiled launch,
   // then only the types it used (each type costs replay passes of its own).
   // A kernel not seen in this run may have its types in the cache (TypeCache.h).
+  // The code hash is looked up only then (lock order: M, then CodeM).
   IF.HwLearning = false;
   IF.HwTypes.reset();
-  IF.HwCode = CacheOn ? codeHash(IF.F->Mangled) : 0;
+  IF.HwCode = 0;
   unsigned Mask = AllTypes;
   if (Set.LearnTensorTypes) {
     std::lock_guard<std::mutex> L(M);
     auto It = Learned.find(IF.F->Mangled);
-    if (It == Learned.end() && IF.HwCode) {
+    if (It == Learned.end() && CacheOn && (IF.HwCode = codeHash(IF.F->Mangled))) {
       if (const TensorTypes *Cached = Cache.find(C->Chip, IF.HwCode, IF.F->Mangled)) {
-        It = Learned.emplace(IF.F->Mangled, makeLearned(*Cached)).first;
+        It = Learned.emplace(IF.F->Mangled, makeLearned(*Cached, IF.HwCode)).first;
         ++FromCache;
       }
     }
@@ -856,7 +860,7 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
       if (Set.LearnTensorTypes) {
         std::lock_guard<std::mutex> L(M);
         if (IF.HwLearning) {
-          auto LT = makeLearned(learnTensorTypes(Values));
+          auto LT = makeLearned(learnTensorTypes(Values), IF.HwCode);
           if (CacheOn && IF.HwCode)
             Cache.put(C.Chip, IF.HwCode, IF.F->Mangled, LT->Types);
           Learned[IF.F->Mangled] = std::move(LT);
@@ -867,8 +871,8 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
               InferredZero.push_back(T);
         } else {
           Learned.erase(IF.F->Mangled); // its next launch collects every type
-          if (CacheOn && IF.HwCode)
-            Cache.erase(C.Chip, IF.HwCode, IF.F->Mangled);
+          if (CacheOn && IF.HwTypes->Code)
+            Cache.erase(C.Chip, IF.HwTypes->Code, IF.F->Mangled);
           if (!RelearnReported) {
             RelearnReported = true;
             std::string Msg = "hardware counters: kernel " + LR.Name + ": " +
