@@ -15,11 +15,8 @@
 # alone (with gpu__time_duration.sum) on many_launches 40, to find the one
 # that makes a 1-pass range cost tens of milliseconds.
 set -uo pipefail
-MODE=${1:-sets}
-HR=$PWD/build/bin/hroof; H=$PWD/.carry/hw/bin; HW=$PWD/runtime/test/gpu/hw
-OUT=${OUT:-$PWD/out}; W=/tmp/decomp; rm -rf $W; mkdir -p $W $OUT
-S=$W/summary.txt; : > $S
-say() { echo "$*" | tee -a $S; }
+. "$(dirname "$0")/common.sh"
+hw_start decomp "${1:-sets}"
 MT=gpu__time_duration.sum,l1tex__t_bytes.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,lts__t_bytes.sum,dram__bytes_read.sum,dram__bytes_write.sum
 PIPES=sm__inst_executed_pipe_tensor_op_hmma.sum,sm__inst_executed_pipe_tensor_op_gmma.sum,sm__inst_executed_pipe_tensor_op_dmma.sum,sm__inst_executed_pipe_tensor_op_imma.sum
 SASS=""
@@ -27,15 +24,9 @@ for op in dadd dmul dfma fadd fmul ffma hadd hmul hfma; do SASS+=sm__sass_thread
 for m in global_op_ld global_op_st shared_op_ld shared_op_st local_op_ld local_op_st global_op_atom global_op_red; do SASS+=sm__sass_data_bytes_mem_$m.sum,; done
 SASS=${SASS%,}
 declare -A SET=([sass17]=$SASS [hw1]=$MT,$PIPES [hw2]=$MT,sm__ops_path_tensor_src_fp16.sum [base]=$SASS,$MT [time1]=gpu__time_duration.sum)
-# r NAME ENV... -- CMD...: one run, wall time and hroof's per-range note
-r() { local n=$1; shift; local s=$(date +%s.%N)
-      env "$@" > $W/$n.log 2>&1; local rc=$?
-      say "$(printf '%-18s %7.2f s rc=%d' $n $(awk "BEGIN{print $(date +%s.%N) - $s}") $rc)"
+# r NAME ENV... CMD...: one run, wall time and hroof's per-range note
+r() { local n=$1; shift; t $n env "$@"
       grep -h "replay passes per launch\|host time per range" $W/$n.log | sed 's/^/    /' | cut -c1-260 | tee -a $S; }
-finish() { tar czf $OUT/decomp.tgz -C $W . ; echo "==== SUMMARY"; cat $S; }
-trap finish EXIT
-say "date: $(date -u)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $S
 if [ "$MODE" = scan ]; then
   for m in sm__cycles_elapsed.avg.per_second l1tex__t_bytes.sum \
       l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum lts__t_bytes.sum \

@@ -14,18 +14,8 @@
 #            roofline-full, a 1-pass memory-only list; ncu); counters under a
 #            non-root user; stream ids of replayed launches.
 set -uo pipefail
-MODE=${1:?cost, checks or limits}
-HR=$PWD/build/bin/hroof; H=$PWD/.carry/hw/bin; HW=$PWD/runtime/test/gpu/hw
-OUT=${OUT:-$PWD/out}; W=/tmp/run4; rm -rf $W; mkdir -p $W/p $OUT
-S=$W/summary.txt; : > $S
-say() { echo "$*" | tee -a $S; }
-# t NAME CMD...: wall seconds of CMD (stdout+stderr to $W/NAME.log)
-t() { local n=$1; shift; local s=$(date +%s.%N); "$@" > $W/$n.log 2>&1; local rc=$?
-      say "$(printf '%-22s %8.2f s rc=%d' $n $(awk "BEGIN{print $(date +%s.%N) - $s}") $rc)  $*" ; return $rc; }
-finish() { tar czf $OUT/run4-$MODE.tgz -C $W . ; echo "==== SUMMARY ($MODE)"; cat $S | cut -c1-220; }
-trap finish EXIT
-say "date: $(date -u)  mode: $MODE"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee -a $S
+. "$(dirname "$0")/common.sh"
+hw_start run4 "${1:?cost, checks or limits}"
 ncu --version | tail -1 | tee -a $S
 python3 -c "import torch; print('torch', torch.__version__)" 2>&1 | tail -1 | tee -a $S
 hr() { local n=$1; shift; mkdir -p $W/p/$n; t $n $HR run --no-summary --verbose 1 --output $W/p/$n "$@"; grep -h "ranges" $W/$n.log | cut -c1-300 | tee -a $S; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run5.sh smoke|torch|many - issue 4, session 3, on the GPU machine, from the
+# run5.sh smoke|torch|many|overhead|steps - issue 4, session 3, on the GPU machine, from the
 # repository root; builds nothing. Carry build/bin, build/lib, .carry/hw/bin.
 # Writes logs and profiles under $OUT (one tarball), prints a table last.
 #   smoke : the runtime's GPU smoke test (runtime/test/gpu/run.sh), which now
@@ -14,19 +14,10 @@
 # temporary switch for the old fixed re-creation rule, since removed; its
 # output is in docs/validation/counters-s3/.)
 set -uo pipefail
-MODE=${1:?smoke, torch or many}
-HR=$PWD/build/bin/hroof; H=$PWD/.carry/hw/bin; HW=$PWD/runtime/test/gpu/hw
-OUT=${OUT:-$PWD/out}; W=/tmp/run5; rm -rf $W; mkdir -p $W/p $OUT
-S=$W/summary.txt; : > $S
-say() { echo "$*" | tee -a $S; }
-t() { local n=$1; shift; local s=$(date +%s.%N); "$@" > $W/$n.log 2>&1; local rc=$?
-      say "$(printf '%-16s %8.2f s rc=%d' $n $(awk "BEGIN{print $(date +%s.%N) - $s}") $rc)  $(echo "$*" | sed "s|$PWD/||g; s|$W/||g" | cut -c1-150)"; return $rc; }
+. "$(dirname "$0")/common.sh"
+hw_start run5 "${1:?smoke, torch, many, overhead or steps}"
 hr() { local n=$1; shift; mkdir -p $W/p/$n; t $n $HR run --no-summary --verbose 1 --output $W/p/$n "$@"
        grep -h "ranges by replay\|tensor-type cache\|configure+start per range" $W/$n.log | sed 's/^hroof: hardware counters: [0-9]* ranges; //' | cut -c1-260 | sed 's/^/    /' | tee -a $S; }
-finish() { tar czf $OUT/run5-$MODE.tgz -C $W . ; echo "==== SUMMARY ($MODE)"; cat $S; }
-trap finish EXIT
-say "date: $(date -u)  mode: $MODE"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $S
 
 if [ "$MODE" = smoke ]; then
   HROOF_RT_LOGS=$W/smoke bash runtime/test/gpu/run.sh $PWD/build > $W/smoke.log 2>&1
