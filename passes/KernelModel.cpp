@@ -256,8 +256,12 @@ private:
                                ? DT.getNode(BB)->getIDom()->getBlock()
                                : nullptr;
         BasicBlock *DN = IDom ? nodeOf(IDom, L) : nullptr;
-        if (DN && Cond.count(DN) && PDT.dominates(BB, IDom)) {
-          Cond[BB] = Cond[DN];
+        auto DomCond = DN ? Cond.find(DN) : Cond.end();
+        if (DomCond != Cond.end() && PDT.dominates(BB, IDom)) {
+          // Copy before inserting BB: the insertion may grow the map and
+          // move the dominator's entry (a reference into it would dangle).
+          Alts Inherited = DomCond->second;
+          Cond[BB] = std::move(Inherited);
         } else {
           Alts Sum;
           for (BasicBlock *P : predecessors(BB)) {
