@@ -12,7 +12,7 @@
 #   many  : many_launches 100 (300 launches), the same rows, ncu once.
 # (The 08:45 "phases" run, where configure+start goes, was this script with a
 # temporary switch for the old fixed re-creation rule, since removed; its
-# output is in docs/validation/counters-s3/.)
+# output is in docs/validation/raw/counters-2026-11-22-range-cost-type-cache/.)
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 hw_start run5 "${1:?smoke, torch, many, overhead or steps}"
