@@ -17,6 +17,126 @@ using namespace llvm;
 namespace hroof {
 
 namespace {
+/// ldmatrix / stmatrix in any of its spellings: the NVVM intrinsic name
+/// (ldmatrix.sync.aligned.m8n8.x4.b16) and PTX, where the count may come
+/// before the shape (CUTLASS writes ldmatrix.sync.aligned.x4.m8n8.shared.b16).
+/// Bytes per lane: X matrices of M*N elements, 32 lanes. Shapes: m8n8 b16
+/// (128 B a matrix), m16n16 b8 (256 B), stmatrix m16n8 b8 (128 B). The packed
+/// sub-byte m8n16 forms (b6x16_p32, b4x16_p64) are not modelled.
+struct MatrixMove {
+  MemDir Dir;
+  uint64_t BytesPerLane; ///< 0: not modelled
+};
+std::optional<MatrixMove> matrixMove(StringRef Op) {
+  bool Load = Op.starts_with("ldmatrix"), Store = Op.starts_with("stmatrix");
+  if (!Load && !Store)
+    return std::nullopt;
+  SmallVector<StringRef, 8> T;
+  Op.split(T, '.');
+  uint64_t X = 0, MatrixBytes = 0;
+  bool Packed = false;
+  for (StringRef Tok : T) {
+    if (Tok == "x1" || Tok == "x2" || Tok == "x4")
+      X = Tok[1] - '0';
+    else if (Tok == "m8n8")
+      MatrixBytes = 8 * 8 * 2;
+    else if (Tok == "m16n16")
+      MatrixBytes = 16 * 16;
+    else if (Tok == "m16n8")
+      MatrixBytes = 16 * 8;
+    Packed |= Tok.contains("_p32") || Tok.contains("_p64") || Tok == "m8n16";
+  }
+  uint64_t PerLane = X && MatrixBytes && !Packed ? X * MatrixBytes / 32 : 0;
+  return MatrixMove{Load ? MemDir::Load : MemDir::Store, PerLane};
+}
+
+void addMatrixMove(const MatrixMove &M, StringRef Text, BlockCounts &Out) {
+  if (M.BytesPerLane)
+    Out.add(bytesIndex(MemSpace::Shared, M.Dir), M.BytesPerLane);
+  else
+    Out.Unknown.push_back("unmodeled matrix move '" + Text.str() + "'");
+}
+
+/// State space of a bulk-copy operand token ("global", "shared::cluster",
+/// "shared::cta"); the destination is named first.
+std::optional<MemSpace> bulkSpace(StringRef Tok) {
+  if (Tok == "global")
+    return MemSpace::Global;
+  if (Tok.starts_with("shared"))
+    return MemSpace::Shared;
+  return std::nullopt;
+}
+
+/// A non-tensor bulk copy (cp.async.bulk.DST.SRC...) of Bytes: a load from
+/// the source space and a store to the destination space, by the one thread
+/// that issues it.
+void addBulkCopy(MemSpace Dst, MemSpace Src, uint64_t Bytes, BlockCounts &Out) {
+  Out.add(bytesIndex(Src, MemDir::Load), Bytes);
+  Out.add(bytesIndex(Dst, MemDir::Store), Bytes);
+}
+
+/// The call argument that inline-asm operand N ($N) names: outputs come first
+/// and, unless indirect (=*), have no argument.
+const Value *asmOperandValue(const CallBase &CB, unsigned N) {
+  auto *IA = cast<InlineAsm>(CB.getCalledOperand());
+  unsigned Op = 0, Arg = 0;
+  for (const InlineAsm::ConstraintInfo &C : IA->ParseConstraints()) {
+    if (C.Type == InlineAsm::isClobber || C.Type == InlineAsm::isLabel)
+      continue;
+    bool HasArg = C.Type == InlineAsm::isInput || C.isIndirect;
+    if (Op == N)
+      return HasArg && Arg < CB.arg_size() ? CB.getArgOperand(Arg) : nullptr;
+    Arg += HasArg;
+    ++Op;
+  }
+  return nullptr;
+}
+
+/// An inline-asm operand text ("16", "$2", "%2") as a constant, if it is one.
+std::optional<uint64_t> asmConstant(StringRef Text, const CallBase *CB) {
+  Text = Text.trim();
+  uint64_t V = 0;
+  if (!Text.getAsInteger(0, V))
+    return V;
+  unsigned N = 0;
+  if (CB && (Text.consume_front("$") || Text.consume_front("%")) &&
+      !Text.getAsInteger(10, N))
+    if (auto *C = dyn_cast_or_null<ConstantInt>(asmOperandValue(*CB, N)))
+      return C->getZExtValue();
+  return std::nullopt;
+}
+
+/// cp.async.bulk in inline asm. Non-tensor copies move their size operand
+/// (the third); tensor (TMA) copies move the tensor map's box, which only the
+/// host's descriptor knows; prefetches fill L2 and move nothing to the SM.
+void countBulkAsm(StringRef Op, StringRef Line, const CallBase *CB, BlockCounts &Out) {
+  if (Op.starts_with("cp.async.bulk.prefetch"))
+    return;
+  if (Op.starts_with("cp.async.bulk.tensor") || Op.starts_with("cp.reduce.async.bulk")) {
+    Out.Unknown.push_back("bulk tensor (TMA) or reducing copy '" + Line.str() +
+                          "': its bytes are set by the tensor map or the reduction, "
+                          "not visible to the compiler");
+    return;
+  }
+  SmallVector<StringRef, 8> T;
+  Op.split(T, '.');
+  std::optional<MemSpace> Dst = T.size() > 4 ? bulkSpace(T[3]) : std::nullopt;
+  std::optional<MemSpace> Src = T.size() > 4 ? bulkSpace(T[4]) : std::nullopt;
+  SmallVector<StringRef, 4> Parts;
+  Line.drop_front(Op.size()).split(Parts, ',');
+  std::optional<uint64_t> Bytes =
+      Parts.size() >= 3 ? asmConstant(Parts[2], CB) : std::nullopt;
+  if (!Dst || !Src || !Bytes) {
+    Out.Unknown.push_back("bulk copy '" + Line.str() +
+                          "': spaces or size not a constant");
+    return;
+  }
+  addBulkCopy(*Dst, *Src, *Bytes, Out);
+}
+} // namespace
+
+
+namespace {
 
 std::optional<Precision> precisionOf(Type *T) {
   T = T->getScalarType();
@@ -137,7 +257,7 @@ MemSpace resolveObject(const Value *Obj, int Depth) {
   if (const auto *A = dyn_cast<Argument>(Obj)) {
     const Function *F = A->getParent();
     if (F->getCallingConv() == CallingConv::PTX_Kernel)
-      // Pointer arguments are global (DESIGN.md); a struct passed by value
+      // Pointer arguments are global (docs/counting-model.md); a struct passed by value
       // is in the parameter space (its reads are not counted, see
       // isKernelParamRead; a write to it is a local copy).
       return A->hasByValAttr() ? MemSpace::Local : MemSpace::Global;
@@ -255,7 +375,7 @@ void countWmmaMemory(const CallBase &CB, StringRef Name, BlockCounts &Out) {
 
 void countCall(const CallBase &CB, BlockCounts &Out) {
   if (CB.isInlineAsm()) {
-    countInlineAsm(cast<InlineAsm>(CB.getCalledOperand())->getAsmString(), Out);
+    countInlineAsm(cast<InlineAsm>(CB.getCalledOperand())->getAsmString(), Out, &CB);
     return;
   }
   const Function *F = CB.getCalledFunction();
@@ -335,12 +455,33 @@ void countCall(const CallBase &CB, BlockCounts &Out) {
       countMatrixOp(N, 32, false, Out);
       return;
     }
-    if (N.starts_with("ldmatrix.sync.aligned.m8n8.x")) {
-      // Each 8x8 b16 matrix is 128 bytes per warp: 4 bytes per lane.
-      uint64_t X = N.contains(".x4") ? 4 : N.contains(".x2") ? 2 : 1;
-      Out.add(bytesIndex(MemSpace::Shared, MemDir::Load), 4 * X);
+    if (auto MM = matrixMove(N)) {
+      addMatrixMove(*MM, N, Out);
       return;
     }
+    if (N.starts_with("cp.async.bulk.global.to.shared") ||
+        N.starts_with("cp.async.bulk.shared.cta.to")) {
+      // (dst, [mbar,] src, size i32, ...): the size is the first i32 operand.
+      const ConstantInt *Size = nullptr;
+      for (const Value *A : CB.args())
+        if (A->getType()->isIntegerTy(32)) {
+          Size = dyn_cast<ConstantInt>(A);
+          break;
+        }
+      if (!Size) {
+        Out.Unknown.push_back(Name.str() + " with a size that is not a constant");
+        return;
+      }
+      bool FromGlobal = N.starts_with("cp.async.bulk.global");
+      bool ToGlobal = N.starts_with("cp.async.bulk.shared.cta.to.global");
+      addBulkCopy(ToGlobal ? MemSpace::Global : MemSpace::Shared,
+                  FromGlobal ? MemSpace::Global : MemSpace::Shared,
+                  Size->getZExtValue(), Out);
+      return;
+    }
+    if (N.starts_with("cp.async.bulk.prefetch") ||
+        N.starts_with("cp.async.bulk.commit") || N.starts_with("cp.async.bulk.wait"))
+      return; // L2 prefetch or bookkeeping: no bytes reach the SM
     if (N.starts_with("cp.async.ca.shared.global.") ||
         N.starts_with("cp.async.cg.shared.global.")) {
       uint64_t Bytes = 0;
@@ -354,7 +495,6 @@ void countCall(const CallBase &CB, BlockCounts &Out) {
       return;
     }
     if (N.starts_with("cp.async.bulk") || N.starts_with("tcgen05") ||
-        N.starts_with("ldmatrix") || N.starts_with("stmatrix") ||
         N.starts_with("wgmma")) {
       Out.Unknown.push_back("unmodeled " + Name.str());
       return;
@@ -477,7 +617,7 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
 
 MemSpace resolveMemSpace(const Value *Ptr) { return resolvePointer(Ptr, 0); }
 
-void countInlineAsm(StringRef Asm, BlockCounts &Out) {
+void countInlineAsm(StringRef Asm, BlockCounts &Out, const CallBase *CB) {
   SmallVector<StringRef, 16> Stmts;
   Asm.split(Stmts, ';');
   for (StringRef S : Stmts) {
@@ -498,9 +638,10 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out) {
         countMatrixOp(Op, 32, Op.starts_with("wmma"), Out);
       } else if (Op.starts_with("wgmma.mma_async")) {
         countMatrixOp(Op, 128, false, Out);
-      } else if (Op.starts_with("ldmatrix.sync.aligned.m8n8")) {
-        uint64_t X = Op.contains(".x4") ? 4 : Op.contains(".x2") ? 2 : 1;
-        Out.add(bytesIndex(MemSpace::Shared, MemDir::Load), 4 * X);
+      } else if (auto MM = matrixMove(Op)) {
+        addMatrixMove(*MM, L, Out);
+      } else if (Op.starts_with("cp.async.bulk") || Op.starts_with("cp.reduce.async.bulk")) {
+        countBulkAsm(Op, L, CB, Out);
       } else if (Op.starts_with("cp.async.ca.shared.global") ||
                  Op.starts_with("cp.async.cg.shared.global")) {
         // cp.async.cg.shared.global [dst], [src], 16;  size is the 3rd operand
@@ -508,7 +649,8 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out) {
         SmallVector<StringRef, 4> Parts;
         Args.split(Parts, ',');
         uint64_t Bytes = 0;
-        if (Parts.size() >= 3 && !Parts[2].trim().getAsInteger(0, Bytes)) {
+        if (auto Size = Parts.size() >= 3 ? asmConstant(Parts[2], CB) : std::nullopt) {
+          Bytes = *Size;
           Out.add(bytesIndex(MemSpace::Global, MemDir::Load), Bytes);
           Out.add(bytesIndex(MemSpace::Shared, MemDir::Store), Bytes);
         } else {
@@ -526,9 +668,8 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out) {
         if (Predicated && Any)
           Out.Unknown.push_back("predicated inline asm '" + L.str() +
                                 "' counted as always executed");
-      } else if (Op.starts_with("cp.async.bulk") || Op.starts_with("cp.reduce.async.bulk") ||
-                 Op.starts_with("tcgen05")) {
-        Out.Unknown.push_back("unmodeled bulk/TMA copy '" + L.str() + "'");
+      } else if (Op.starts_with("tcgen05")) {
+        Out.Unknown.push_back("unmodeled tcgen05 instruction '" + L.str() + "'");
       } else if (Op.starts_with("mov") || Op.starts_with("bar") ||
                  Op.starts_with("fence") || Op.starts_with("membar") ||
                  Op.starts_with("wgmma.fence") || Op.starts_with("wgmma.commit") ||

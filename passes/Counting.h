@@ -1,6 +1,6 @@
 //===- Counting.h - what one instruction counts (the counting model) ------===//
 //
-// InstructionCounter applies DESIGN.md's counting model to single LLVM
+// InstructionCounter applies the counting model (docs/counting-model.md) to single LLVM
 // instructions of NVPTX device code: FLOPs by precision, Tensor Core FLOPs by
 // input type (NVVM mma/wmma intrinsics and inline-asm mma.sync / wmma /
 // wgmma strings), special operations, other FP operations, and requested bytes
@@ -59,7 +59,8 @@ void countInstruction(const llvm::Instruction &I, BlockCounts &Out);
 
 /// Tensor/memory counts of an inline-asm string, per thread. Unparsed
 /// statements that may compute or access memory are reported in Unknown.
-void countInlineAsm(llvm::StringRef Asm, BlockCounts &Out);
+void countInlineAsm(llvm::StringRef Asm, BlockCounts &Out,
+                    const llvm::CallBase *CB = nullptr);
 
 /// Counts of a whole basic block.
 BlockCounts countBlock(const llvm::BasicBlock &BB);

@@ -12,14 +12,17 @@
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <cstdlib>
+#include <stdexcept>
 #include <set>
 
 #define DEBUG_TYPE "hroof-kernels"
@@ -35,6 +38,12 @@ static cl::opt<unsigned> MaxPaths(
     "hroof-max-paths",
     cl::desc("hroof: most distinct path conditions kept per basic block"),
     cl::init(64));
+
+static cl::opt<std::string> TestFailOn(
+    "hroof-test-fail-on", cl::Hidden,
+    cl::desc("hroof (tests only): throw while modelling the function of this "
+             "name, to exercise the not-modelled path"),
+    cl::init(""));
 
 namespace hroof {
 
@@ -66,7 +75,9 @@ public:
         PDT(FAM.getResult<PostDominatorTreeAnalysis>(F)),
         SE(FAM.getResult<ScalarEvolutionAnalysis>(F)), EB(F), MM(MM) {}
 
-  FunctionModel run() {
+  IRFunctionModel run() {
+    if (!TestFailOn.empty() && F.getName() == TestFailOn)
+      throw std::runtime_error("failure injected by -hroof-test-fail-on");
     Out.IsKernel = isKernel(F);
     ReversePostOrderTraversal<Function *> RPOT(&F);
     for (BasicBlock *BB : RPOT) {
@@ -321,7 +332,7 @@ private:
   ScalarEvolution &SE;
   ExprBuilder EB;
   ModuleModeler &MM;
-  FunctionModel Out;
+  IRFunctionModel Out;
   std::vector<BasicBlock *> RPO;
 };
 
@@ -331,33 +342,51 @@ public:
       : FAM(MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager()) {}
 
   /// Model of \p F, or null while it is being built (recursion).
-  const FunctionModel *get(Function &F) {
+  const IRFunctionModel *get(Function &F) {
     auto It = Models.find(&F);
     if (It != Models.end())
       return &It->second;
     if (!InProgress.insert(&F).second)
       return nullptr;
-    FunctionModel FM = FunctionModeler(F, FAM, *this).run();
+    IRFunctionModel FM = modelOrDegrade(F);
     InProgress.erase(&F);
     return &(Models[&F] = std::move(FM));
   }
 
-  ModuleModel take(Module &M) {
-    ModuleModel R;
+  /// A failure inside the modeler (IR it does not understand) must never
+  /// abort the user's compile: the function is "not modelled", with the
+  /// reason in its model and one remark on stderr.
+  IRFunctionModel modelOrDegrade(Function &F) {
+    try {
+      return FunctionModeler(F, FAM, *this).run();
+    } catch (const std::exception &E) {
+      IRFunctionModel FM;
+      FM.IsKernel = isKernel(F);
+      FM.Unknown.push_back(std::string("not modelled: hroof failed on this "
+                                       "function (") +
+                           E.what() + "); please report it");
+      F.getContext().diagnose(DiagnosticInfoGeneric(
+          "hroof: " + F.getName() + ": " + FM.Unknown.back(), DS_Remark));
+      return FM;
+    }
+  }
+
+  IRModuleModel take(Module &M) {
+    IRModuleModel R;
     for (Function &F : M)
       if (isKernel(F) && !F.isDeclaration())
-        R[&F] = Models.count(&F) ? Models[&F] : FunctionModel{};
+        R[&F] = Models.count(&F) ? Models[&F] : IRFunctionModel{};
     return R;
   }
 
   FunctionAnalysisManager &FAM;
-  std::map<const Function *, FunctionModel> Models;
+  std::map<const Function *, IRFunctionModel> Models;
   SmallPtrSet<const Function *, 8> InProgress;
 };
 
 void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
   Function *G = CB.getCalledFunction();
-  const FunctionModel *GM = MM.get(*G);
+  const IRFunctionModel *GM = MM.get(*G);
   if (!GM) {
     unknown("recursive call to " + G->getName().str() + " in " +
             at(*CB.getParent()));
@@ -375,8 +404,8 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
   std::vector<std::optional<JExpr>> Args;
   for (const Use &A : CB.args())
     Args.push_back(EB.build(A.get()));
-  for (const ModelTerm &Term : GM->Terms) {
-    ModelTerm T = Term;
+  for (const IRModelTerm &Term : GM->Terms) {
+    IRModelTerm T = Term;
     // Bytes through the callee's pointer arguments: the space of this call's
     // actual argument, or (through our own argument) our caller's.
     std::map<std::pair<unsigned, MemDir>, uint64_t> Mine;
@@ -423,7 +452,7 @@ std::string typeName(Type *T) {
 
 } // namespace
 
-ModuleModel KernelModelAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
+IRModuleModel KernelModelAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
   ModuleModeler MM(M, MAM);
   for (Function &F : M)
     if (isKernel(F) && !F.isDeclaration())
@@ -452,7 +481,7 @@ PreservedAnalyses KernelModelPrinter::run(Module &M, ModuleAnalysisManager &MAM)
       OS << "  unknown: " << U << "\n";
     for (const std::string &C : FM.Callees)
       OS << "  calls: " << C << "\n";
-    for (const ModelTerm &T : FM.Terms) {
+    for (const IRModelTerm &T : FM.Terms) {
       OS << "  term " << T.Where << ": " << countsToString(T.Counts) << " x ";
       if (T.Factors.empty())
         OS << "1";
@@ -464,7 +493,7 @@ PreservedAnalyses KernelModelPrinter::run(Module &M, ModuleAnalysisManager &MAM)
   return PreservedAnalyses::all();
 }
 
-json::Value modelToJson(const Module &M, const ModuleModel &Model) {
+json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
   json::Array Kernels;
   std::string Arch;
   for (auto &[F, FM] : Model) {
@@ -476,7 +505,7 @@ json::Value modelToJson(const Module &M, const ModuleModel &Model) {
           {"name", A.hasName() ? A.getName().str() : "arg" + std::to_string(A.getArgNo())},
           {"type", typeName(A.getType())}});
     json::Array Terms;
-    for (const ModelTerm &T : FM.Terms) {
+    for (const IRModelTerm &T : FM.Terms) {
       json::Object Counts;
       for (int I = 0; I < NumCounters; ++I)
         if (T.Counts[I]) {
@@ -511,6 +540,8 @@ json::Value modelToJson(const Module &M, const ModuleModel &Model) {
 }
 
 PreservedAnalyses StaticModelWriter::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (DeviceOnly && !Triple(M.getTargetTriple()).isNVPTX())
+    return PreservedAnalyses::all();
   std::string Path = StaticJsonPath;
   if (Path.empty())
     if (const char *E = std::getenv("HROOF_STATIC_JSON"))

@@ -37,7 +37,7 @@
 
 namespace hroof {
 
-struct ModelTerm {
+struct IRModelTerm {
   CountVector Counts{};
   std::vector<JExpr> Factors; ///< product; empty = 1 per thread
   std::string Where;          ///< "function:block"
@@ -46,19 +46,19 @@ struct ModelTerm {
   std::map<std::pair<unsigned, MemDir>, uint64_t> ArgBytes;
 };
 
-struct FunctionModel {
+struct IRFunctionModel {
   bool IsKernel = false;
-  std::vector<ModelTerm> Terms;
+  std::vector<IRModelTerm> Terms;
   std::vector<std::string> Unknown;       ///< why not exact (deduplicated)
   std::vector<std::string> Callees;       ///< device functions counted in
   bool exact() const { return Unknown.empty(); }
 };
 
-using ModuleModel = llvm::MapVector<const llvm::Function *, FunctionModel>;
+using IRModuleModel = llvm::MapVector<const llvm::Function *, IRFunctionModel>;
 
 class KernelModelAnalysis : public llvm::AnalysisInfoMixin<KernelModelAnalysis> {
 public:
-  using Result = ModuleModel;
+  using Result = IRModuleModel;
   Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 
 private:
@@ -80,14 +80,19 @@ private:
 /// hroof-static-json: writes the model as JSON (docs/static-model.md) to the
 /// path of -hroof-static-json or $HROOF_STATIC_JSON ("%a" becomes the GPU
 /// architecture). Does nothing when neither is set.
+/// With DeviceOnly (as clang's pipeline adds it) only NVPTX modules are written.
 class StaticModelWriter : public llvm::PassInfoMixin<StaticModelWriter> {
 public:
+  explicit StaticModelWriter(bool DeviceOnly = false) : DeviceOnly(DeviceOnly) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
   static bool isRequired() { return true; }
+
+private:
+  bool DeviceOnly;
 };
 
 /// The model as JSON.
-llvm::json::Value modelToJson(const llvm::Module &M, const ModuleModel &Model);
+llvm::json::Value modelToJson(const llvm::Module &M, const IRModuleModel &Model);
 
 } // namespace hroof
 

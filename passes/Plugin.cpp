@@ -15,26 +15,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
-
-static bool isDeviceModule(const Module &M) {
-  return Triple(M.getTargetTriple()).isNVPTX();
-}
-
-namespace {
-/// Runs at OptimizerLastEP of every compile; acts on device modules only.
-struct DeviceModuleHook : PassInfoMixin<DeviceModuleHook> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
-    if (!isDeviceModule(M))
-      return PreservedAnalyses::all();
-    hroof::StaticModelWriter().run(M, MAM);
-    return hroof::InstrumentPass().run(M, MAM);
-  }
-  static bool isRequired() { return true; }
-};
-} // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "hroof", LLVM_VERSION_STRING,
@@ -60,9 +42,22 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   }
                   return false;
                 });
+            // Class names -> pass names, so -print-after=hroof-instrument,
+            // -print-before, -time-passes and -debug-pass-manager name them.
+            if (auto *PIC = PB.getPassInstrumentationCallbacks()) {
+              PIC->addClassToPassName(hroof::KernelModelPrinter::name(),
+                                      "print<hroof-kernels>");
+              PIC->addClassToPassName(hroof::StaticModelWriter::name(),
+                                      "hroof-static-json");
+              PIC->addClassToPassName(hroof::InstrumentPass::name(),
+                                      "hroof-instrument");
+            }
+            // End of every clang compile: both passes act on device modules
+            // only (target nvptx64-nvidia-cuda); the host compile is untouched.
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
-                  MPM.addPass(DeviceModuleHook());
+                  MPM.addPass(hroof::StaticModelWriter(/*DeviceOnly=*/true));
+                  MPM.addPass(hroof::InstrumentPass());
                 });
           }};
 }

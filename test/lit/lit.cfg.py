@@ -22,6 +22,19 @@ for var in ("HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+# --param plugin=asan: every compile loads hroof-asan.so (ASan + UBSan) with
+# the shared ASan runtime preloaded into opt and clang; any sanitizer report
+# aborts the compile and fails the test (the ctest "lit.asan").
+if lit_config.params.get("plugin") == "asan":
+    if not config.hroof_asan_runtime or not os.path.isfile(config.hroof_asan_plugin):
+        lit_config.fatal("plugin=asan needs build/lib/hroof-asan.so and the shared ASan runtime")
+    config.hroof_plugin = config.hroof_asan_plugin
+    config.environment["HROOF_PLUGIN"] = config.hroof_asan_plugin
+    config.environment["LD_PRELOAD"] = config.hroof_asan_runtime
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+    config.name = "hroof (ASan plugin)"
+
 opt = os.path.join(config.llvm_tools_dir, "opt")
 config.substitutions.append(("%opt-hroof", f"{opt} -load-pass-plugin={config.hroof_plugin} -disable-output"))
 config.substitutions.append(("%opt", opt))

@@ -42,7 +42,7 @@ entry:
 
 ; CHECK-LABEL: kernel bulk_copy
 ; CHECK-NEXT: exact: no
-; CHECK-NEXT: unknown: unmodeled bulk/TMA copy 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4]' in bulk_copy:%entry
+; CHECK-NEXT: unknown: bulk tensor (TMA) or reducing copy 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4]': its bytes are set by the tensor map or the reduction, not visible to the compiler in bulk_copy:%entry
 define ptx_kernel void @bulk_copy() {
 entry:
   call void asm sideeffect "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];", ""()
