@@ -14,9 +14,9 @@
 // and time_ns. Per-second and per-cycle forms (what `--set roofline` collects)
 // are turned into totals with the launch's duration and cycles.
 //===----------------------------------------------------------------------===//
-#include "Toolchain.h"
+#include "../Toolchain.h"
 #include "hroof/CounterMetrics.h"
-#include "report/ReportData.h"
+#include "ReportData.h"
 
 #include <cmath>
 #include <cstring>
