@@ -203,6 +203,7 @@ int main(int argc, char **argv) {
 
   Subcommand Run = addRunCommand(App);
   Subcommand Report = addReportCommand(App), Compare = addCompareCommand(App);
+  Subcommand Ncu = addNcuCommand(App);
 
   // `hroof static FILE [options] -- CLANG ARGS`: everything after `--` goes to
   // clang verbatim (CLI11 would try to match "-I..." against hroof's options).
@@ -226,7 +227,7 @@ int main(int argc, char **argv) {
       return demoMain();
     if (Run.Parser->parsed())
       return Run.Run();
-    for (Subcommand *S : {&Report, &Compare})
+    for (Subcommand *S : {&Report, &Compare, &Ncu})
       if (S->Parser->parsed())
         return S->Run();
   } catch (const UserError &E) {

@@ -21,6 +21,8 @@ Subcommand addRunCommand(CLI::App &App);
 Subcommand addReportCommand(CLI::App &App);
 /// `hroof compare PROFILE...` (CompareCommand.cpp).
 Subcommand addCompareCommand(CLI::App &App);
+/// `hroof ncu EXPORT.csv` (NcuCommand.cpp).
+Subcommand addNcuCommand(CLI::App &App);
 
 } // namespace hroof
 

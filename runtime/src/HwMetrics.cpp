@@ -1,6 +1,8 @@
 //===- HwMetrics.cpp - hardware-counter metric lists and profile keys -----===//
 #include "HwMetrics.h"
 
+#include "hroof/CounterMetrics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -10,26 +12,11 @@ namespace rt {
 
 namespace {
 
-const char *const SassOp = "sm__sass_thread_inst_executed_op_";
+std::string sassFlop(const char *Op) { return metrics::sassInstMetric(Op); }
 
-std::string sassFlop(const char *Op) {
-  return std::string(SassOp) + Op + "_pred_on.sum";
-}
+std::string tensorMetric(const char *Suffix) { return metrics::tensorMetric(Suffix); }
 
-/// Tensor metric suffix -> tensor_flops key (same keys as the dynamic counts).
-const std::vector<std::pair<const char *, const char *>> &tensorMetrics() {
-  static const std::vector<std::pair<const char *, const char *>> T = {
-      {"fp16", "f16"},          {"bf16_dst_fp32", "bf16"},
-      {"tf32_dst_fp32", "tf32"}, {"fp64", "f64"},
-      {"int8", "int8"},         {"fp8_sparsity_off", "fp8"}};
-  return T;
-}
-
-std::string tensorMetric(const char *Suffix) {
-  return std::string("sm__ops_path_tensor_src_") + Suffix + ".sum";
-}
-
-/// The tensor pipes whose instructions produce every type of tensorMetrics():
+/// The tensor pipes whose instructions produce every metrics::tensorRules() type:
 /// hmma (f16, bf16, tf32; also HFMA2.MMA, CUDA-core half math with no type),
 /// gmma (wgmma: f16, bf16, tf32, int8, fp8), dmma (f64), imma (int8).
 const char *const TensorPipes[] = {"hmma", "gmma", "dmma", "imma"};
@@ -45,6 +32,14 @@ std::string pipeMetric(const char *Pipe) {
   return std::string("sm__inst_executed_pipe_tensor_op_") + Pipe + ".sum";
 }
 
+/// "bytes.global.load" -> "bytes/global/load" (a JSON pointer's path).
+std::string dottedToPointer(std::string Key) {
+  for (char &C : Key)
+    if (C == '.')
+      C = '/';
+  return Key;
+}
+
 nlohmann::json num(double V) {
   if (V >= 0 && V < 9.0e15 && V == std::floor(V))
     return uint64_t(V);
@@ -57,11 +52,11 @@ const std::vector<std::string> &rooflineMetrics() {
   static const std::vector<std::string> M = [] {
     std::vector<std::string> V = {"gpu__time_duration.sum",
                                   "sm__cycles_elapsed.avg.per_second"};
-    for (const char *Op : {"dadd", "dmul", "dfma", "fadd", "fmul", "ffma",
-                           "hadd", "hmul", "hfma"})
-      V.push_back(sassFlop(Op));
-    for (const auto &[Suffix, Key] : tensorMetrics())
-      V.push_back(tensorMetric(Suffix));
+    for (const metrics::FlopRule &P : metrics::flopRules())
+      for (const char *Op : {P.Add, P.Mul, P.Fma})
+        V.push_back(sassFlop(Op));
+    for (const metrics::TensorRule &T : metrics::tensorRules())
+      V.push_back(tensorMetric(T.Suffix));
     for (const char *Pipe : TensorPipes)
       V.push_back(pipeMetric(Pipe));
     for (const char *Space : {"global", "shared", "local"})
@@ -77,10 +72,10 @@ const std::vector<std::string> &rooflineMetrics() {
     V.push_back("dram__bytes_read.sum");
     V.push_back("dram__bytes_write.sum");
     // Reference roofs: per-cycle peaks and the clocks they run at.
-    for (const char *Op : {"dfma", "ffma", "hfma"})
-      V.push_back(sassFlop(Op) + ".peak_sustained");
-    for (const auto &[Suffix, Key] : tensorMetrics())
-      V.push_back(tensorMetric(Suffix) + ".peak_sustained");
+    for (const metrics::FlopRule &P : metrics::flopRules())
+      V.push_back(sassFlop(P.Fma) + ".peak_sustained");
+    for (const metrics::TensorRule &T : metrics::tensorRules())
+      V.push_back(tensorMetric(T.Suffix) + ".peak_sustained");
     V.push_back("l1tex__t_bytes.sum.peak_sustained");
     V.push_back("l1tex__cycles_elapsed.avg.per_second");
     V.push_back("lts__t_bytes.sum.peak_sustained");
@@ -95,8 +90,8 @@ const std::vector<std::string> &rooflineMetrics() {
 const std::vector<std::string> &tensorTypeMetrics() {
   static const std::vector<std::string> M = [] {
     std::vector<std::string> V;
-    for (const auto &[Suffix, Key] : tensorMetrics())
-      V.push_back(tensorMetric(Suffix));
+    for (const metrics::TensorRule &T : metrics::tensorRules())
+      V.push_back(tensorMetric(T.Suffix));
     return V;
   }();
   return M;
@@ -206,62 +201,28 @@ nlohmann::json countersToJson(const std::map<std::string, double> &Measured,
   nlohmann::json J = nlohmann::json::object();
   auto Has = [&](const std::string &M) { return V.count(M) != 0; };
   auto Get = [&](const std::string &M) { return V.at(M); };
-  // CUDA-core FLOPs: fma counts 2; half instructions are taken as packed
-  // (HADD2/HMUL2 2 FLOPs, HFMA2 4), as Nsight Compute's roofline does.
-  struct Prec {
-    const char *Key, *Add, *Mul, *Fma;
-    double AddMul, Fma2;
-  };
-  nlohmann::json Flops = nlohmann::json::object();
-  for (const Prec &P : {Prec{"f64", "dadd", "dmul", "dfma", 1, 2},
-                        Prec{"f32", "fadd", "fmul", "ffma", 1, 2},
-                        Prec{"f16", "hadd", "hmul", "hfma", 2, 4}}) {
-    std::string A = sassFlop(P.Add), M = sassFlop(P.Mul), F = sassFlop(P.Fma);
-    if (Has(A) && Has(M) && Has(F))
-      Flops[P.Key] = num(P.AddMul * (Get(A) + Get(M)) + P.Fma2 * Get(F));
-  }
-  if (!Flops.empty())
-    J["flops"] = Flops;
-  nlohmann::json Tensor = nlohmann::json::object();
+  // FLOPs, tensor FLOPs and bytes: the shared table (hroof/CounterMetrics.h),
+  // nested under the profile's keys.
+  std::map<std::string, double> Counts =
+      metrics::countsFromMetrics([&](const std::string &M) -> std::optional<double> {
+        auto It = V.find(M);
+        return It == V.end() ? std::nullopt : std::optional<double>(It->second);
+      });
+  for (const auto &[Key, X] : Counts)
+    J[nlohmann::json::json_pointer("/" + dottedToPointer(Key))] = num(X);
   nlohmann::json Inferred = nlohmann::json::array();
-  for (const auto &[Suffix, Key] : tensorMetrics()) {
-    std::string M = tensorMetric(Suffix);
-    if (Has(M))
-      Tensor[Key] = num(Get(M));
+  for (const metrics::TensorRule &T : metrics::tensorRules()) {
+    std::string M = tensorMetric(T.Suffix);
     if (!Measured.count(M) &&
         std::find(InferredZero.begin(), InferredZero.end(), M) != InferredZero.end())
-      Inferred.push_back(Key);
+      Inferred.push_back(T.Key);
   }
-  if (!Tensor.empty())
-    J["tensor_flops"] = Tensor;
   if (!Inferred.empty())
     J["tensor_flops_inferred"] = Inferred;
-  nlohmann::json Bytes = nlohmann::json::object();
-  for (const char *Space : {"global", "shared", "local"}) {
-    nlohmann::json S = nlohmann::json::object();
-    std::string Pre = std::string("sm__sass_data_bytes_mem_") + Space + "_op_";
-    if (Has(Pre + "ld.sum"))
-      S["load"] = num(Get(Pre + "ld.sum"));
-    if (Has(Pre + "st.sum"))
-      S["store"] = num(Get(Pre + "st.sum"));
-    if (std::string(Space) == "global" && Has(Pre + "atom.sum") &&
-        Has(Pre + "red.sum"))
-      S["atomic"] = num(Get(Pre + "atom.sum") + Get(Pre + "red.sum"));
-    if (!S.empty())
-      Bytes[Space] = S;
-  }
-  if (!Bytes.empty())
-    J["bytes"] = Bytes;
   const std::string Wf = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_";
   if (Has(Wf + "ld.sum") && Has(Wf + "st.sum"))
     J["shared_wavefronts"] = {{"load", num(Get(Wf + "ld.sum"))},
                               {"store", num(Get(Wf + "st.sum"))}};
-  if (Has("l1tex__t_bytes.sum"))
-    J["l1_bytes"] = num(Get("l1tex__t_bytes.sum"));
-  if (Has("lts__t_bytes.sum"))
-    J["l2_bytes"] = num(Get("lts__t_bytes.sum"));
-  if (Has("dram__bytes_read.sum") && Has("dram__bytes_write.sum"))
-    J["dram_bytes"] = num(Get("dram__bytes_read.sum") + Get("dram__bytes_write.sum"));
   if (Has("gpu__time_duration.sum"))
     J["time_ns"] = num(Get("gpu__time_duration.sum"));
   double SmHz = Has("sm__cycles_elapsed.avg.per_second")
@@ -273,19 +234,18 @@ nlohmann::json countersToJson(const std::map<std::string, double> &Measured,
   nlohmann::json Peak = nlohmann::json::object();
   if (SmHz > 0) {
     nlohmann::json PF = nlohmann::json::object();
-    for (const auto &[Key, Op, Mult] :
-         {std::tuple{"f64", "dfma", 2.0}, std::tuple{"f32", "ffma", 2.0},
-          std::tuple{"f16", "hfma", 4.0}}) {
-      std::string M = sassFlop(Op) + ".peak_sustained";
+    // The fma's FLOPs per instruction at the fma's peak issue rate.
+    for (const metrics::FlopRule &P : metrics::flopRules()) {
+      std::string M = sassFlop(P.Fma) + ".peak_sustained";
       if (Has(M))
-        PF[Key] = Get(M) * Mult * SmHz;
+        PF[P.Key] = Get(M) * P.FmaWeight * SmHz;
     }
     if (!PF.empty())
       Peak["flops_per_s"] = PF;
     nlohmann::json PT = nlohmann::json::object();
-    for (const auto &[Suffix, Key] : tensorMetrics())
-      if (Has(tensorMetric(Suffix) + ".peak_sustained"))
-        PT[Key] = Get(tensorMetric(Suffix) + ".peak_sustained") * SmHz;
+    for (const metrics::TensorRule &T : metrics::tensorRules())
+      if (Has(tensorMetric(T.Suffix) + ".peak_sustained"))
+        PT[T.Key] = Get(tensorMetric(T.Suffix) + ".peak_sustained") * SmHz;
     if (!PT.empty())
       Peak["tensor_flops_per_s"] = PT;
   }

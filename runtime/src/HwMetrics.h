@@ -4,9 +4,9 @@
 // counters"), no CUDA or CUPTI, unit-tested anywhere:
 //  - the metric list of HROOF_COUNTERS (roofline | none | METRIC,...);
 //  - turning one launch's metric values into the profile's "counters"
-//    object: FLOPs from instruction counts (fma x2; packed half as Nsight
-//    Compute's roofline: hadd/hmul x2, hfma x4), requested bytes under the
-//    same keys as the dynamic counts, L1/L2/DRAM bytes, time, peaks;
+//    object: FLOPs, requested bytes and L1/L2/DRAM bytes by the shared
+//    metric table (common/include/hroof/CounterMetrics.h, also used by the
+//    Nsight Compute import), time, peaks;
 //  - summing "counters" objects for the kernel aggregates.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_RUNTIME_HWMETRICS_H
@@ -22,7 +22,7 @@
 namespace hroof {
 namespace rt {
 
-/// The metrics of `--counters roofline` (DESIGN.md "Hardware counters"),
+/// The metrics of `--counters roofline` (docs/runtime.md "Hardware counters"),
 /// counted metrics first, then the `.peak_sustained` and clock metrics used
 /// for the reference roofs.
 const std::vector<std::string> &rooflineMetrics();

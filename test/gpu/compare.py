@@ -11,6 +11,8 @@ Inputs, per program P (written by test/gpu/run.sh):
   DIR/P.ncu.csv         `ncu --csv --page raw --print-units base` output
   DIR/P.time.plain.txt, DIR/P.time.inst.txt   HROOF_TIME lines
   CARRY/static/P.json   analytic + static per launch (test/gpu/build.sh)
+The ncu export is read with CARRY/bin/hroof (`hroof ncu`): flops.f64/f32 and
+bytes.* are hroof's own metric mapping, the same as the runtime's.
 Exit status: 0 when every dynamic == analytic cell and every exact ncu cell
 passes, 1 otherwise.
 
@@ -31,12 +33,12 @@ on, of the PLAIN binary):
   FLOPs are compared exactly only in kernels without special operations
   (div/sqrt/rcp/rsqrt/transcendental expand into FFMA/MUFU sequences on the
   GPU); there the ratio ncu/analytic is shown instead."""
-import csv
 import glob
-import io
 import json
 import math
 import os
+import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -140,55 +142,25 @@ def find_dynamic(recs, kernel, launch):
 
 
 # -------------------------------------------------------------------- ncu --
-def _num(s):
-    s = (s or "").strip().replace(",", "")
+def load_ncu(path, hroof):
+    """Rows of `ncu --csv --page raw` as `hroof ncu` reads them: [{"kernel",
+    "launch", "counters": {key: value}, metric: value}]; the counter keys
+    come from hroof's own metric table (common/include/hroof/CounterMetrics.h)."""
+    if not os.path.exists(path) or not hroof:
+        return []
     try:
-        return float(s)
-    except ValueError:
-        return None
-
-
-_PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
-
-
-def load_ncu(path):
-    """Rows of `ncu --csv --page raw`: [{"kernel", "launch", metric: value}]."""
-    try:
-        lines = open(path, errors="replace").read().splitlines()
-    except OSError:
+        text = subprocess.run([hroof, "ncu", path], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, check=True).stdout
+        rows = json.loads(text)
+    except (OSError, subprocess.CalledProcessError, ValueError):
         return []
-    start = None
-    for i, l in enumerate(lines):
-        if l.startswith('"ID"') and "Kernel Name" in l:
-            start = i
-            break
-    if start is None:
-        return []
-    body = [l for l in lines[start:] if l.startswith('"')]
-    rows = list(csv.reader(io.StringIO("\n".join(body))))
-    if len(rows) < 2:
-        return []
-    head = rows[0]
-    units = rows[1] if rows[1] and rows[1][0] == "" else None
-    data = rows[2:] if units else rows[1:]
-    ki = head.index("Kernel Name")
     out = []
     count = {}
-    for r in data:
-        if len(r) != len(head):
-            continue
-        name = r[ki]
+    for r in rows:
+        name = r["kernel"]
         b = base_name(name)
-        rec = {"kernel": name, "launch": count.get(b, 0)}
+        rec = dict(r["metrics"], kernel=name, launch=count.get(b, 0), counters=r["counters"])
         count[b] = count.get(b, 0) + 1
-        for j, h in enumerate(head):
-            if "__" in h:
-                v = _num(r[j])
-                if v is not None and units:
-                    u = units[j]
-                    if u and u[0] in _PREFIX and u[1:] in ("byte", "inst", "B"):
-                        v *= _PREFIX[u[0]]
-                rec[h] = v
         out.append(rec)
     return out
 
@@ -217,25 +189,16 @@ def ncu_values(r, half_lanes):
         w = w or [1] * len(names)
         return sum((v or 0) * k for v, k in zip(vals, w))
 
-    def b(*names):
-        vals = [M(r, "sm__sass_data_bytes_mem_%s.sum" % n) for n in names]
-        if all(v is None for v in vals):
-            return None
-        return sum(v or 0 for v in vals)
-
-    out = {
-        "flops.f64": s("dadd", "dmul", "dfma", w=[1, 1, 2]),
-        "flops.f32": s("fadd", "fmul", "ffma", w=[1, 1, 2]),
-        "flops.f16+bf16": None,
-        "bytes.global.load": b("global_op_ld"),
-        "bytes.global.store": b("global_op_st"),
-        "bytes.global.atomic": b("global_op_atom", "global_op_red"),
-        "bytes.shared.load": b("shared_op_ld"),
-        "bytes.shared.store": b("shared_op_st"),
-        "bytes.shared.atomic": b("shared_op_atom"),
-        "bytes.local.load": b("local_op_ld"),
-        "bytes.local.store": b("local_op_st"),
-    }
+    # hroof's own mapping (the keys of the profile's "counters" object) ...
+    c = r["counters"]
+    out = {k: c.get(k) for k in ("flops.f64", "flops.f32", "bytes.global.load",
+                                 "bytes.global.store", "bytes.global.atomic",
+                                 "bytes.shared.load", "bytes.shared.store",
+                                 "bytes.shared.atomic", "bytes.local.load",
+                                 "bytes.local.store")}
+    # ... and this suite's own rules for half and Tensor Core math (unpacked
+    # half instructions, HMMA instruction counts; see the module docstring).
+    out["flops.f16+bf16"] = None
     h = s("hadd", "hmul", "hfma", w=[1, 1, 2])
     if h is not None:
         out["flops.f16+bf16"] = h * half_lanes
@@ -301,6 +264,9 @@ def main():
         else:
             progs.append(args[i])
             i += 1
+    hroof = os.path.join(carry, "bin", "hroof")
+    if not os.access(hroof, os.X_OK):
+        hroof = shutil.which("hroof")
     if not progs:
         progs = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(carry, "static", "*.json"))
                        if not p.endswith(".model.json"))
@@ -331,7 +297,7 @@ def main():
         pf = sorted(set(glob.glob(os.path.join(out_dir, prog + ".profile*.json")) +
                         glob.glob(os.path.join(out_dir, prog + ".profile", "*.json"))))
         dyn = load_profile(pf)
-        ncu = load_ncu(os.path.join(out_dir, prog + ".ncu.csv"))
+        ncu = load_ncu(os.path.join(out_dir, prog + ".ncu.csv"), hroof)
         tp = load_times(os.path.join(out_dir, prog + ".time.plain.txt"))
         ti = load_times(os.path.join(out_dir, prog + ".time.inst.txt"))
         md.append("\n### %s\n" % prog)

@@ -55,7 +55,7 @@ void addInto(Flat &Sum, const Flat &Add) {
 
 //===--- Inputs ---------------------------------------------------------===//
 
-static std::string readFile(const std::string &Path) {
+std::string readFile(const std::string &Path) {
   std::ifstream In(Path, std::ios::binary);
   if (!In)
     throw UserError("cannot read '" + Path + "'");

@@ -69,6 +69,9 @@ struct Dataset {
   std::map<std::string, std::string> ProfileIds; ///< host/pid/start -> path
 };
 
+/// The whole file; throws UserError "cannot read 'PATH'".
+std::string readFile(const std::string &Path);
+
 /// Reads every input (profile JSON or ncu CSV; format by content) and merges
 /// them. Throws UserError naming the file and the problem.
 Dataset loadInputs(const std::vector<std::string> &Paths);
@@ -78,6 +81,19 @@ KernelData &kernelFor(Dataset &D, const std::string &Name,
                       const std::string &Mangled);
 /// Adds one profile's JSON to \p D (\p Path for messages).
 void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J);
+/// One launch row of an Nsight Compute `--csv --page raw` export.
+struct NcuRow {
+  std::string Kernel, Device;
+  std::map<std::string, double> Metrics; ///< in base units (byte, second)
+  Flat Counters; ///< the profile's counter keys (hroof/CounterMetrics.h)
+};
+struct NcuExport {
+  std::vector<NcuRow> Rows;
+  size_t Rejected = 0; ///< rows with the wrong number of fields
+};
+/// Parses an ncu raw CSV export; throws UserError when it has no header or
+/// no kernel rows (NcuImport.cpp).
+NcuExport readNcuCsv(const std::string &Path, const std::string &Text);
 /// Adds one Nsight Compute `--csv --page raw` export (NcuImport.cpp).
 void addNcuCsv(Dataset &D, const std::string &Path, const std::string &Text);
 /// True when \p Text looks like an ncu raw CSV export.

@@ -8,13 +8,15 @@
 // "usecond", "Gbyte/second") unless --print-units base was given.
 //
 // Each row becomes one launch of its kernel with hardware counters under the
-// keys of the profile's "counters" object (HwMetrics.h): flops.<prec>,
+// keys of the profile's "counters" object, by the same metric table as the
+// runtime (common/include/hroof/CounterMetrics.h): flops.<prec>,
 // tensor_flops.<type>, bytes.<space>.<dir>, l1_bytes, l2_bytes, dram_bytes,
-// time_ns. Per-second and per-cycle forms (what `--set roofline` collects)
+// and time_ns. Per-second and per-cycle forms (what `--set roofline` collects)
 // are turned into totals with the launch's duration and cycles.
 //===----------------------------------------------------------------------===//
-#include "Toolchain.h"
-#include "report/ReportData.h"
+#include "../Toolchain.h"
+#include "hroof/CounterMetrics.h"
+#include "ReportData.h"
 
 #include <cmath>
 #include <cstring>
@@ -152,53 +154,21 @@ std::optional<double> total(const Row &R, const std::vector<std::string> &Names,
   return std::nullopt;
 }
 
-std::optional<double> inst(const Row &R, const char *Op, double Seconds) {
-  std::string Tail = std::string("__sass_thread_inst_executed_op_") + Op + "_pred_on.sum";
-  return total(R, {"sm" + Tail, "smsp" + Tail}, Seconds);
-}
-
+/// The hardware counters of one row: the shared metric table
+/// (hroof/CounterMetrics.h) over the row's totals, and the duration.
 Flat rowCounters(const Row &R) {
-  Flat C;
   double Seconds = 0;
-  if (R.has("gpu__time_duration.sum")) {
+  if (R.has("gpu__time_duration.sum"))
     Seconds = R.at("gpu__time_duration.sum");
+  // ncu names SASS instruction counts per SM or per SM sub-partition.
+  const std::string SmInst = "sm__sass_thread_inst_executed_op_";
+  Flat C = metrics::countsFromMetrics([&](const std::string &M) {
+    if (M.rfind(SmInst, 0) == 0)
+      return total(R, {M, "smsp" + M.substr(2)}, Seconds);
+    return total(R, {M}, Seconds);
+  });
+  if (R.has("gpu__time_duration.sum"))
     C["time_ns"] = Seconds * 1e9;
-  }
-  struct Prec { const char *Key, *Add, *Mul, *Fma; double AM, F; };
-  for (const Prec &P : {Prec{"f64", "dadd", "dmul", "dfma", 1, 2},
-                        Prec{"f32", "fadd", "fmul", "ffma", 1, 2},
-                        Prec{"f16", "hadd", "hmul", "hfma", 2, 4}}) {
-    auto A = inst(R, P.Add, Seconds), M = inst(R, P.Mul, Seconds),
-         F = inst(R, P.Fma, Seconds);
-    if (A && M && F)
-      C[std::string("flops.") + P.Key] = P.AM * (*A + *M) + P.F * *F;
-  }
-  for (const auto &[Suffix, Key] :
-       {std::pair{"fp16", "f16"}, {"bf16_dst_fp32", "bf16"}, {"tf32_dst_fp32", "tf32"},
-        {"fp64", "f64"}, {"int8", "int8"}, {"fp8_sparsity_off", "fp8"}})
-    if (auto V = total(R, {std::string("sm__ops_path_tensor_src_") + Suffix + ".sum"}, Seconds))
-      C[std::string("tensor_flops.") + Key] = *V;
-  for (const char *Space : {"global", "shared", "local"})
-    for (const auto &[Op, Dir] : {std::pair{"ld", "load"}, {"st", "store"}})
-      if (auto V = total(R, {std::string("sm__sass_data_bytes_mem_") + Space + "_op_" + Op + ".sum"},
-                         Seconds))
-        C[std::string("bytes.") + Space + "." + Dir] = *V;
-  {
-    auto A = total(R, {"sm__sass_data_bytes_mem_global_op_atom.sum"}, Seconds);
-    auto Rd = total(R, {"sm__sass_data_bytes_mem_global_op_red.sum"}, Seconds);
-    if (A || Rd)
-      C["bytes.global.atomic"] = A.value_or(0) + Rd.value_or(0);
-  }
-  if (auto V = total(R, {"l1tex__t_bytes.sum"}, Seconds))
-    C["l1_bytes"] = *V;
-  if (auto V = total(R, {"lts__t_bytes.sum"}, Seconds))
-    C["l2_bytes"] = *V;
-  auto Rd = total(R, {"dram__bytes_read.sum"}, Seconds);
-  auto Wr = total(R, {"dram__bytes_write.sum"}, Seconds);
-  if (Rd && Wr)
-    C["dram_bytes"] = *Rd + *Wr;
-  else if (auto V = total(R, {"dram__bytes.sum"}, Seconds))
-    C["dram_bytes"] = *V;
   return C;
 }
 
@@ -208,7 +178,7 @@ bool looksLikeNcuCsv(const std::string &Text) {
   return headerStart(Text) != std::string::npos;
 }
 
-void addNcuCsv(Dataset &D, const std::string &Path, const std::string &Text) {
+NcuExport readNcuCsv(const std::string &Path, const std::string &Text) {
   size_t Start = headerStart(Text);
   if (Start == std::string::npos)
     throw UserError("'" + Path + "': no ncu CSV header (\"ID\",...,\"Kernel Name\",...)");
@@ -229,43 +199,58 @@ void addNcuCsv(Dataset &D, const std::string &Path, const std::string &Text) {
   int KCol = Col("Kernel Name"), DevName = Col("device__attribute_display_name");
   if (Rows.size() <= First)
     throw UserError("'" + Path + "': the ncu export has no kernel rows (empty profile)");
-  size_t Used = 0, Rejected = 0;
-  std::set<std::string> Matched;
-  bool AnyMetric = false;
+  NcuExport E;
   for (size_t RI = First; RI < Rows.size(); ++RI) {
     const auto &Cells = Rows[RI];
     if (Cells.size() != Head.size()) {
-      ++Rejected;
+      ++E.Rejected;
       continue;
     }
+    NcuRow Out;
+    Out.Kernel = Cells[KCol];
+    if (DevName >= 0)
+      Out.Device = Cells[DevName];
     Row R;
     for (size_t I = 0; I < Head.size(); ++I)
       if (Head[I].find("__") != std::string::npos)
         if (auto V = cellValue(Cells[I], I < Units.size() ? Units[I] : ""))
           R.V[Head[I]] = *V;
-    Flat C = rowCounters(R);
+    Out.Counters = rowCounters(R);
+    Out.Metrics = std::move(R.V);
+    E.Rows.push_back(std::move(Out));
+  }
+  return E;
+}
+
+void addNcuCsv(Dataset &D, const std::string &Path, const std::string &Text) {
+  NcuExport E = readNcuCsv(Path, Text);
+  size_t Used = 0, Rejected = E.Rejected;
+  std::set<std::string> Matched;
+  bool AnyMetric = false;
+  for (const NcuRow &Row : E.Rows) {
+    const Flat &C = Row.Counters;
     if (C.size() > (C.count("time_ns") ? 1u : 0u))
       AnyMetric = true;
     // A kernel of a profile given beside the export gets these counters.
     KernelData *Match = nullptr;
-    std::string Sig = signatureKey(Cells[KCol]);
+    std::string Sig = signatureKey(Row.Kernel);
     for (KernelData &K : D.Kernels)
       if (K.FromProfile && signatureKey(K.Name) == Sig)
         Match = &K;
     if (Match && !Matched.count(Match->Name)) {
       Matched.insert(Match->Name);
-      D.Notes.push_back("'" + Path + "': ncu rows of '" + Cells[KCol] +
+      D.Notes.push_back("'" + Path + "': ncu rows of '" + Row.Kernel +
                         "' add hardware counters to the profile's kernel '" + Match->Name + "'");
     }
-    KernelData &K = Match ? *Match : kernelFor(D, Cells[KCol], "");
+    KernelData &K = Match ? *Match : kernelFor(D, Row.Kernel, "");
     K.Inputs.insert(Path);
     if (!Match)
       ++K.Launches;
     ++K.Counters.Launches;
     addInto(K.Counters.Counts, C);
-    if (DevName >= 0 && !Cells[DevName].empty()) {
-      K.Devices.insert(Cells[DevName]);
-      D.Devices.insert(Cells[DevName]);
+    if (!Row.Device.empty()) {
+      K.Devices.insert(Row.Device);
+      D.Devices.insert(Row.Device);
     }
     ++Used;
   }

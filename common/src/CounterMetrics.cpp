@@ -1,0 +1,87 @@
+//===- CounterMetrics.cpp - hardware-counter metrics -> profile count keys -===//
+#include "hroof/CounterMetrics.h"
+
+namespace hroof {
+namespace metrics {
+
+std::string sassInstMetric(const std::string &Op) {
+  return "sm__sass_thread_inst_executed_op_" + Op + "_pred_on.sum";
+}
+
+std::string tensorMetric(const std::string &Suffix) {
+  return "sm__ops_path_tensor_src_" + Suffix + ".sum";
+}
+
+const std::vector<FlopRule> &flopRules() {
+  static const std::vector<FlopRule> R = {{"f64", "dadd", "dmul", "dfma", 1, 2},
+                                          {"f32", "fadd", "fmul", "ffma", 1, 2},
+                                          {"f16", "hadd", "hmul", "hfma", 2, 4}};
+  return R;
+}
+
+const std::vector<TensorRule> &tensorRules() {
+  static const std::vector<TensorRule> R = {
+      {"fp16", "f16"},           {"bf16_dst_fp32", "bf16"},
+      {"tf32_dst_fp32", "tf32"}, {"fp64", "f64"},
+      {"int8", "int8"},          {"fp8_sparsity_off", "fp8"}};
+  return R;
+}
+
+const std::vector<SumRule> &byteRules() {
+  static const std::vector<SumRule> R = [] {
+    std::vector<SumRule> V;
+    auto Sass = [](const std::string &Space, const char *Op) {
+      return "sm__sass_data_bytes_mem_" + Space + "_op_" + Op + ".sum";
+    };
+    for (std::string Space : {"global", "shared", "local"}) {
+      V.push_back({"bytes." + Space + ".load", {{Sass(Space, "ld")}}});
+      V.push_back({"bytes." + Space + ".store", {{Sass(Space, "st")}}});
+    }
+    // Atomics: docs/counting-model.md counts the bytes of atom and red in
+    // their space; SASS has RED only for global memory (shared reductions
+    // are ATOMS).
+    V.push_back({"bytes.global.atomic",
+                 {{Sass("global", "atom"), Sass("global", "red")}}});
+    V.push_back({"bytes.shared.atomic", {{Sass("shared", "atom")}}});
+    V.push_back({"l1_bytes", {{"l1tex__t_bytes.sum"}}});
+    V.push_back({"l2_bytes", {{"lts__t_bytes.sum"}}});
+    V.push_back({"dram_bytes",
+                 {{"dram__bytes_read.sum", "dram__bytes_write.sum"},
+                  {"dram__bytes.sum"}}});
+    return V;
+  }();
+  return R;
+}
+
+std::map<std::string, double> countsFromMetrics(const MetricLookup &Lookup) {
+  std::map<std::string, double> C;
+  for (const FlopRule &P : flopRules()) {
+    auto A = Lookup(sassInstMetric(P.Add)), M = Lookup(sassInstMetric(P.Mul)),
+         F = Lookup(sassInstMetric(P.Fma));
+    if (A && M && F)
+      C[std::string("flops.") + P.Key] = P.AddMulWeight * (*A + *M) + P.FmaWeight * *F;
+  }
+  for (const TensorRule &T : tensorRules())
+    if (auto V = Lookup(tensorMetric(T.Suffix)))
+      C[std::string("tensor_flops.") + T.Key] = *V;
+  for (const SumRule &R : byteRules())
+    for (const std::vector<std::string> &Metrics : R.Alternatives) {
+      std::optional<double> Sum = 0.0;
+      for (const std::string &M : Metrics) {
+        auto V = Lookup(M);
+        if (!V) {
+          Sum.reset();
+          break;
+        }
+        *Sum += *V;
+      }
+      if (Sum) {
+        C[R.Key] = *Sum;
+        break;
+      }
+    }
+  return C;
+}
+
+} // namespace metrics
+} // namespace hroof
