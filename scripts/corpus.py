@@ -3,7 +3,7 @@
 """Compile a corpus of CUDA sources with and without the hroof plugin.
 
 Usage (from anywhere; fetches nothing, the corpus is yours):
-  scripts/corpus.sh DIR [--runs N] [--jobs J] [--asan] [--limit K] [--out FILE.md]
+  scripts/corpus.sh DIR [--runs N] [--jobs J] [--asan] [--limit K] [-I INC] [--out FILE.md]
 
 For every .cu file under DIR (device side only, sm_90, -O2, through ptxas):
   plain     clang++ without the plugin (a file that fails here is skipped: the
@@ -51,6 +51,8 @@ def parse_args():
     ap.add_argument("--build", default=os.environ.get("HROOF_BUILD", os.path.join(ROOT, "build")))
     ap.add_argument("--clang", default=os.environ.get("HROOF_CLANG", "clang++-22"))
     ap.add_argument("--cuda-path", default=os.environ.get("CUDA_PATH", "/usr/local/cuda"))
+    ap.add_argument("-I", dest="includes", action="append", default=[],
+                    help="extra include directory (repeatable; cuda-samples: -I Common)")
     ap.add_argument("--out", help="also write the table (Markdown) and per-file rows here")
     a = ap.parse_args()
     if not os.path.isdir(a.dir):
@@ -78,6 +80,8 @@ class Compiler:
         self.base = [a.clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
                      f"--cuda-path={a.cuda_path}", "-Wno-unknown-cuda-version", "-w",
                      "-std=c++17", "-O2", "-c", "-o", "/dev/null"]
+        for inc in a.includes:
+            self.base += ["-I", os.path.abspath(inc)]
         self.env = dict(os.environ)
         if a.asan:
             self.env["LD_PRELOAD"] = asan_runtime(a.clang)
