@@ -22,7 +22,7 @@
 namespace hroof {
 namespace rt {
 
-/// The metrics of `--counters roofline` (DESIGN.md "Hardware counters"),
+/// The metrics of `--counters roofline` (docs/runtime.md "Hardware counters"),
 /// counted metrics first, then the `.peak_sustained` and clock metrics used
 /// for the reference roofs.
 const std::vector<std::string> &rooflineMetrics();

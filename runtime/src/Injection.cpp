@@ -21,11 +21,15 @@
 // "hroof: ..." and switches off what failed (counting, or the whole runtime);
 // the application's own calls and results are never changed.
 //
-// Hardware counters (DESIGN.md "Hardware counters", docs/runtime.md): the
-// CUPTI range profiler, auto range + kernel replay, one range per selected
-// launch (HardwareCounters below): enabled per context at its first profiled
-// launch, started at launch enter, stopped, decoded and evaluated at launch
-// exit; the values become the launch record's "counters" (HwMetrics.h).
+// Hardware counters (docs/runtime.md "Hardware counters"): the CUPTI range
+// profiler, auto range + kernel replay, one range per selected launch
+// (RangeProfiler.h): enabled per context at its first profiled launch,
+// started at launch enter, stopped, decoded and evaluated at launch exit; the
+// values become the launch record's "counters" (HwMetrics.h).
+//
+// This file: the state (Runtime), the CUPTI callback dispatch, init and
+// finish. Launches.cpp handles the launches, Activity.cpp the activity
+// records (Injection.h lists the parts).
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
 
@@ -247,7 +251,7 @@ int initialize() {
                       {"host", Host},
                       {"command", Cmd},
                       {"start_time", long(std::time(nullptr))},
-                      {"run_id", std::getenv("HROOF_RUN_ID") ? std::getenv("HROOF_RUN_ID") : ""},
+                      {"run_id", rtEnvText(RtEnv::RunId)},
                       {"counters", NumCounters},
                       {"settings", T.S.toJson()}};
   std::string Path = profilePath(T.S.Output, long(getpid()), Rank);
