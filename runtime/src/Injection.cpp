@@ -23,7 +23,7 @@
 //
 // Hardware counters (docs/runtime.md "Hardware counters"): the CUPTI range
 // profiler, auto range + kernel replay, one range per selected launch
-// (RangeProfiler.h): enabled per context at its first profiled launch,
+// (HardwareCounters.h): enabled per context at its first profiled launch,
 // started at launch enter, stopped, decoded and evaluated at launch exit; the
 // values become the launch record's "counters" (HwMetrics.h).
 //
@@ -58,13 +58,6 @@ const char *cuErr(CUresult R) {
   const char *S = nullptr;
   if (cuGetErrorName(R, &S) != CUDA_SUCCESS || !S)
     return "unknown CUDA error";
-  return S;
-}
-
-std::string cuptiErr(CUptiResult R) {
-  const char *S = nullptr;
-  if (cuptiGetResultString(R, &S) != CUPTI_SUCCESS || !S)
-    return "CUPTI error " + std::to_string(int(R));
   return S;
 }
 

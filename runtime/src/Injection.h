@@ -3,17 +3,18 @@
 // The state the injection library keeps while the application runs (one
 // Runtime, reached through rt()) and what each part of the library offers the
 // others. Internal to libhroof_rt.so, included by its sources only:
-//   Injection.cpp      the state, CUPTI callback dispatch, init and finish
-//   Launches.cpp       module/function lookup, launch enter and exit
-//   Activity.cpp       CUPTI activity records (durations), paired with launches
-//   RangeProfiler.cpp  the hardware counters (CUPTI range profiler)
+//   Injection.cpp         the state, CUPTI callback dispatch, init and finish
+//   Launches.cpp          module/function lookup, launch enter and exit
+//   Activity.cpp          CUPTI activity records (durations), with launches
+//   HardwareCounters.cpp  the hardware counters of the selected launches
+//   RangeProfiler.cpp     their CUPTI range profiler calls (host, target)
 // docs/runtime.md describes the runtime as a whole.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_RUNTIME_INJECTION_H
 #define HROOF_RUNTIME_INJECTION_H
 
 #include "Profile.h"
-#include "RangeProfiler.h"
+#include "HardwareCounters.h"
 
 #include "hroof/CounterLayout.h"
 #include "hroof/StaticModel.h"
@@ -41,8 +42,6 @@ constexpr size_t CounterBytes = sizeof(uint64_t) * NumCounters;
 void logLine(const char *Fmt, ...);
 /// The CUDA driver's name of \p R.
 const char *cuErr(CUresult R);
-/// CUPTI's text of \p R.
-std::string cuptiErr(CUptiResult R);
 /// The calling thread's kernel thread id.
 uint64_t threadId();
 /// CLOCK_MONOTONIC in nanoseconds.

@@ -318,6 +318,83 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
 }
 
+/// Launch exit of a counted launch: copies the counter array back on the
+/// launch's stream and sums its copies into the launch record.
+void readCounts(InFlight &IF) {
+  Runtime &T = rt();
+  LaunchRecord &LR = IF.R;
+  // The pass spreads each kernel's counts over CounterSlots copies of the
+  // array (by SM and warp); the launch's counts are their sum.
+  CountVector C{};
+  std::vector<uint64_t> Slots(size_t(NumCounters) * IF.F->CounterSlots);
+  CUresult R = cuMemcpyDtoHAsync(Slots.data(), IF.F->Counters,
+                                 CounterBytes * IF.F->CounterSlots, IF.Stream);
+  if (R == CUDA_SUCCESS)
+    R = cuStreamSynchronize(IF.Stream);
+  if (R == CUDA_SUCCESS) {
+    for (size_t S = 0; S < IF.F->CounterSlots; ++S)
+      for (int K = 0; K < NumCounters; ++K)
+        C[K] += Slots[S * NumCounters + K];
+    LR.Dynamic = C;
+  } else {
+    // Deliver what CUPTI already holds before the context is torn down.
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    LR.Error = std::string("kernel failed: ") + cuErr(R);
+    LR.DynamicProblem = "the kernel or a preceding operation on its stream failed";
+    T.stopCounting("kernel " + IF.F->Name + " (launch " +
+                   std::to_string(LR.Correlation) + ") failed with " + cuErr(R) +
+                   "; dynamic counting stops, the profile keeps every "
+                   "launch before it");
+  }
+}
+
+/// Launch exit: the static model evaluated with this launch's grid, block
+/// and integer arguments (cached per kernel by those), or why not.
+void evaluateStatic(InFlight &IF) {
+  Runtime &T = rt();
+  LaunchRecord &LR = IF.R;
+  const FuncInfo &F = *IF.F;
+  if (!F.Instrumented)
+    ; // uninstrumented (here for its hardware counters): no static model
+  else if (!F.Model)
+    LR.StaticProblem = F.ModelProblem;
+  else if (!T.S.StaticEval)
+    LR.StaticProblem = "static evaluation off (HROOF_STATIC_EVAL=0)";
+  else if (!IF.ArgProblem.empty())
+    LR.StaticProblem = IF.ArgProblem;
+  else {
+    std::string Key;
+    for (int D = 0; D < 3; ++D)
+      Key += std::to_string(IF.Shape.Grid[D]) + "," + std::to_string(IF.Shape.Block[D]) + ";";
+    for (size_t I = 0; I < IF.Env.Args.size(); ++I)
+      Key += (I < IF.Env.HasArg.size() && IF.Env.HasArg[I] ? std::to_string(IF.Env.Args[I])
+                                                            : std::string("?")) + ",";
+    FuncInfo &FM = *IF.F;
+    bool Cached = false;
+    {
+      std::lock_guard<std::mutex> G(FM.StaticCacheLock);
+      auto It = FM.StaticCache.find(Key);
+      if (It != FM.StaticCache.end()) {
+        LR.Static = It->second.first;
+        LR.StaticProblem = It->second.second;
+        Cached = true;
+      }
+    }
+    if (!Cached) {
+      try {
+        ThreadSumOptions O;
+        O.MaxEvaluations = uint64_t(T.S.EvalLimit);
+        LR.Static = evaluateKernel(*F.Model, IF.Shape, IF.Env, O);
+      } catch (const std::exception &E) {
+        LR.StaticProblem = E.what();
+      }
+      std::lock_guard<std::mutex> G(FM.StaticCacheLock);
+      if (FM.StaticCache.size() < StaticCacheLimit)
+        FM.StaticCache[Key] = {LR.Static, LR.StaticProblem};
+    }
+  }
+}
+
 void onLaunchExit(const CUpti_CallbackData *CB) {
   Runtime &T = rt();
   std::unique_ptr<InFlight> IF(reinterpret_cast<InFlight *>(*CB->correlationData));
@@ -337,73 +414,12 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
     if (LR.Instrumented)
       LR.DynamicProblem = "the launch failed";
   } else if (IF->Counted) {
-    // The pass spreads each kernel's counts over CounterSlots copies of the
-    // array (by SM and warp); the launch's counts are their sum.
-    CountVector C{};
-    std::vector<uint64_t> Slots(size_t(NumCounters) * IF->F->CounterSlots);
-    CUresult R = cuMemcpyDtoHAsync(Slots.data(), IF->F->Counters,
-                                   CounterBytes * IF->F->CounterSlots, IF->Stream);
-    if (R == CUDA_SUCCESS)
-      R = cuStreamSynchronize(IF->Stream);
-    if (R == CUDA_SUCCESS) {
-      for (size_t S = 0; S < IF->F->CounterSlots; ++S)
-        for (int K = 0; K < NumCounters; ++K)
-          C[K] += Slots[S * NumCounters + K];
-      LR.Dynamic = C;
-    } else {
-      // Deliver what CUPTI already holds before the context is torn down.
-      cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-      LR.Error = std::string("kernel failed: ") + cuErr(R);
-      LR.DynamicProblem = "the kernel or a preceding operation on its stream failed";
-      T.stopCounting("kernel " + IF->F->Name + " (launch " +
-                     std::to_string(LR.Correlation) + ") failed with " + cuErr(R) +
-                     "; dynamic counting stops, the profile keeps every "
-                     "launch before it");
-    }
+    readCounts(*IF);
   }
   if (IF->Lock.owns_lock())
     IF->Lock.unlock();
   // Static model at this launch (outside the array lock).
-  const FuncInfo &F = *IF->F;
-  if (!F.Instrumented)
-    ; // uninstrumented (here for its hardware counters): no static model
-  else if (!F.Model)
-    LR.StaticProblem = F.ModelProblem;
-  else if (!T.S.StaticEval)
-    LR.StaticProblem = "static evaluation off (HROOF_STATIC_EVAL=0)";
-  else if (!IF->ArgProblem.empty())
-    LR.StaticProblem = IF->ArgProblem;
-  else {
-    std::string Key;
-    for (int D = 0; D < 3; ++D)
-      Key += std::to_string(IF->Shape.Grid[D]) + "," + std::to_string(IF->Shape.Block[D]) + ";";
-    for (size_t I = 0; I < IF->Env.Args.size(); ++I)
-      Key += (I < IF->Env.HasArg.size() && IF->Env.HasArg[I] ? std::to_string(IF->Env.Args[I])
-                                                            : std::string("?")) + ",";
-    FuncInfo &FM = *IF->F;
-    bool Cached = false;
-    {
-      std::lock_guard<std::mutex> G(FM.StaticCacheLock);
-      auto It = FM.StaticCache.find(Key);
-      if (It != FM.StaticCache.end()) {
-        LR.Static = It->second.first;
-        LR.StaticProblem = It->second.second;
-        Cached = true;
-      }
-    }
-    if (!Cached) {
-      try {
-        ThreadSumOptions O;
-        O.MaxEvaluations = uint64_t(T.S.EvalLimit);
-        LR.Static = evaluateKernel(*F.Model, IF->Shape, IF->Env, O);
-      } catch (const std::exception &E) {
-        LR.StaticProblem = E.what();
-      }
-      std::lock_guard<std::mutex> G(FM.StaticCacheLock);
-      if (FM.StaticCache.size() < StaticCacheLimit)
-        FM.StaticCache[Key] = {LR.Static, LR.StaticProblem};
-    }
-  }
+  evaluateStatic(*IF);
   if (T.S.Verbose >= 2)
     logLine("launch %u %s grid %u,%u,%u block %u,%u,%u%s%s", LR.Correlation,
             LR.Name.c_str(), LR.Grid[0], LR.Grid[1], LR.Grid[2], LR.Block[0],

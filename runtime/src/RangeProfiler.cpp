@@ -1,39 +1,18 @@
-//===- RangeProfiler.cpp - hardware counters: the CUPTI range profiler ----===//
+//===- RangeProfiler.cpp - the CUPTI range profiler: host and target sides ===//
 //
-// HardwareCounters (RangeProfiler.h): per context, the range profiler object,
-// the host objects and config images of its metric lists; per launch, one
-// range opened at launch enter and closed, decoded and evaluated at exit.
+// RangeProfilerHost and RangeProfilerTarget (RangeProfiler.h): each method
+// is one CUPTI step with its parameter struct filled in; a failed call
+// returns hwErr()'s message, a successful one "".
 //===----------------------------------------------------------------------===//
-#include "Injection.h"
+#include "RangeProfiler.h"
 
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
-
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 namespace hroof {
 namespace rt {
 
 namespace {
-
-/// Every tensor type metric (a mask over tensorTypeMetrics()).
-const unsigned AllTypes = (1u << tensorTypeMetrics().size()) - 1;
-
-} // namespace
-
-std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code) {
-  auto LT = std::make_shared<LearnedTypes>();
-  LT->Types = std::move(Types);
-  LT->Code = Code;
-  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
-    if (LT->Types.Types.count(tensorTypeMetrics()[I]))
-      LT->Mask |= 1u << I;
-  return LT;
-}
-
-//===--- Hardware counters: the CUPTI range profiler ----------------------===//
 
 const char *supportLevel(CUpti_Profiler_Support_Level L) {
   switch (L) {
@@ -48,7 +27,15 @@ const char *supportLevel(CUpti_Profiler_Support_Level L) {
   }
 }
 
-/// The message for a failed CUPTI profiler call, with the usual causes named.
+} // namespace
+
+std::string cuptiErr(CUptiResult R) {
+  const char *S = nullptr;
+  if (cuptiGetResultString(R, &S) != CUPTI_SUCCESS || !S)
+    return "CUPTI error " + std::to_string(int(R));
+  return S;
+}
+
 std::string hwErr(const char *What, CUptiResult R) {
   std::string M = std::string(What) + ": " + cuptiErr(R);
   if (R == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
@@ -64,650 +51,251 @@ std::string hwErr(const char *What, CUptiResult R) {
   return M;
 }
 
-void HardwareCounters::off(const std::string &Why) {
-  Runtime &T = rt();
-  if (Enabled.exchange(false)) {
-    logLine("hardware counters off: %s (durations and dynamic counts go on)",
-            Why.c_str());
-    if (T.P)
-      T.P->note("hardware counters off: " + Why);
-  }
+//===--- Host side ----------------------------------------------------------===//
+
+std::string RangeProfilerHost::initialize(const std::string &Chip,
+                                          std::vector<uint8_t> &Avail) {
+  CUptiResult R;
+  CUpti_Profiler_Host_Initialize_Params HI{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  HI.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  HI.pChipName = Chip.c_str();
+  HI.pCounterAvailabilityImage = Avail.data();
+  if ((R = cuptiProfilerHostInitialize(&HI)) != CUPTI_SUCCESS)
+    return hwErr(("cuptiProfilerHostInitialize (chip " + Chip + ")").c_str(), R);
+  Obj = HI.pHostObject;
+  return "";
 }
 
-void HardwareCounters::onInit() {
-  Runtime &T = rt();
-  Set = parseCountersSetting(T.S.Counters);
-  Limit = T.S.LaunchLimit;
-  if (!Set.Problem.empty()) {
-    logLine("%s; ignored", Set.Problem.c_str());
-    if (T.P)
-      T.P->note(Set.Problem);
-  }
-  // cuptiProfilerInitialize is called at the first profiled launch (setup):
-  // inside cuInit, where InitializeInjection runs, it fails (seen on the H100:
-  // CUPTI_ERROR_UNKNOWN).
-  Enabled = Set.Enabled;
-  if (Enabled && Set.LearnTensorTypes && T.S.TypeCache != "none") {
-    std::string Path = T.S.TypeCache == "auto" ? defaultTypeCachePath() : T.S.TypeCache;
-    std::string E = Path.empty() ? "no HOME or XDG_CACHE_HOME for the default place"
-                                 : Cache.load(Path);
-    if (E.empty() && Cache.skippedLines())
-      E = std::to_string(Cache.skippedLines()) + " malformed line(s) in " + Path + " ignored";
-    CacheOn = !Path.empty();
-    if (!E.empty()) {
-      logLine("tensor-type cache: %s", E.c_str());
-      if (T.P)
-        T.P->note("tensor-type cache: " + E);
-    }
-  }
+bool RangeProfilerHost::hasMetric(const std::string &Name) {
+  CUpti_Profiler_Host_GetMetricProperties_Params MP{
+      CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+  MP.pHostObject = Obj;
+  MP.pMetricName = Name.c_str();
+  return cuptiProfilerHostGetMetricProperties(&MP) == CUPTI_SUCCESS;
 }
 
-void HardwareCounters::onModuleLoaded(const CUpti_ModuleResourceData &MD) {
-  if (!CacheOn)
-    return;
-  uint64_t T0 = nowNs();
-  auto Hashes = cubinFunctionHashes(MD.pCubin, MD.cubinSize);
-  std::lock_guard<std::mutex> L(CodeM);
-  HashNs += nowNs() - T0;
-  ++HashedModules;
-  HashedBytes += MD.cubinSize;
-  for (auto &[Name, Hash] : Hashes) {
-    auto [It, New] = CodeHash.emplace(std::move(Name), Hash);
-    if (!New && It->second != Hash)
-      It->second = 0; // one name, two codes: never looked up
-  }
+std::string RangeProfilerHost::configure(std::vector<const char *> &Names,
+                                         std::vector<uint8_t> &Config,
+                                         size_t &Passes) {
+  CUptiResult R;
+  CUpti_Profiler_Host_ConfigAddMetrics_Params AM{
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  AM.pHostObject = Obj;
+  AM.ppMetricNames = Names.data();
+  AM.numMetrics = Names.size();
+  if ((R = cuptiProfilerHostConfigAddMetrics(&AM)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostConfigAddMetrics", R);
+  CUpti_Profiler_Host_GetConfigImageSize_Params CS{
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  CS.pHostObject = Obj;
+  if ((R = cuptiProfilerHostGetConfigImageSize(&CS)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostGetConfigImageSize", R);
+  Config.resize(CS.configImageSize);
+  CUpti_Profiler_Host_GetConfigImage_Params CI{
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  CI.pHostObject = Obj;
+  CI.configImageSize = Config.size();
+  CI.pConfigImage = Config.data();
+  if ((R = cuptiProfilerHostGetConfigImage(&CI)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostGetConfigImage", R);
+  CUpti_Profiler_Host_GetNumOfPasses_Params NP{
+      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  NP.configImageSize = Config.size();
+  NP.pConfigImage = Config.data();
+  Passes = cuptiProfilerHostGetNumOfPasses(&NP) == CUPTI_SUCCESS ? NP.numOfPasses : 0;
+  return "";
 }
 
-uint64_t HardwareCounters::codeHash(const std::string &Mangled) {
-  std::lock_guard<std::mutex> L(CodeM);
-  auto It = CodeHash.find(Mangled);
-  return It == CodeHash.end() ? 0 : It->second;
+std::string RangeProfilerHost::evaluate(std::vector<uint8_t> &Data, size_t Index,
+                                        std::vector<const char *> &Names,
+                                        std::vector<double> &Values) {
+  CUptiResult R;
+  CUpti_Profiler_Host_EvaluateToGpuValues_Params EV{
+      CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+  EV.pHostObject = Obj;
+  EV.pCounterDataImage = Data.data();
+  EV.counterDataImageSize = Data.size();
+  EV.rangeIndex = Index;
+  EV.ppMetricNames = Names.data();
+  EV.numMetrics = Names.size();
+  EV.pMetricValues = Values.data();
+  if ((R = cuptiProfilerHostEvaluateToGpuValues(&EV)) != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerHostEvaluateToGpuValues", R);
+  return "";
 }
 
-bool HardwareCounters::take(const FuncInfo &F) {
-  std::lock_guard<std::mutex> L(M);
-  int64_t &N = Taken[F.Mangled];
-  if (N >= Limit)
-    return false;
-  ++N;
-  return true;
+void RangeProfilerHost::deinitialize() {
+  CUpti_Profiler_Host_Deinitialize_Params D{
+      CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+  D.pHostObject = Obj;
+  cuptiProfilerHostDeinitialize(&D);
+  Obj = nullptr;
 }
 
-std::string HardwareCounters::setup(HwContext &C, CUcontext Ctx) {
-  Runtime &T = rt();
-  {
-    std::lock_guard<std::mutex> L(M);
-    if (!ProfilerInitDone) {
-      ProfilerInitDone = true;
-      CUpti_Profiler_Initialize_Params P{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-      CUptiResult R = cuptiProfilerInitialize(&P);
-      if (R != CUPTI_SUCCESS)
-        ProfilerInitProblem = hwErr("cuptiProfilerInitialize", R);
-    }
-  }
-  std::string E = setupContext(C, Ctx);
-  if (!E.empty() && !ProfilerInitProblem.empty())
-    E += " (after " + ProfilerInitProblem + ")";
-  return E;
+//===--- Target side --------------------------------------------------------===//
+
+std::string RangeProfilerTarget::initializeProfiler() {
+  CUpti_Profiler_Initialize_Params P{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  CUptiResult R = cuptiProfilerInitialize(&P);
+  if (R != CUPTI_SUCCESS)
+    return hwErr("cuptiProfilerInitialize", R);
+  return "";
 }
 
-std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
-  Runtime &T = rt();
-  CUdevice Dev = 0;
-  CUresult CR = cuCtxGetDevice(&Dev);
-  if (CR != CUDA_SUCCESS)
-    return std::string("cuCtxGetDevice: ") + cuErr(CR);
-  C.Device = int(Dev);
-  char DevName[256] = {0};
-  cuDeviceGetName(DevName, sizeof DevName, Dev);
+std::string RangeProfilerTarget::checkDevice(CUdevice Dev, const char *DevName) {
   CUpti_Profiler_DeviceSupported_Params DS{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
   DS.cuDevice = Dev;
   DS.api = CUPTI_PROFILER_RANGE_PROFILING;
   CUptiResult R = cuptiProfilerDeviceSupported(&DS);
   if (R != CUPTI_SUCCESS)
     return hwErr("cuptiProfilerDeviceSupported", R);
-  if (DS.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-    std::string Why;
-    auto Add = [&](const char *What, CUpti_Profiler_Support_Level L) {
-      if (L != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-        Why += std::string(Why.empty() ? "" : ", ") + What + " " + supportLevel(L);
-    };
-    Add("architecture", DS.architecture);
-    Add("SLI", DS.sli);
-    Add("vGPU", DS.vGpu);
-    Add("confidential compute", DS.confidentialCompute);
-    Add("CMP", DS.cmp);
-    Add("WSL", DS.wsl);
-    return "device " + std::to_string(Dev) + " (" + DevName +
-           ") does not support the range profiler (" + Why + ")";
-  }
+  if (DS.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+    return "";
+  std::string Why;
+  auto Add = [&](const char *What, CUpti_Profiler_Support_Level L) {
+    if (L != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+      Why += std::string(Why.empty() ? "" : ", ") + What + " " + supportLevel(L);
+  };
+  Add("architecture", DS.architecture);
+  Add("SLI", DS.sli);
+  Add("vGPU", DS.vGpu);
+  Add("confidential compute", DS.confidentialCompute);
+  Add("CMP", DS.cmp);
+  Add("WSL", DS.wsl);
+  return "device " + std::to_string(Dev) + " (" + DevName +
+         ") does not support the range profiler (" + Why + ")";
+}
+
+std::string RangeProfilerTarget::chipName(CUdevice Dev, std::string &Chip) {
+  CUptiResult R;
   CUpti_Device_GetChipName_Params CN{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   CN.deviceIndex = size_t(Dev);
   if ((R = cuptiDeviceGetChipName(&CN)) != CUPTI_SUCCESS || !CN.pChipName)
     return hwErr("cuptiDeviceGetChipName", R);
-  C.Chip = CN.pChipName;
-  const std::string &Chip = C.Chip;
+  Chip = CN.pChipName;
+  return "";
+}
+
+std::string RangeProfilerTarget::counterAvailability(CUcontext Ctx,
+                                                     std::vector<uint8_t> &Avail) {
+  CUptiResult R;
   CUpti_Profiler_GetCounterAvailability_Params CA{
       CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
   CA.ctx = Ctx;
   if ((R = cuptiProfilerGetCounterAvailability(&CA)) != CUPTI_SUCCESS)
     return hwErr("cuptiProfilerGetCounterAvailability", R);
-  C.Avail.resize(CA.counterAvailabilityImageSize);
-  CA.pCounterAvailabilityImage = C.Avail.data();
+  Avail.resize(CA.counterAvailabilityImageSize);
+  CA.pCounterAvailabilityImage = Avail.data();
   if ((R = cuptiProfilerGetCounterAvailability(&CA)) != CUPTI_SUCCESS)
     return hwErr("cuptiProfilerGetCounterAvailability", R);
-  CUpti_Profiler_Host_Initialize_Params HI{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-  HI.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-  HI.pChipName = Chip.c_str();
-  HI.pCounterAvailabilityImage = C.Avail.data();
-  if ((R = cuptiProfilerHostInitialize(&HI)) != CUPTI_SUCCESS)
-    return hwErr(("cuptiProfilerHostInitialize (chip " + Chip + ")").c_str(), R);
-  // Metric names checked on this chip; the missing ones dropped, said once.
-  std::string Dropped;
-  for (const std::string &Name : Set.Metrics) {
-    CUpti_Profiler_Host_GetMetricProperties_Params MP{
-        CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
-    MP.pHostObject = HI.pHostObject;
-    MP.pMetricName = Name.c_str();
-    if (cuptiProfilerHostGetMetricProperties(&MP) == CUPTI_SUCCESS)
-      C.Metrics.push_back(Name);
-    else
-      Dropped += (Dropped.empty() ? "" : ", ") + Name;
-  }
-  {
-    CUpti_Profiler_Host_Deinitialize_Params D{
-        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-    D.pHostObject = HI.pHostObject;
-    cuptiProfilerHostDeinitialize(&D);
-  }
-  {
-    std::lock_guard<std::mutex> L(M);
-    if (!Dropped.empty() && !DroppedReported) {
-      DroppedReported = true;
-      std::string Msg = "hardware counters: not available on " + Chip +
-                        ", dropped: " + Dropped;
-      logLine("%s", Msg.c_str());
-      if (T.P)
-        T.P->note(Msg);
-    }
-  }
-  if (C.Metrics.empty())
-    return "none of the requested metrics exists on " + Chip;
+  return "";
+}
+
+std::string RangeProfilerTarget::rangeCount(std::vector<uint8_t> &Data,
+                                            size_t &Ranges) {
+  CUptiResult R;
+  CUpti_RangeProfiler_GetCounterDataInfo_Params GI{
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  GI.pCounterDataImage = Data.data();
+  GI.counterDataImageSize = Data.size();
+  if ((R = cuptiRangeProfilerGetCounterDataInfo(&GI)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerGetCounterDataInfo", R);
+  Ranges = GI.numTotalRanges;
+  return "";
+}
+
+std::string RangeProfilerTarget::enable(CUcontext Ctx) {
+  CUptiResult R;
   CUpti_RangeProfiler_Enable_Params EN{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
   EN.ctx = Ctx;
   if ((R = cuptiRangeProfilerEnable(&EN)) != CUPTI_SUCCESS)
     return hwErr("cuptiRangeProfilerEnable", R);
-  C.Obj = EN.pRangeProfilerObject;
-  HwConfig *All = nullptr, *NoTypes = nullptr;
-  if (std::string E = config(C, AllTypes, All); !E.empty())
-    return E;
-  std::string Passes = std::to_string(All->Passes) + " replay passes per launch";
-  if (Set.LearnTensorTypes) {
-    if (std::string E = config(C, 0, NoTypes); !E.empty())
-      return E;
-    Passes = std::to_string(All->Passes) +
-             " replay passes at a kernel's first profiled launch (every tensor "
-             "type), then " + std::to_string(NoTypes->Passes) +
-             " plus those of the tensor types it used";
-  }
-  if (T.S.Verbose >= 1)
-    logLine("hardware counters on device %d (%s, chip %s): %zu metrics, %s",
-            int(Dev), DevName, Chip.c_str(), C.Metrics.size(), Passes.c_str());
-  if (T.P)
-    T.P->note("hardware counters: chip " + Chip + ", " +
-              std::to_string(C.Metrics.size()) + " metrics, " + Passes);
-  C.Ready = true;
+  Obj = EN.pRangeProfilerObject;
   return "";
 }
 
-std::string HardwareCounters::config(HwContext &C, unsigned TypeMask,
-                                     HwConfig *&Out) {
-  auto &Slot = C.Configs[TypeMask];
-  if (Slot) {
-    Out = Slot.get();
-    return "";
-  }
-  auto H = std::make_unique<HwConfig>();
-  TensorTypes Types;
-  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
-    if (TypeMask & (1u << I))
-      Types.Types.insert(tensorTypeMetrics()[I]);
-  H->Metrics = metricsForTypes(C.Metrics, Types);
-  for (const std::string &Name : H->Metrics)
-    H->Names.push_back(Name.c_str());
+void RangeProfilerTarget::disable() {
+  CUpti_RangeProfiler_Disable_Params D{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+  D.pRangeProfilerObject = Obj;
+  cuptiRangeProfilerDisable(&D);
+  Obj = nullptr;
+}
+
+std::string RangeProfilerTarget::counterDataSize(std::vector<const char *> &Names,
+                                                 size_t &Size) {
   CUptiResult R;
-  CUpti_Profiler_Host_Initialize_Params HI{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-  HI.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-  HI.pChipName = C.Chip.c_str();
-  HI.pCounterAvailabilityImage = C.Avail.data();
-  if ((R = cuptiProfilerHostInitialize(&HI)) != CUPTI_SUCCESS) {
-    C.Configs.erase(TypeMask);
-    return hwErr(("cuptiProfilerHostInitialize (chip " + C.Chip + ")").c_str(), R);
-  }
-  H->Host = HI.pHostObject;
-  HwConfig &X = *H;
-  Slot = std::move(H); // owned from here on (torn down with the context)
-  CUpti_Profiler_Host_ConfigAddMetrics_Params AM{
-      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-  AM.pHostObject = X.Host;
-  AM.ppMetricNames = X.Names.data();
-  AM.numMetrics = X.Names.size();
-  if ((R = cuptiProfilerHostConfigAddMetrics(&AM)) != CUPTI_SUCCESS)
-    return hwErr("cuptiProfilerHostConfigAddMetrics", R);
-  CUpti_Profiler_Host_GetConfigImageSize_Params CS{
-      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-  CS.pHostObject = X.Host;
-  if ((R = cuptiProfilerHostGetConfigImageSize(&CS)) != CUPTI_SUCCESS)
-    return hwErr("cuptiProfilerHostGetConfigImageSize", R);
-  X.Config.resize(CS.configImageSize);
-  CUpti_Profiler_Host_GetConfigImage_Params CI{
-      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-  CI.pHostObject = X.Host;
-  CI.configImageSize = X.Config.size();
-  CI.pConfigImage = X.Config.data();
-  if ((R = cuptiProfilerHostGetConfigImage(&CI)) != CUPTI_SUCCESS)
-    return hwErr("cuptiProfilerHostGetConfigImage", R);
-  CUpti_Profiler_Host_GetNumOfPasses_Params NP{
-      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-  NP.configImageSize = X.Config.size();
-  NP.pConfigImage = X.Config.data();
-  X.Passes = cuptiProfilerHostGetNumOfPasses(&NP) == CUPTI_SUCCESS ? NP.numOfPasses : 0;
   CUpti_RangeProfiler_GetCounterDataSize_Params DSz{
       CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-  DSz.pRangeProfilerObject = C.Obj;
-  DSz.pMetricNames = X.Names.data();
-  DSz.numMetrics = X.Names.size();
+  DSz.pRangeProfilerObject = Obj;
+  DSz.pMetricNames = Names.data();
+  DSz.numMetrics = Names.size();
   DSz.maxNumOfRanges = 1;
   DSz.maxNumRangeTreeNodes = 1;
   if ((R = cuptiRangeProfilerGetCounterDataSize(&DSz)) != CUPTI_SUCCESS)
     return hwErr("cuptiRangeProfilerGetCounterDataSize", R);
-  X.Data.resize(DSz.counterDataSize);
-  C.DataCfg = &X;
-  Out = &X;
+  Size = DSz.counterDataSize;
   return "";
 }
 
-bool HardwareCounters::onLaunchEnter(InFlight &IF) {
-  HwContext *C;
-  {
-    std::lock_guard<std::mutex> L(M);
-    auto &P = Ctxs[IF.Ctx];
-    if (!P)
-      P = std::make_unique<HwContext>();
-    C = P.get();
-  }
-  std::unique_lock<std::mutex> Lock(C->M);
-  if (!Enabled || C->Failed)
-    return false;
-  IF.R.HwTried = true;
-  uint64_t T0 = nowNs();
-  if (!C->Ready) {
-    std::string E = setup(*C, IF.Ctx);
-    if (!E.empty()) {
-      C->Failed = true;
-      IF.R.HwProblem = E;
-      off(E);
-      return false;
-    }
-  }
-  // The metric list: every tensor type at a kernel's first profiled launch,
-  // then only the types it used (each type costs replay passes of its own).
-  // A kernel not seen in this run may have its types in the cache (TypeCache.h).
-  // The code hash is looked up only then (lock order: M, then CodeM).
-  IF.HwLearning = false;
-  IF.HwTypes.reset();
-  IF.HwCode = 0;
-  unsigned Mask = AllTypes;
-  if (Set.LearnTensorTypes) {
-    std::lock_guard<std::mutex> L(M);
-    auto It = Learned.find(IF.F->Mangled);
-    if (It == Learned.end() && CacheOn && (IF.HwCode = codeHash(IF.F->Mangled))) {
-      if (const TensorTypes *Cached = Cache.find(C->Chip, IF.HwCode, IF.F->Mangled)) {
-        It = Learned.emplace(IF.F->Mangled, makeLearned(*Cached, IF.HwCode)).first;
-        ++FromCache;
-      }
-    }
-    if (It == Learned.end()) {
-      IF.HwLearning = true;
-    } else {
-      IF.HwTypes = It->second;
-      Mask = IF.HwTypes->Mask;
-    }
-  }
-  HwConfig *Cfg = nullptr;
-  std::string E = config(*C, Mask, Cfg);
+std::string RangeProfilerTarget::initCounterData(std::vector<uint8_t> &Data) {
   CUptiResult R;
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params DI{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-  // A range profiler object replays every range with the pass count of the
-  // first config it ran (seen on the H100: 2-pass ranges after an 8-pass one
-  // cost as much as 8-pass ones, with the right values; more passes than the
-  // first did not evaluate). A config with more passes gets a fresh object;
-  // one with fewer, when the passes it wasted cost a fresh object
-  // (ReplayPolicy.h).
-  bool First = !C->ObjPasses;
-  bool Recreate = E.empty() && C->Policy.recreate(C->ObjPasses, Cfg->Passes);
-  uint64_t RecreateNs = 0;
-  if (Recreate) {
-    uint64_t R0 = nowNs();
-    CUpti_RangeProfiler_Disable_Params D{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    D.pRangeProfilerObject = C->Obj;
-    cuptiRangeProfilerDisable(&D);
-    C->Obj = nullptr;
-    CUpti_RangeProfiler_Enable_Params EN{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    EN.ctx = IF.Ctx;
-    if ((R = cuptiRangeProfilerEnable(&EN)) != CUPTI_SUCCESS)
-      E = hwErr("cuptiRangeProfilerEnable", R);
-    else
-      C->Obj = EN.pRangeProfilerObject;
-    ++Reenables;
-    RecreateNs = nowNs() - R0;
-    C->DataCfg = nullptr;
-  }
-  if (E.empty() && (Recreate || !C->ObjPasses))
-    C->ObjPasses = Cfg->Passes;
-  IF.HwPasses = C->ObjPasses;
-  uint64_t P0 = nowNs();
-  bool NewList = C->DataCfg != Cfg;
-  if (E.empty() && C->DataCfg != Cfg) {
-    // The counter-data image takes its metric list from the range profiler
-    // object's last GetCounterDataSize (seen on the H100: with another list's
-    // image the evaluated values of the missing metrics are NaN).
-    CUpti_RangeProfiler_GetCounterDataSize_Params DSz{
-        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    DSz.pRangeProfilerObject = C->Obj;
-    DSz.pMetricNames = Cfg->Names.data();
-    DSz.numMetrics = Cfg->Names.size();
-    DSz.maxNumOfRanges = 1;
-    DSz.maxNumRangeTreeNodes = 1;
-    if ((R = cuptiRangeProfilerGetCounterDataSize(&DSz)) != CUPTI_SUCCESS)
-      E = hwErr("cuptiRangeProfilerGetCounterDataSize", R);
-    else if (DSz.counterDataSize != Cfg->Data.size())
-      Cfg->Data.resize(DSz.counterDataSize);
-    if (E.empty())
-      C->DataCfg = Cfg;
-    ++Sizings;
-  }
-  uint64_t P1 = nowNs();
-  if (E.empty()) {
-    DI.pRangeProfilerObject = C->Obj;
-    DI.counterDataSize = Cfg->Data.size();
-    DI.pCounterData = Cfg->Data.data();
-    if ((R = cuptiRangeProfilerCounterDataImageInitialize(&DI)) != CUPTI_SUCCESS)
-      E = hwErr("cuptiRangeProfilerCounterDataImageInitialize", R);
-  }
-  // SetConfig for every range: configuring once per context and only
-  // re-initializing the counter data was measured on the H100 to save
-  // nothing (about 3 ms of 90 per launch; the replay is the cost).
-  uint64_t P2 = nowNs();
-  if (E.empty()) {
-    CUpti_RangeProfiler_SetConfig_Params SC{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    SC.pRangeProfilerObject = C->Obj;
-    SC.configSize = Cfg->Config.size();
-    SC.pConfig = Cfg->Config.data();
-    SC.counterDataImageSize = Cfg->Data.size();
-    SC.pCounterDataImage = Cfg->Data.data();
-    SC.range = CUPTI_AutoRange;
-    SC.replayMode = CUPTI_KernelReplay;
-    SC.maxRangesPerPass = 1;
-    SC.numNestingLevels = 1;
-    SC.minNestingLevel = 1;
-    SC.passIndex = 0;
-    SC.targetNestingLevel = 1;
-    if ((R = cuptiRangeProfilerSetConfig(&SC)) != CUPTI_SUCCESS)
-      E = hwErr("cuptiRangeProfilerSetConfig", R);
-  }
-  uint64_t P3 = nowNs();
-  if (E.empty()) {
-    CUpti_RangeProfiler_Start_Params ST{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    ST.pRangeProfilerObject = C->Obj;
-    if ((R = cuptiRangeProfilerStart(&ST)) != CUPTI_SUCCESS)
-      E = hwErr("cuptiRangeProfilerStart", R);
-  }
-  if (!E.empty()) {
-    C->Failed = true;
-    IF.R.HwProblem = E;
-    off(E);
-    return false;
-  }
-  uint64_t P4 = nowNs();
-  if (First)
-    C->Policy.seed(P4 - P3);
-  else if (Recreate) {
-    C->Policy.recreated(RecreateNs + (P4 - P3));
-    ReenableNs += RecreateNs + (P4 - P3);
-  }
-  SizeNs += P1 - P0;
-  InitNs += P2 - P1;
-  (NewList || Recreate ? SetNewNs : SetSameNs) += P3 - P2;
-  SetNews += NewList || Recreate;
-  StartNs += P4 - P3;
-  IF.Hw = C;
-  IF.HwCfg = Cfg;
-  IF.Device = C->Device;
-  IF.HwLock = std::move(Lock);
-  EnterNs += nowNs() - T0;
-  IF.HwT = nowNs();
-  return true;
+  DI.pRangeProfilerObject = Obj;
+  DI.counterDataSize = Data.size();
+  DI.pCounterData = Data.data();
+  if ((R = cuptiRangeProfilerCounterDataImageInitialize(&DI)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerCounterDataImageInitialize", R);
+  return "";
 }
 
-void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
-  HwContext &C = *IF.Hw;
-  HwConfig &Cfg = *IF.HwCfg;
-  IF.Hw = nullptr;
-  IF.HwCfg = nullptr;
-  LaunchRecord &LR = IF.R;
-  uint64_t T1 = nowNs();
-  LaunchNs += T1 - IF.HwT;
-  C.Policy.ranged(IF.HwPasses, Cfg.Passes, T1 - IF.HwT);
-  ++Ranges;
+std::string RangeProfilerTarget::setConfig(std::vector<uint8_t> &Config,
+                                           std::vector<uint8_t> &Data) {
   CUptiResult R;
-  std::string E;
+  CUpti_RangeProfiler_SetConfig_Params SC{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  SC.pRangeProfilerObject = Obj;
+  SC.configSize = Config.size();
+  SC.pConfig = Config.data();
+  SC.counterDataImageSize = Data.size();
+  SC.pCounterDataImage = Data.data();
+  SC.range = CUPTI_AutoRange;
+  SC.replayMode = CUPTI_KernelReplay;
+  SC.maxRangesPerPass = 1;
+  SC.numNestingLevels = 1;
+  SC.minNestingLevel = 1;
+  SC.passIndex = 0;
+  SC.targetNestingLevel = 1;
+  if ((R = cuptiRangeProfilerSetConfig(&SC)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerSetConfig", R);
+  return "";
+}
+
+std::string RangeProfilerTarget::start() {
+  CUptiResult R;
+  CUpti_RangeProfiler_Start_Params ST{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  ST.pRangeProfilerObject = Obj;
+  if ((R = cuptiRangeProfilerStart(&ST)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerStart", R);
+  return "";
+}
+
+std::string RangeProfilerTarget::stop(bool &AllPassesSubmitted) {
+  CUptiResult R;
   CUpti_RangeProfiler_Stop_Params SP{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-  SP.pRangeProfilerObject = C.Obj;
+  SP.pRangeProfilerObject = Obj;
   if ((R = cuptiRangeProfilerStop(&SP)) != CUPTI_SUCCESS)
-    E = hwErr("cuptiRangeProfilerStop", R);
+    return hwErr("cuptiRangeProfilerStop", R);
+  AllPassesSubmitted = SP.isAllPassSubmitted;
+  return "";
+}
+
+std::string RangeProfilerTarget::decode() {
+  CUptiResult R;
   CUpti_RangeProfiler_DecodeData_Params DD{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-  DD.pRangeProfilerObject = C.Obj;
-  if (E.empty() && (R = cuptiRangeProfilerDecodeData(&DD)) != CUPTI_SUCCESS)
-    E = hwErr("cuptiRangeProfilerDecodeData", R);
-  size_t Ranges = 0;
-  if (E.empty()) {
-    CUpti_RangeProfiler_GetCounterDataInfo_Params GI{
-        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    GI.pCounterDataImage = Cfg.Data.data();
-    GI.counterDataImageSize = Cfg.Data.size();
-    if ((R = cuptiRangeProfilerGetCounterDataInfo(&GI)) != CUPTI_SUCCESS)
-      E = hwErr("cuptiRangeProfilerGetCounterDataInfo", R);
-    Ranges = GI.numTotalRanges;
-  }
-  if (!E.empty()) {
-    // The range could not be closed: most often the kernel faulted (the
-    // context is gone). Counters stop; the launch keeps its other data.
-    CUresult Q = cuStreamQuery(IF.Stream);
-    if (Q != CUDA_SUCCESS && Q != CUDA_ERROR_NOT_READY && LR.Error.empty())
-      LR.Error = std::string("kernel failed: ") + cuErr(Q);
-    LR.HwProblem = E;
-    C.Failed = true;
-    IF.HwLock.unlock();
-    off("kernel " + LR.Name + " (launch " + std::to_string(LR.Correlation) +
-        "): " + E + (LR.Error.empty() ? "" : " after " + LR.Error));
-    return;
-  }
-  if (LaunchResult != CUDA_SUCCESS) {
-    LR.HwProblem = "the launch failed";
-  } else if (Ranges == 0 || !SP.isAllPassSubmitted) {
-    LR.HwProblem = Ranges == 0 ? "the range profiler recorded no range for this launch"
-                               : "not all replay passes were submitted";
-  } else {
-    std::vector<double> V(Cfg.Names.size(), 0.0);
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params EV{
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    EV.pHostObject = Cfg.Host;
-    EV.pCounterDataImage = Cfg.Data.data();
-    EV.counterDataImageSize = Cfg.Data.size();
-    EV.rangeIndex = Ranges - 1;
-    EV.ppMetricNames = Cfg.Names.data();
-    EV.numMetrics = Cfg.Names.size();
-    EV.pMetricValues = V.data();
-    if ((R = cuptiProfilerHostEvaluateToGpuValues(&EV)) != CUPTI_SUCCESS) {
-      LR.HwProblem = hwErr("cuptiProfilerHostEvaluateToGpuValues", R);
-    } else {
-      std::map<std::string, double> Values;
-      std::string NotEvaluated;
-      for (size_t I = 0; I < V.size(); ++I) {
-        if (std::isnan(V[I]))
-          NotEvaluated += (NotEvaluated.empty() ? "" : ", ") + Cfg.Metrics[I];
-        else
-          Values[Cfg.Metrics[I]] = V[I];
-      }
-      std::vector<std::string> InferredZero;
-      std::string TypesProblem;
-      if (Set.LearnTensorTypes) {
-        std::lock_guard<std::mutex> L(M);
-        if (IF.HwLearning) {
-          auto LT = makeLearned(learnTensorTypes(Values), IF.HwCode);
-          if (CacheOn && IF.HwCode)
-            Cache.put(C.Chip, IF.HwCode, IF.F->Mangled, LT->Types);
-          Learned[IF.F->Mangled] = std::move(LT);
-        } else if ((TypesProblem = checkTensorTypes(IF.HwTypes->Types, Values)).empty()) {
-          for (const std::string &T : tensorTypeMetrics())
-            if (!Values.count(T) &&
-                std::find(C.Metrics.begin(), C.Metrics.end(), T) != C.Metrics.end())
-              InferredZero.push_back(T);
-        } else {
-          Learned.erase(IF.F->Mangled); // its next launch collects every type
-          if (CacheOn && IF.HwTypes->Code)
-            Cache.erase(C.Chip, IF.HwTypes->Code, IF.F->Mangled);
-          if (!RelearnReported) {
-            RelearnReported = true;
-            std::string Msg = "hardware counters: kernel " + LR.Name + ": " +
-                              TypesProblem + "; its tensor types are relearned";
-            logLine("%s", Msg.c_str());
-            if (rt().P)
-              rt().P->note(Msg);
-          }
-        }
-      }
-      {
-        std::lock_guard<std::mutex> L(M);
-        ++RangesByPasses[IF.HwPasses];
-      }
-      LR.Hw = countersToJson(Values, InferredZero);
-      if (!TypesProblem.empty())
-        (*LR.Hw)["tensor_flops_problem"] = TypesProblem;
-      if (!NotEvaluated.empty())
-        (*LR.Hw)["not_evaluated"] = NotEvaluated;
-    }
-  }
-  ExitNs += nowNs() - T1;
-  IF.HwLock.unlock();
-}
-
-void HardwareCounters::onContextDestroy(CUcontext Ctx) {
-  std::unique_ptr<HwContext> C;
-  {
-    std::lock_guard<std::mutex> L(M);
-    auto It = Ctxs.find(Ctx);
-    if (It == Ctxs.end())
-      return;
-    C = std::move(It->second);
-    Ctxs.erase(It);
-  }
-  std::lock_guard<std::mutex> L(C->M);
-  if (C->Obj) {
-    CUpti_RangeProfiler_Disable_Params D{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    D.pRangeProfilerObject = C->Obj;
-    cuptiRangeProfilerDisable(&D);
-  }
-  for (auto &[Mask, Cfg] : C->Configs)
-    if (Cfg->Host) {
-      CUpti_Profiler_Host_Deinitialize_Params D{
-          CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-      D.pHostObject = Cfg->Host;
-      cuptiProfilerHostDeinitialize(&D);
-    }
-}
-
-/// At exit nothing is torn down (the driver may already be); a launch of
-/// another thread still inside its range loses its counters, said once.
-void HardwareCounters::onFinish() {
-  Runtime &T = rt();
-  if (Ranges && T.P) {
-    char Buf[512];
-    snprintf(Buf, sizeof Buf,
-             "hardware counters: %llu ranges; host time per range: %.2f ms "
-             "configure+start, %.2f ms launch with replay, %.2f ms "
-             "stop+decode+evaluate",
-             (unsigned long long)Ranges.load(), EnterNs / 1e6 / Ranges,
-             LaunchNs / 1e6 / Ranges, ExitNs / 1e6 / Ranges);
-    std::string Msg = Buf;
-    {
-      std::lock_guard<std::mutex> L(M);
-      if (!RangesByPasses.empty()) {
-        Msg += "; ranges by replay passes:";
-        for (auto &[Passes, N] : RangesByPasses)
-          Msg += " " + std::to_string(N) + " x " + std::to_string(Passes);
-        Msg += "; range profiler re-created " + std::to_string(Reenables.load()) +
-               " times (pass count changed)";
-        if (Reenables) {
-          snprintf(Buf, sizeof Buf, ", %.1f ms each with its first Start",
-                   double(ReenableNs.load()) / 1e6 / double(Reenables.load()));
-          Msg += Buf;
-        }
-      }
-    }
-    T.P->note(Msg);
-    if (T.S.Verbose >= 1)
-      logLine("%s", Msg.c_str());
-    auto Ms = [](uint64_t Ns, uint64_t N) { return N ? double(Ns) / 1e6 / double(N) : 0.0; };
-    uint64_t Same = Ranges - SetNews;
-    snprintf(Buf, sizeof Buf,
-             "hardware counters: configure+start per range: %.2f ms counter-data "
-             "sizing (%llu list changes, %.2f ms each), %.2f ms image init, "
-             "SetConfig %.2f ms after a list change or new object (%llu), %.2f ms "
-             "otherwise (%llu), %.2f ms Start",
-             Ms(SizeNs, Ranges), (unsigned long long)Sizings.load(), Ms(SizeNs, Sizings),
-             Ms(InitNs, Ranges), Ms(SetNewNs, SetNews), (unsigned long long)SetNews.load(),
-             Ms(SetSameNs, Same), (unsigned long long)Same, Ms(StartNs, Ranges));
-    T.P->note(Buf);
-    if (T.S.Verbose >= 1)
-      logLine("%s", Buf);
-  }
-  std::lock_guard<std::mutex> L(M);
-  if (CacheOn) {
-    // Saved before the busy check: what was learned is complete either way.
-    std::string E = Cache.save();
-    std::string Msg = "tensor-type cache " + Cache.path() + ": " +
-                      std::to_string(FromCache) + " kernel(s) taken from it, " +
-                      std::to_string(Cache.puts()) + " learned and " +
-                      (E.empty() ? "saved" : "not saved (" + E + ")");
-    {
-      std::lock_guard<std::mutex> LC(CodeM);
-      char B[160];
-      snprintf(B, sizeof B, "; code hashes of %llu module(s), %.1f MB, took %.1f ms",
-               (unsigned long long)HashedModules, HashedBytes / 1e6, HashNs / 1e6);
-      Msg += B;
-    }
-    if (!E.empty() || T.S.Verbose >= 1)
-      logLine("%s", Msg.c_str());
-    if (T.P && (FromCache || Cache.puts() || !E.empty()))
-      T.P->note(Msg);
-  }
-  size_t Busy = 0;
-  for (auto &[Ctx, C] : Ctxs) {
-    if (C->M.try_lock())
-      C->M.unlock();
-    else
-      ++Busy;
-  }
-  if (Busy && T.P) {
-    std::string Msg = "the process exited while " + std::to_string(Busy) +
-                      " launch(es) were inside a hardware-counter range; "
-                      "their counters are lost";
-    logLine("%s", Msg.c_str());
-    T.P->note(Msg);
-  }
+  DD.pRangeProfilerObject = Obj;
+  if ((R = cuptiRangeProfilerDecodeData(&DD)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerDecodeData", R);
+  return "";
 }
 
 } // namespace rt

@@ -1,134 +1,97 @@
-//===- RangeProfiler.h - hardware counters: the CUPTI range profiler ------===//
+//===- RangeProfiler.h - the CUPTI range profiler: host and target sides --===//
 //
-// The hardware counters of each selected launch (docs/runtime.md "Hardware
-// counters"): the CUPTI range profiler (cupti_range_profiler.h +
-// cupti_profiler_host.h), auto range + kernel replay, one range per launch.
-// Enabled per context at its first profiled launch, started at launch enter,
-// stopped, decoded and evaluated at launch exit; the values become the launch
-// record's "counters" (HwMetrics.h). Any failure switches the counters off
-// with one message; durations and dynamic counts go on.
+// The CUPTI calls of the hardware counters, in two small classes after
+// NVIDIA's CUPTI range_profiling sample: RangeProfilerHost (metric lists,
+// config images, evaluation; no GPU work) and RangeProfilerTarget (device
+// checks, the range profiler object of a context, one range's steps). Every
+// call's failure becomes a message through one helper, hwErr(); nothing here
+// exits, logs or keeps policy: HardwareCounters.h decides what to profile and
+// switches the counters off on an error.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_RUNTIME_RANGEPROFILER_H
 #define HROOF_RUNTIME_RANGEPROFILER_H
-
-#include "HwMetrics.h"
-#include "ReplayPolicy.h"
-#include "TypeCache.h"
 
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_profiler_host.h>
 #include <cupti_range_profiler.h>
 
-#include <atomic>
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace hroof {
 namespace rt {
 
-struct FuncInfo;
-struct InFlight;
+/// CUPTI's text of \p R.
+std::string cuptiErr(CUptiResult R);
 
-/// A kernel's learned tensor types, and the same as a mask over
-/// tensorTypeMetrics() (the key of its context's HwConfig); Code: the
-/// kernel's code hash, its key in the tensor-type cache (0: unknown).
-struct LearnedTypes {
-  TensorTypes Types;
-  unsigned Mask = 0;
-  uint64_t Code = 0;
+/// The message for a failed CUPTI profiler call, with the usual causes
+/// named: the one error helper of the range profiler. Errors travel back as
+/// text to HardwareCounters, which switches the counters off (the runtime
+/// lives in the user's process: it never exits).
+std::string hwErr(const char *What, CUptiResult R);
+
+/// The host side of the range profiler (cupti_profiler_host.h), as in
+/// NVIDIA's range_profiling sample: no GPU work. One host object for a chip
+/// and its counter availability; with a metric list added, the config image
+/// that the target runs and its pass count; the evaluation of a decoded
+/// range. Never torn down implicitly (at exit the driver may be gone).
+class RangeProfilerHost {
+public:
+  /// cuptiProfilerHostInitialize for \p Chip ("" or why not).
+  std::string initialize(const std::string &Chip, std::vector<uint8_t> &Avail);
+  /// Whether the chip has metric \p Name.
+  bool hasMetric(const std::string &Name);
+  /// Adds \p Names, then builds the config image and its pass count (0 when
+  /// CUPTI cannot tell).
+  std::string configure(std::vector<const char *> &Names,
+                        std::vector<uint8_t> &Config, size_t &Passes);
+  /// The values of \p Names (NaN: not evaluated) in range \p Index of the
+  /// counter-data image \p Data.
+  std::string evaluate(std::vector<uint8_t> &Data, size_t Index,
+                       std::vector<const char *> &Names,
+                       std::vector<double> &Values);
+  void deinitialize();
+  bool initialized() const { return Obj != nullptr; }
+
+private:
+  CUpti_Profiler_Host_Object *Obj = nullptr;
 };
 
-std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code);
+/// The target side of the range profiler (cupti_range_profiler.h,
+/// cupti_profiler_target.h), as in NVIDIA's range_profiling sample: the
+/// device checks, and one context's range profiler object with its per-range
+/// steps (counter data, SetConfig, Start, Stop, Decode). Auto range, kernel
+/// replay, one range per pass.
+class RangeProfilerTarget {
+public:
+  /// cuptiProfilerInitialize, once per process ("" or why not).
+  static std::string initializeProfiler();
+  /// "" when device \p Dev supports the range profiler, else why not.
+  static std::string checkDevice(CUdevice Dev, const char *DevName);
+  static std::string chipName(CUdevice Dev, std::string &Chip);
+  static std::string counterAvailability(CUcontext Ctx,
+                                         std::vector<uint8_t> &Avail);
+  /// The number of ranges recorded in counter-data image \p Data.
+  static std::string rangeCount(std::vector<uint8_t> &Data, size_t &Ranges);
 
-/// One metric list of a context: a host object configured with it (for
-/// evaluation), its config image and a counter-data image for one range.
-struct HwConfig {
-  std::vector<std::string> Metrics;
-  std::vector<const char *> Names; ///< c_str() of Metrics
-  CUpti_Profiler_Host_Object *Host = nullptr;
-  std::vector<uint8_t> Config, Data;
-  size_t Passes = 0;
-};
+  /// Creates the range profiler object of \p Ctx.
+  std::string enable(CUcontext Ctx);
+  void disable();
+  bool enabled() const { return Obj != nullptr; }
+  /// Size of a one-range counter-data image for \p Names (the image takes
+  /// its metric list from the object's last call of this).
+  std::string counterDataSize(std::vector<const char *> &Names, size_t &Size);
+  std::string initCounterData(std::vector<uint8_t> &Data);
+  std::string setConfig(std::vector<uint8_t> &Config, std::vector<uint8_t> &Data);
+  std::string start();
+  /// \p AllPassesSubmitted: every replay pass of the range was submitted.
+  std::string stop(bool &AllPassesSubmitted);
+  std::string decode();
 
-/// One context's range profiler: enabled at the context's first profiled
-/// launch; one range (one launch) at a time, under M. One HwConfig per
-/// metric list in use (all tensor types, or a kernel's learned ones).
-struct HwContext {
-  std::mutex M;
-  bool Ready = false, Failed = false;
-  int Device = -1;
-  std::string Chip;
-  std::vector<uint8_t> Avail;       ///< counter availability image
+private:
   CUpti_RangeProfiler_Object *Obj = nullptr;
-  std::vector<std::string> Metrics; ///< those the device has
-  /// By mask of the tensor type metrics it has (all of them: every type).
-  std::map<unsigned, std::unique_ptr<HwConfig>> Configs;
-  HwConfig *DataCfg = nullptr; ///< the list Obj last sized counter data for
-  size_t ObjPasses = 0; ///< pass count of the configs Obj runs (0: none yet)
-  ReplayPolicy Policy;  ///< when Obj is re-created for fewer passes
-};
-
-/// The CUPTI range profiler (cupti_range_profiler.h + cupti_profiler_host.h):
-/// auto range, kernel replay, one range per launch. Any failure switches the
-/// hardware counters off with one message; durations and dynamic counts go
-/// on.
-struct HardwareCounters {
-  std::atomic<bool> Enabled{false};
-  CountersSetting Set;
-  int64_t Limit = 0;
-  std::mutex M; ///< guards the maps
-  std::unordered_map<CUcontext, std::unique_ptr<HwContext>> Ctxs;
-  std::unordered_map<std::string, int64_t> Taken; ///< per mangled name
-  /// Tensor types learned per mangled name (Set.LearnTensorTypes).
-  std::unordered_map<std::string, std::shared_ptr<const LearnedTypes>> Learned;
-  std::map<size_t, uint64_t> RangesByPasses;
-  bool RelearnReported = false;
-  std::unordered_set<uint32_t> Done; ///< finalized ranges' correlation ids (Runtime::M)
-  bool DroppedReported = false;
-  bool ProfilerInitDone = false;
-  std::atomic<uint64_t> EnterNs{0}, LaunchNs{0}, ExitNs{0}, Ranges{0};
-  /// Where configure+start goes (the finish note, --verbose 1): counter-data
-  /// sizing (list changes), image init, SetConfig after a list change or a
-  /// new object vs with the same list, Start.
-  std::atomic<uint64_t> SizeNs{0}, InitNs{0}, SetNewNs{0}, SetSameNs{0}, StartNs{0};
-  std::atomic<uint64_t> Sizings{0}, SetNews{0};
-  std::atomic<uint64_t> Reenables{0}; ///< range profiler objects re-created
-  std::atomic<uint64_t> ReenableNs{0};
-  /// Learned types kept across runs (TypeCache.h), under M; CacheOn is set
-  /// once in onInit. CodeHash: the code hash of each function name seen in a
-  /// loaded cubin (0: two different codes under that name), under CodeM.
-  bool CacheOn = false;
-  TensorTypeCache Cache;
-  uint64_t FromCache = 0;
-  std::mutex CodeM;
-  std::unordered_map<std::string, uint64_t> CodeHash;
-  uint64_t HashNs = 0, HashedModules = 0, HashedBytes = 0; ///< under CodeM
-  void onModuleLoaded(const CUpti_ModuleResourceData &MD);
-  uint64_t codeHash(const std::string &Mangled);
-  std::string ProfilerInitProblem;
-
-  void onInit();
-  /// Whether this launch of \p F gets a range (counts it against the limit).
-  bool take(const FuncInfo &F);
-  /// Opens the range (context setup on first use). False: no range.
-  bool onLaunchEnter(InFlight &IF);
-  /// Closes the range and fills IF.R.Hw or IF.R.HwProblem.
-  void onLaunchExit(InFlight &IF, CUresult LaunchResult);
-  void onContextDestroy(CUcontext Ctx);
-  void onFinish();
-  void off(const std::string &Why);
-  std::string setup(HwContext &C, CUcontext Ctx);
-  std::string setupContext(HwContext &C, CUcontext Ctx);
-  /// The context's HwConfig with the tensor types of \p TypeMask (a mask
-  /// over tensorTypeMetrics()), made at first use ("" or why not).
-  std::string config(HwContext &C, unsigned TypeMask, HwConfig *&Out);
 };
 
 } // namespace rt
