@@ -51,7 +51,7 @@ namespace hroof {
 bool dynamicModeEnabled() { return Mode != "static"; }
 
 std::string counterArrayName(StringRef Mangled) {
-  return ("__hroof_counters_" + Mangled).str();
+  return (CounterArrayPrefix + Mangled).str();
 }
 
 namespace {

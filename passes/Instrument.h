@@ -21,14 +21,14 @@
 #ifndef HROOF_PASSES_INSTRUMENT_H
 #define HROOF_PASSES_INSTRUMENT_H
 
+#include "hroof/CounterLayout.h"
 #include "llvm/IR/PassManager.h"
 
 namespace hroof {
 
 /// Name of the device array that collects the counts of kernel \p Mangled.
 std::string counterArrayName(llvm::StringRef Mangled);
-/// Name of the embedded static model.
-constexpr const char *ModelSymbol = "__hroof_model";
+// The symbol names (ModelSymbol, CounterArrayPrefix): hroof/CounterLayout.h.
 
 class InstrumentPass : public llvm::PassInfoMixin<InstrumentPass> {
 public:

@@ -6,6 +6,7 @@
 // (rendered by the same spec in node), and the table as CSV. docs/report.md.
 //===----------------------------------------------------------------------===//
 #include "Subcommand.h"
+#include "Settings.h"
 #include "Toolchain.h"
 #include "report/ReportData.h"
 
@@ -61,15 +62,11 @@ void finishOut(std::ofstream &Out, const std::string &Path) {
 }
 
 std::string jsDir() {
-  if (const char *E = std::getenv("HROOF_REPORT_JS"))
-    return E;
-  return HROOF_REPORT_JS_DIR;
+  return setting(Setting::ReportJs, HROOF_REPORT_JS_DIR);
 }
 
 std::string assetsDir() {
-  if (const char *E = std::getenv("HROOF_REPORT_ASSETS"))
-    return E;
-  return HROOF_SOURCE_DIR "/tools/report";
+  return setting(Setting::ReportAssets, HROOF_SOURCE_DIR "/tools/report");
 }
 
 std::string htmlEscape(const std::string &S) {

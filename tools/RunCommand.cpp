@@ -3,7 +3,7 @@
 // Runs CMD under the hroof runtime: sets CUDA_INJECTION64_PATH to
 // <bin>/../lib/libhroof_rt.so (or --runtime-lib) and one environment variable
 // per runtime setting given as an option (the options are generated from
-// runtime/include/hroof/RuntimeSettings.h, the one table of settings), runs
+// common/include/hroof/RuntimeSettings.h, the one table of settings), runs
 // CMD (fork/exec; its exit status becomes hroof's), then prints a per-kernel
 // summary of every profile the run wrote (docs/runtime.md).
 //
@@ -12,7 +12,7 @@
 #include "Subcommand.h"
 #include "Toolchain.h"
 
-#include "../runtime/include/hroof/RuntimeSettings.h"
+#include "hroof/RuntimeSettings.h"
 
 #include <nlohmann/json.hpp>
 
@@ -210,7 +210,7 @@ int runRun(const RunOptions &O) {
     if (!O.Values[I].empty())
       ::setenv(rt::rtSettingInfo(rt::RtSetting(I)).Env, O.Values[I].c_str(), 1);
   std::string RunId = std::to_string(long(::getpid()));
-  ::setenv("HROOF_RUN_ID", RunId.c_str(), 1);
+  ::setenv(rt::rtEnvInfo(rt::RtEnv::RunId).Env, RunId.c_str(), 1);
   std::string Output = rt::rtSettingText(rt::RtSetting::Output);
   if (Output.empty())
     Output = ".";

@@ -11,7 +11,16 @@
 
 namespace hroof {
 
-enum class Setting { Clang, Plugin, CudaPath, Examples, Count };
+enum class Setting {
+  Clang,
+  Plugin,
+  CudaPath,
+  Examples,
+  MachinesDir,
+  ReportJs,
+  ReportAssets,
+  Count
+};
 
 struct SettingInfo {
   const char *Env;
@@ -26,7 +35,17 @@ inline const SettingInfo &settingInfo(Setting S) {
       {"CUDA_PATH", "CUDA toolkit root (default: the toolkit found at build time)"},
       {"HROOF_EXAMPLES", "directory of the demo's example kernels (default: the "
                          "source tree's examples/)"},
+      {"HROOF_MACHINES_DIR", "directory of machine JSON files that `hroof report` "
+                             "picks the ceilings from (default: the source "
+                             "tree's docs/machines/)"},
+      {"HROOF_REPORT_JS", "node_modules directory of the report's chart "
+                          "libraries (default: the build's report-js/)"},
+      {"HROOF_REPORT_ASSETS", "directory of the report's page template "
+                              "chart.html (default: the source tree's "
+                              "tools/report/)"},
   };
+  static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(Setting::Count),
+                "one row per Setting");
   return Table[int(S)];
 }
 
@@ -34,6 +53,13 @@ inline const SettingInfo &settingInfo(Setting S) {
 inline std::string setting(Setting S) {
   const char *V = std::getenv(settingInfo(S).Env);
   return V ? V : "";
+}
+
+/// Value of the setting's environment variable (also when set to ""), or
+/// \p Default when it is not set.
+inline std::string setting(Setting S, const char *Default) {
+  const char *V = std::getenv(settingInfo(S).Env);
+  return V ? V : Default;
 }
 
 } // namespace hroof

@@ -80,7 +80,7 @@ private:
 using CountVector = hroof::CountVector;
 using TotalVector = hroof::TotalVector;
 
-/// Nested count object with the DESIGN.md keys (flops.f32,
+/// Nested count object with the keys of docs/counting-model.md (flops.f32,
 /// bytes.global.load, ...), every counter present, like `hroof static --json`.
 using hroof::countsToJson; // common/StaticModel.h
 

@@ -1,7 +1,7 @@
 // Writes test/report/Inputs/runtime-writer.json with the runtime's own profile writer
 // (runtime/src/Profile.cpp + HwMetrics.cpp), so the report is tested on the exact
 // format the runtime writes. Not built by CMake; regenerate by hand:
-//   clang++-22 -std=c++17 test/report/gen_runtime_profile.cpp -Iruntime/src -Iruntime/include \
+//   clang++-22 -std=c++17 test/report/gen_runtime_profile.cpp -Iruntime/src \
 //     -Icommon/include build/lib/libhroof_rt_core.a build/lib/libhroof_model.a -o /tmp/gen \
 //     && /tmp/gen test/report/Inputs/runtime-writer.json
 // The counts are made up (a fixture): saxpy with 2^20 divisions per launch whose

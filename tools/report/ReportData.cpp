@@ -1,6 +1,7 @@
 //===- ReportData.cpp - profiles, machine files, roofline quantities -----===//
 #include "ReportData.h"
 
+#include "../Settings.h"
 #include "../Toolchain.h"
 
 #include <dirent.h>
@@ -223,9 +224,7 @@ Dataset loadInputs(const std::vector<std::string> &Paths) {
 //===--- Machine ------------------------------------------------------------===//
 
 std::string machinesDir() {
-  if (const char *E = std::getenv("HROOF_MACHINES_DIR"))
-    return E;
-  return HROOF_SOURCE_DIR "/docs/machines";
+  return setting(Setting::MachinesDir, HROOF_SOURCE_DIR "/docs/machines");
 }
 
 static std::string normName(const std::string &S) {

@@ -1,12 +1,16 @@
 //===- hroof/CounterLayout.h - the one layout of hroof's counters --------===//
 //
 // The single source of truth for which counters exist, their order and their
-// key names ("flops.f32", "bytes.global.load", ...). Shared, as plain data, by
-// the LLVM pass (static model and, later, the device-side counter array), the
-// runtime and the report readers. Header-only, no dependencies, so any of them
-// can include it.
+// key names ("flops.f32", "bytes.global.load", ...), and for the names of the
+// symbols that carry them from the device to the runtime. Shared, as plain
+// data, by the LLVM pass (the static model's keys, and each kernel's device
+// counter array: NumCounters 64-bit counters in the order below, in as many
+// copies as -hroof-counter-slots, which every warp adds its counts to at
+// kernel exit), the runtime (which zeroes those arrays before a launch and
+// sums their copies after it) and the report readers. Header-only, no
+// dependencies, so any of them can include it.
 //
-// Keys follow ../shared/DESIGN.md: flops.{f64,f32,f16,bf16},
+// Keys follow docs/counting-model.md: flops.{f64,f32,f16,bf16},
 // tensor_flops.{f16,bf16,tf32,fp8,int8,f64},
 // special.<prec>.{div,sqrt,rcp,rsqrt,transcendental}, other.<prec>,
 // bytes.<space>.{load,store,atomic}. The extra space "generic" holds accesses
@@ -19,6 +23,14 @@
 #include <cstdint>
 
 namespace hroof {
+
+/// The device symbols of an instrumented module, looked up by the runtime
+/// with cuModuleGetGlobal (docs/instrumentation.md): each kernel's counter
+/// array is this prefix followed by the kernel's mangled name.
+constexpr const char *CounterArrayPrefix = "__hroof_counters_";
+/// The module's static model, a NUL-terminated JSON string (embedded always,
+/// also when the kernels are not instrumented).
+constexpr const char *ModelSymbol = "__hroof_model";
 
 enum class Precision : uint8_t { F64, F32, F16, BF16 };
 constexpr int NumPrecisions = 4;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run4.sh cost|checks|limits - issue 4 on the GPU machine, from the repository root;
+# run4.sh cost|checks|limits - learned Tensor Core types, on the GPU machine, from the repository root;
 # builds nothing. Needs (carried): build/bin/hroof, build/lib/libhroof_rt.so,
 # .carry/hw/bin/{many.plain,mma_gemm.plain,half2_bf16.plain},
 # .carry/big/bigstream. Writes logs and profiles under $OUT (one tarball) and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run5.sh smoke|torch|many|overhead|steps - issue 4, session 3, on the GPU machine, from the
+# run5.sh smoke|torch|many|overhead|steps - range cost, tensor-type cache, on the GPU machine, from the
 # repository root; builds nothing. Carry build/bin, build/lib, .carry/hw/bin.
 # Writes logs and profiles under $OUT (one tarball), prints a table last.
 #   smoke : the runtime's GPU smoke test (runtime/test/gpu/run.sh), which now

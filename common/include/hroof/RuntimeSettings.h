@@ -7,8 +7,12 @@
 // help text, like Kokkos Tools' settings table. Add a setting here and both
 // sides see it; docs/runtime.md lists the same table.
 //
-// Header-only, no dependencies: included by the runtime, by `hroof` (which
-// links no CUPTI) and by the unit tests.
+// Also the environment variables that `hroof run` sets for the runtime
+// without an option of their own (RtEnv below).
+//
+// Header-only, no dependencies (no LLVM, no CUDA): in common/ so that the
+// runtime, `hroof` (which links no CUPTI) and the unit tests include it as
+// <hroof/RuntimeSettings.h> through hroof_model's include directory.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_RUNTIMESETTINGS_H
 #define HROOF_RUNTIMESETTINGS_H
@@ -97,6 +101,32 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");
   return Table[int(S)];
+}
+
+/// Environment variables that `hroof run` sets for the runtime itself: not
+/// settings of the user (no option, not in the profile's "settings").
+enum class RtEnv { RunId, Count };
+
+struct RtEnvInfo {
+  const char *Env;
+  const char *Help;
+};
+
+inline const RtEnvInfo &rtEnvInfo(RtEnv V) {
+  static const RtEnvInfo Table[] = {
+      {"HROOF_RUN_ID",
+       "the run's id (the pid of `hroof run`), stored as the profile's run_id "
+       "so that `hroof run` finds the profiles its run wrote"},
+  };
+  static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtEnv::Count),
+                "one row per RtEnv");
+  return Table[int(V)];
+}
+
+/// The variable's value, or "" when it is not set.
+inline std::string rtEnvText(RtEnv V) {
+  const char *T = std::getenv(rtEnvInfo(V).Env);
+  return T ? std::string(T) : std::string();
 }
 
 /// Raw text of a setting: the environment variable if set, else the default.

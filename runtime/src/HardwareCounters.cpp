@@ -1,0 +1,561 @@
+//===- HardwareCounters.cpp - hardware counters of the selected launches --===//
+//
+// HardwareCounters (HardwareCounters.h): per context, the range profiler
+// object and the host objects and config images of its metric lists; per
+// launch, one range opened at launch enter and closed, decoded and evaluated
+// at exit; the tensor types learned per kernel. The CUPTI calls are
+// RangeProfiler.cpp's.
+//===----------------------------------------------------------------------===//
+#include "Injection.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace hroof {
+namespace rt {
+
+namespace {
+
+/// Every tensor type metric (a mask over tensorTypeMetrics()).
+const unsigned AllTypes = (1u << tensorTypeMetrics().size()) - 1;
+
+} // namespace
+
+std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code) {
+  auto LT = std::make_shared<LearnedTypes>();
+  LT->Types = std::move(Types);
+  LT->Code = Code;
+  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
+    if (LT->Types.Types.count(tensorTypeMetrics()[I]))
+      LT->Mask |= 1u << I;
+  return LT;
+}
+
+void HardwareCounters::off(const std::string &Why) {
+  Runtime &T = rt();
+  if (Enabled.exchange(false)) {
+    logLine("hardware counters off: %s (durations and dynamic counts go on)",
+            Why.c_str());
+    if (T.P)
+      T.P->note("hardware counters off: " + Why);
+  }
+}
+
+void HardwareCounters::onInit() {
+  Runtime &T = rt();
+  Set = parseCountersSetting(T.S.Counters);
+  Limit = T.S.LaunchLimit;
+  if (!Set.Problem.empty()) {
+    logLine("%s; ignored", Set.Problem.c_str());
+    if (T.P)
+      T.P->note(Set.Problem);
+  }
+  // cuptiProfilerInitialize is called at the first profiled launch (setup):
+  // inside cuInit, where InitializeInjection runs, it fails (seen on the H100:
+  // CUPTI_ERROR_UNKNOWN).
+  Enabled = Set.Enabled;
+  if (Enabled && Set.LearnTensorTypes && T.S.TypeCache != "none") {
+    std::string Path = T.S.TypeCache == "auto" ? defaultTypeCachePath() : T.S.TypeCache;
+    std::string E = Path.empty() ? "no HOME or XDG_CACHE_HOME for the default place"
+                                 : Cache.load(Path);
+    if (E.empty() && Cache.skippedLines())
+      E = std::to_string(Cache.skippedLines()) + " malformed line(s) in " + Path + " ignored";
+    CacheOn = !Path.empty();
+    if (!E.empty()) {
+      logLine("tensor-type cache: %s", E.c_str());
+      if (T.P)
+        T.P->note("tensor-type cache: " + E);
+    }
+  }
+}
+
+void HardwareCounters::onModuleLoaded(const CUpti_ModuleResourceData &MD) {
+  if (!CacheOn)
+    return;
+  uint64_t T0 = nowNs();
+  auto Hashes = cubinFunctionHashes(MD.pCubin, MD.cubinSize);
+  std::lock_guard<std::mutex> L(CodeM);
+  HashNs += nowNs() - T0;
+  ++HashedModules;
+  HashedBytes += MD.cubinSize;
+  for (auto &[Name, Hash] : Hashes) {
+    auto [It, New] = CodeHash.emplace(std::move(Name), Hash);
+    if (!New && It->second != Hash)
+      It->second = 0; // one name, two codes: never looked up
+  }
+}
+
+uint64_t HardwareCounters::codeHash(const std::string &Mangled) {
+  std::lock_guard<std::mutex> L(CodeM);
+  auto It = CodeHash.find(Mangled);
+  return It == CodeHash.end() ? 0 : It->second;
+}
+
+bool HardwareCounters::take(const FuncInfo &F) {
+  std::lock_guard<std::mutex> L(M);
+  int64_t &N = Taken[F.Mangled];
+  if (N >= Limit)
+    return false;
+  ++N;
+  return true;
+}
+
+std::string HardwareCounters::setup(HwContext &C, CUcontext Ctx) {
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (!ProfilerInitDone) {
+      ProfilerInitDone = true;
+      ProfilerInitProblem = RangeProfilerTarget::initializeProfiler();
+    }
+  }
+  std::string E = setupContext(C, Ctx);
+  if (!E.empty() && !ProfilerInitProblem.empty())
+    E += " (after " + ProfilerInitProblem + ")";
+  return E;
+}
+
+std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
+  Runtime &T = rt();
+  CUdevice Dev = 0;
+  CUresult CR = cuCtxGetDevice(&Dev);
+  if (CR != CUDA_SUCCESS)
+    return std::string("cuCtxGetDevice: ") + cuErr(CR);
+  C.Device = int(Dev);
+  char DevName[256] = {0};
+  cuDeviceGetName(DevName, sizeof DevName, Dev);
+  if (std::string E = RangeProfilerTarget::checkDevice(Dev, DevName); !E.empty())
+    return E;
+  if (std::string E = RangeProfilerTarget::chipName(Dev, C.Chip); !E.empty())
+    return E;
+  const std::string &Chip = C.Chip;
+  if (std::string E = RangeProfilerTarget::counterAvailability(Ctx, C.Avail); !E.empty())
+    return E;
+  // Metric names checked on this chip; the missing ones dropped, said once.
+  RangeProfilerHost Check;
+  if (std::string E = Check.initialize(Chip, C.Avail); !E.empty())
+    return E;
+  std::string Dropped;
+  for (const std::string &Name : Set.Metrics) {
+    if (Check.hasMetric(Name))
+      C.Metrics.push_back(Name);
+    else
+      Dropped += (Dropped.empty() ? "" : ", ") + Name;
+  }
+  Check.deinitialize();
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (!Dropped.empty() && !DroppedReported) {
+      DroppedReported = true;
+      std::string Msg = "hardware counters: not available on " + Chip +
+                        ", dropped: " + Dropped;
+      logLine("%s", Msg.c_str());
+      if (T.P)
+        T.P->note(Msg);
+    }
+  }
+  if (C.Metrics.empty())
+    return "none of the requested metrics exists on " + Chip;
+  if (std::string E = C.Target.enable(Ctx); !E.empty())
+    return E;
+  HwConfig *All = nullptr, *NoTypes = nullptr;
+  if (std::string E = config(C, AllTypes, All); !E.empty())
+    return E;
+  std::string Passes = std::to_string(All->Passes) + " replay passes per launch";
+  if (Set.LearnTensorTypes) {
+    if (std::string E = config(C, 0, NoTypes); !E.empty())
+      return E;
+    Passes = std::to_string(All->Passes) +
+             " replay passes at a kernel's first profiled launch (every tensor "
+             "type), then " + std::to_string(NoTypes->Passes) +
+             " plus those of the tensor types it used";
+  }
+  if (T.S.Verbose >= 1)
+    logLine("hardware counters on device %d (%s, chip %s): %zu metrics, %s",
+            int(Dev), DevName, Chip.c_str(), C.Metrics.size(), Passes.c_str());
+  if (T.P)
+    T.P->note("hardware counters: chip " + Chip + ", " +
+              std::to_string(C.Metrics.size()) + " metrics, " + Passes);
+  C.Ready = true;
+  return "";
+}
+
+std::string HardwareCounters::config(HwContext &C, unsigned TypeMask,
+                                     HwConfig *&Out) {
+  auto &Slot = C.Configs[TypeMask];
+  if (Slot) {
+    Out = Slot.get();
+    return "";
+  }
+  auto H = std::make_unique<HwConfig>();
+  TensorTypes Types;
+  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
+    if (TypeMask & (1u << I))
+      Types.Types.insert(tensorTypeMetrics()[I]);
+  H->Metrics = metricsForTypes(C.Metrics, Types);
+  for (const std::string &Name : H->Metrics)
+    H->Names.push_back(Name.c_str());
+  if (std::string E = H->Host.initialize(C.Chip, C.Avail); !E.empty()) {
+    C.Configs.erase(TypeMask);
+    return E;
+  }
+  HwConfig &X = *H;
+  Slot = std::move(H); // owned from here on (torn down with the context)
+  if (std::string E = X.Host.configure(X.Names, X.Config, X.Passes); !E.empty())
+    return E;
+  size_t DataSize = 0;
+  if (std::string E = C.Target.counterDataSize(X.Names, DataSize); !E.empty())
+    return E;
+  X.Data.resize(DataSize);
+  C.DataCfg = &X;
+  Out = &X;
+  return "";
+}
+
+HwContext &HardwareCounters::context(CUcontext Ctx) {
+  std::lock_guard<std::mutex> L(M);
+  auto &P = Ctxs[Ctx];
+  if (!P)
+    P = std::make_unique<HwContext>();
+  return *P;
+}
+
+unsigned HardwareCounters::typeMask(InFlight &IF, const HwContext &C) {
+  // The metric list: every tensor type at a kernel's first profiled launch,
+  // then only the types it used (each type costs replay passes of its own).
+  // A kernel not seen in this run may have its types in the cache (TypeCache.h).
+  // The code hash is looked up only then (lock order: M, then CodeM).
+  IF.HwLearning = false;
+  IF.HwTypes.reset();
+  IF.HwCode = 0;
+  unsigned Mask = AllTypes;
+  if (Set.LearnTensorTypes) {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Learned.find(IF.F->Mangled);
+    if (It == Learned.end() && CacheOn && (IF.HwCode = codeHash(IF.F->Mangled))) {
+      if (const TensorTypes *Cached = Cache.find(C.Chip, IF.HwCode, IF.F->Mangled)) {
+        It = Learned.emplace(IF.F->Mangled, makeLearned(*Cached, IF.HwCode)).first;
+        ++FromCache;
+      }
+    }
+    if (It == Learned.end()) {
+      IF.HwLearning = true;
+    } else {
+      IF.HwTypes = It->second;
+      Mask = IF.HwTypes->Mask;
+    }
+  }
+  return Mask;
+}
+
+std::string HardwareCounters::recreate(HwContext &C, CUcontext Ctx,
+                                       uint64_t &RecreateNs) {
+  uint64_t R0 = nowNs();
+  C.Target.disable();
+  std::string E = C.Target.enable(Ctx);
+  ++Reenables;
+  RecreateNs = nowNs() - R0;
+  C.DataCfg = nullptr;
+  return E;
+}
+
+std::string HardwareCounters::startRange(HwContext &C, HwConfig &Cfg,
+                                         uint64_t (&Ts)[4]) {
+  std::string E;
+  Ts[0] = nowNs();
+  if (C.DataCfg != &Cfg) {
+    // The counter-data image takes its metric list from the range profiler
+    // object's last GetCounterDataSize (seen on the H100: with another list's
+    // image the evaluated values of the missing metrics are NaN).
+    size_t Size = 0;
+    E = C.Target.counterDataSize(Cfg.Names, Size);
+    if (E.empty() && Size != Cfg.Data.size())
+      Cfg.Data.resize(Size);
+    if (E.empty())
+      C.DataCfg = &Cfg;
+    ++Sizings;
+  }
+  Ts[1] = nowNs();
+  if (E.empty())
+    E = C.Target.initCounterData(Cfg.Data);
+  // SetConfig for every range: configuring once per context and only
+  // re-initializing the counter data was measured on the H100 to save
+  // nothing (about 3 ms of 90 per launch; the replay is the cost).
+  Ts[2] = nowNs();
+  if (E.empty())
+    E = C.Target.setConfig(Cfg.Config, Cfg.Data);
+  Ts[3] = nowNs();
+  if (E.empty())
+    E = C.Target.start();
+  return E;
+}
+
+bool HardwareCounters::onLaunchEnter(InFlight &IF) {
+  HwContext *C = &context(IF.Ctx);
+  std::unique_lock<std::mutex> Lock(C->M);
+  if (!Enabled || C->Failed)
+    return false;
+  IF.R.HwTried = true;
+  uint64_t T0 = nowNs();
+  if (!C->Ready) {
+    std::string E = setup(*C, IF.Ctx);
+    if (!E.empty()) {
+      C->Failed = true;
+      IF.R.HwProblem = E;
+      off(E);
+      return false;
+    }
+  }
+  unsigned Mask = typeMask(IF, *C);
+  HwConfig *Cfg = nullptr;
+  std::string E = config(*C, Mask, Cfg);
+  // A range profiler object replays every range with the pass count of the
+  // first config it ran (seen on the H100: 2-pass ranges after an 8-pass one
+  // cost as much as 8-pass ones, with the right values; more passes than the
+  // first did not evaluate). A config with more passes gets a fresh object;
+  // one with fewer, when the passes it wasted cost a fresh object
+  // (ReplayPolicy.h).
+  bool First = !C->ObjPasses;
+  bool Recreate = E.empty() && C->Policy.recreate(C->ObjPasses, Cfg->Passes);
+  uint64_t RecreateNs = 0;
+  if (Recreate)
+    E = recreate(*C, IF.Ctx, RecreateNs);
+  if (E.empty() && (Recreate || !C->ObjPasses))
+    C->ObjPasses = Cfg->Passes;
+  IF.HwPasses = C->ObjPasses;
+  bool NewList = C->DataCfg != Cfg;
+  uint64_t Ts[4] = {0, 0, 0, 0};
+  if (E.empty())
+    E = startRange(*C, *Cfg, Ts);
+  if (!E.empty()) {
+    C->Failed = true;
+    IF.R.HwProblem = E;
+    off(E);
+    return false;
+  }
+  uint64_t P4 = nowNs();
+  if (First)
+    C->Policy.seed(P4 - Ts[3]);
+  else if (Recreate) {
+    C->Policy.recreated(RecreateNs + (P4 - Ts[3]));
+    ReenableNs += RecreateNs + (P4 - Ts[3]);
+  }
+  SizeNs += Ts[1] - Ts[0];
+  InitNs += Ts[2] - Ts[1];
+  (NewList || Recreate ? SetNewNs : SetSameNs) += Ts[3] - Ts[2];
+  SetNews += NewList || Recreate;
+  StartNs += P4 - Ts[3];
+  IF.Hw = C;
+  IF.HwCfg = Cfg;
+  IF.Device = C->Device;
+  IF.HwLock = std::move(Lock);
+  EnterNs += nowNs() - T0;
+  IF.HwT = nowNs();
+  return true;
+}
+
+std::string HardwareCounters::checkTypes(InFlight &IF, HwContext &C,
+                                         const std::map<std::string, double> &Values,
+                                         std::vector<std::string> &InferredZero) {
+  std::string TypesProblem;
+  std::lock_guard<std::mutex> L(M);
+  if (IF.HwLearning) {
+    auto LT = makeLearned(learnTensorTypes(Values), IF.HwCode);
+    if (CacheOn && IF.HwCode)
+      Cache.put(C.Chip, IF.HwCode, IF.F->Mangled, LT->Types);
+    Learned[IF.F->Mangled] = std::move(LT);
+  } else if ((TypesProblem = checkTensorTypes(IF.HwTypes->Types, Values)).empty()) {
+    for (const std::string &T : tensorTypeMetrics())
+      if (!Values.count(T) &&
+          std::find(C.Metrics.begin(), C.Metrics.end(), T) != C.Metrics.end())
+        InferredZero.push_back(T);
+  } else {
+    Learned.erase(IF.F->Mangled); // its next launch collects every type
+    if (CacheOn && IF.HwTypes->Code)
+      Cache.erase(C.Chip, IF.HwTypes->Code, IF.F->Mangled);
+    if (!RelearnReported) {
+      RelearnReported = true;
+      std::string Msg = "hardware counters: kernel " + IF.R.Name + ": " +
+                        TypesProblem + "; its tensor types are relearned";
+      logLine("%s", Msg.c_str());
+      if (rt().P)
+        rt().P->note(Msg);
+    }
+  }
+  return TypesProblem;
+}
+
+void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg,
+                                size_t Ranges) {
+  LaunchRecord &LR = IF.R;
+  std::vector<double> V(Cfg.Names.size(), 0.0);
+  if (std::string E = Cfg.Host.evaluate(Cfg.Data, Ranges - 1, Cfg.Names, V);
+      !E.empty()) {
+    LR.HwProblem = E;
+    return;
+  }
+  std::map<std::string, double> Values;
+  std::string NotEvaluated;
+  for (size_t I = 0; I < V.size(); ++I) {
+    if (std::isnan(V[I]))
+      NotEvaluated += (NotEvaluated.empty() ? "" : ", ") + Cfg.Metrics[I];
+    else
+      Values[Cfg.Metrics[I]] = V[I];
+  }
+  std::vector<std::string> InferredZero;
+  std::string TypesProblem;
+  if (Set.LearnTensorTypes)
+    TypesProblem = checkTypes(IF, C, Values, InferredZero);
+  {
+    std::lock_guard<std::mutex> L(M);
+    ++RangesByPasses[IF.HwPasses];
+  }
+  LR.Hw = countersToJson(Values, InferredZero);
+  if (!TypesProblem.empty())
+    (*LR.Hw)["tensor_flops_problem"] = TypesProblem;
+  if (!NotEvaluated.empty())
+    (*LR.Hw)["not_evaluated"] = NotEvaluated;
+}
+
+void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
+  HwContext &C = *IF.Hw;
+  HwConfig &Cfg = *IF.HwCfg;
+  IF.Hw = nullptr;
+  IF.HwCfg = nullptr;
+  LaunchRecord &LR = IF.R;
+  uint64_t T1 = nowNs();
+  LaunchNs += T1 - IF.HwT;
+  C.Policy.ranged(IF.HwPasses, Cfg.Passes, T1 - IF.HwT);
+  ++Ranges;
+  bool AllPassesSubmitted = false;
+  std::string E = C.Target.stop(AllPassesSubmitted);
+  if (E.empty())
+    E = C.Target.decode();
+  size_t Ranges = 0;
+  if (E.empty())
+    E = RangeProfilerTarget::rangeCount(Cfg.Data, Ranges);
+  if (!E.empty()) {
+    // The range could not be closed: most often the kernel faulted (the
+    // context is gone). Counters stop; the launch keeps its other data.
+    CUresult Q = cuStreamQuery(IF.Stream);
+    if (Q != CUDA_SUCCESS && Q != CUDA_ERROR_NOT_READY && LR.Error.empty())
+      LR.Error = std::string("kernel failed: ") + cuErr(Q);
+    LR.HwProblem = E;
+    C.Failed = true;
+    IF.HwLock.unlock();
+    off("kernel " + LR.Name + " (launch " + std::to_string(LR.Correlation) +
+        "): " + E + (LR.Error.empty() ? "" : " after " + LR.Error));
+    return;
+  }
+  if (LaunchResult != CUDA_SUCCESS)
+    LR.HwProblem = "the launch failed";
+  else if (Ranges == 0 || !AllPassesSubmitted)
+    LR.HwProblem = Ranges == 0 ? "the range profiler recorded no range for this launch"
+                               : "not all replay passes were submitted";
+  else
+    evaluate(IF, C, Cfg, Ranges);
+  ExitNs += nowNs() - T1;
+  IF.HwLock.unlock();
+}
+
+void HardwareCounters::onContextDestroy(CUcontext Ctx) {
+  std::unique_ptr<HwContext> C;
+  {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Ctxs.find(Ctx);
+    if (It == Ctxs.end())
+      return;
+    C = std::move(It->second);
+    Ctxs.erase(It);
+  }
+  std::lock_guard<std::mutex> L(C->M);
+  if (C->Target.enabled())
+    C->Target.disable();
+  for (auto &[Mask, Cfg] : C->Configs)
+    if (Cfg->Host.initialized())
+      Cfg->Host.deinitialize();
+}
+
+/// At exit nothing is torn down (the driver may already be); a launch of
+/// another thread still inside its range loses its counters, said once.
+void HardwareCounters::onFinish() {
+  Runtime &T = rt();
+  if (Ranges && T.P) {
+    char Buf[512];
+    snprintf(Buf, sizeof Buf,
+             "hardware counters: %llu ranges; host time per range: %.2f ms "
+             "configure+start, %.2f ms launch with replay, %.2f ms "
+             "stop+decode+evaluate",
+             (unsigned long long)Ranges.load(), EnterNs / 1e6 / Ranges,
+             LaunchNs / 1e6 / Ranges, ExitNs / 1e6 / Ranges);
+    std::string Msg = Buf;
+    {
+      std::lock_guard<std::mutex> L(M);
+      if (!RangesByPasses.empty()) {
+        Msg += "; ranges by replay passes:";
+        for (auto &[Passes, N] : RangesByPasses)
+          Msg += " " + std::to_string(N) + " x " + std::to_string(Passes);
+        Msg += "; range profiler re-created " + std::to_string(Reenables.load()) +
+               " times (pass count changed)";
+        if (Reenables) {
+          snprintf(Buf, sizeof Buf, ", %.1f ms each with its first Start",
+                   double(ReenableNs.load()) / 1e6 / double(Reenables.load()));
+          Msg += Buf;
+        }
+      }
+    }
+    T.P->note(Msg);
+    if (T.S.Verbose >= 1)
+      logLine("%s", Msg.c_str());
+    auto Ms = [](uint64_t Ns, uint64_t N) { return N ? double(Ns) / 1e6 / double(N) : 0.0; };
+    uint64_t Same = Ranges - SetNews;
+    snprintf(Buf, sizeof Buf,
+             "hardware counters: configure+start per range: %.2f ms counter-data "
+             "sizing (%llu list changes, %.2f ms each), %.2f ms image init, "
+             "SetConfig %.2f ms after a list change or new object (%llu), %.2f ms "
+             "otherwise (%llu), %.2f ms Start",
+             Ms(SizeNs, Ranges), (unsigned long long)Sizings.load(), Ms(SizeNs, Sizings),
+             Ms(InitNs, Ranges), Ms(SetNewNs, SetNews), (unsigned long long)SetNews.load(),
+             Ms(SetSameNs, Same), (unsigned long long)Same, Ms(StartNs, Ranges));
+    T.P->note(Buf);
+    if (T.S.Verbose >= 1)
+      logLine("%s", Buf);
+  }
+  std::lock_guard<std::mutex> L(M);
+  if (CacheOn) {
+    // Saved before the busy check: what was learned is complete either way.
+    std::string E = Cache.save();
+    std::string Msg = "tensor-type cache " + Cache.path() + ": " +
+                      std::to_string(FromCache) + " kernel(s) taken from it, " +
+                      std::to_string(Cache.puts()) + " learned and " +
+                      (E.empty() ? "saved" : "not saved (" + E + ")");
+    {
+      std::lock_guard<std::mutex> LC(CodeM);
+      char B[160];
+      snprintf(B, sizeof B, "; code hashes of %llu module(s), %.1f MB, took %.1f ms",
+               (unsigned long long)HashedModules, HashedBytes / 1e6, HashNs / 1e6);
+      Msg += B;
+    }
+    if (!E.empty() || T.S.Verbose >= 1)
+      logLine("%s", Msg.c_str());
+    if (T.P && (FromCache || Cache.puts() || !E.empty()))
+      T.P->note(Msg);
+  }
+  size_t Busy = 0;
+  for (auto &[Ctx, C] : Ctxs) {
+    if (C->M.try_lock())
+      C->M.unlock();
+    else
+      ++Busy;
+  }
+  if (Busy && T.P) {
+    std::string Msg = "the process exited while " + std::to_string(Busy) +
+                      " launch(es) were inside a hardware-counter range; "
+                      "their counters are lost";
+    logLine("%s", Msg.c_str());
+    T.P->note(Msg);
+  }
+}
+
+} // namespace rt
+} // namespace hroof

@@ -1,0 +1,152 @@
+//===- HardwareCounters.h - hardware counters of the selected launches ----===//
+//
+// The hardware counters of each selected launch (docs/runtime.md "Hardware
+// counters"): the CUPTI range profiler (cupti_range_profiler.h +
+// cupti_profiler_host.h), auto range + kernel replay, one range per launch.
+// Enabled per context at its first profiled launch, started at launch enter,
+// stopped, decoded and evaluated at launch exit; the values become the launch
+// record's "counters" (HwMetrics.h). Any failure switches the counters off
+// with one message; durations and dynamic counts go on. The CUPTI calls
+// themselves are in RangeProfiler.h.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_RUNTIME_HARDWARECOUNTERS_H
+#define HROOF_RUNTIME_HARDWARECOUNTERS_H
+
+#include "HwMetrics.h"
+#include "RangeProfiler.h"
+#include "ReplayPolicy.h"
+#include "TypeCache.h"
+
+#include <cuda.h>
+#include <cupti.h>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace hroof {
+namespace rt {
+
+struct FuncInfo;
+struct InFlight;
+
+/// A kernel's learned tensor types, and the same as a mask over
+/// tensorTypeMetrics() (the key of its context's HwConfig); Code: the
+/// kernel's code hash, its key in the tensor-type cache (0: unknown).
+struct LearnedTypes {
+  TensorTypes Types;
+  unsigned Mask = 0;
+  uint64_t Code = 0;
+};
+
+std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code);
+
+/// One metric list of a context: a host object configured with it (for
+/// evaluation), its config image and a counter-data image for one range.
+struct HwConfig {
+  std::vector<std::string> Metrics;
+  std::vector<const char *> Names; ///< c_str() of Metrics
+  RangeProfilerHost Host;
+  std::vector<uint8_t> Config, Data;
+  size_t Passes = 0;
+};
+
+/// One context's range profiler: enabled at the context's first profiled
+/// launch; one range (one launch) at a time, under M. One HwConfig per
+/// metric list in use (all tensor types, or a kernel's learned ones).
+struct HwContext {
+  std::mutex M;
+  bool Ready = false, Failed = false;
+  int Device = -1;
+  std::string Chip;
+  std::vector<uint8_t> Avail;       ///< counter availability image
+  RangeProfilerTarget Target;
+  std::vector<std::string> Metrics; ///< those the device has
+  /// By mask of the tensor type metrics it has (all of them: every type).
+  std::map<unsigned, std::unique_ptr<HwConfig>> Configs;
+  HwConfig *DataCfg = nullptr; ///< the list Target last sized counter data for
+  size_t ObjPasses = 0; ///< pass count of the configs Target runs (0: none yet)
+  ReplayPolicy Policy;  ///< when Target's object is re-created for fewer passes
+};
+
+/// The hardware counters of the runtime: which launches get a range, the
+/// contexts' range profilers (RangeProfilerTarget) and metric lists
+/// (RangeProfilerHost), the tensor types learned per kernel, the cost notes.
+/// Any failure switches the hardware counters off with one message;
+/// durations and dynamic counts go on.
+struct HardwareCounters {
+  std::atomic<bool> Enabled{false};
+  CountersSetting Set;
+  int64_t Limit = 0;
+  std::mutex M; ///< guards the maps
+  std::unordered_map<CUcontext, std::unique_ptr<HwContext>> Ctxs;
+  std::unordered_map<std::string, int64_t> Taken; ///< per mangled name
+  /// Tensor types learned per mangled name (Set.LearnTensorTypes).
+  std::unordered_map<std::string, std::shared_ptr<const LearnedTypes>> Learned;
+  std::map<size_t, uint64_t> RangesByPasses;
+  bool RelearnReported = false;
+  std::unordered_set<uint32_t> Done; ///< finalized ranges' correlation ids (Runtime::M)
+  bool DroppedReported = false;
+  bool ProfilerInitDone = false;
+  std::atomic<uint64_t> EnterNs{0}, LaunchNs{0}, ExitNs{0}, Ranges{0};
+  /// Where configure+start goes (the finish note, --verbose 1): counter-data
+  /// sizing (list changes), image init, SetConfig after a list change or a
+  /// new object vs with the same list, Start.
+  std::atomic<uint64_t> SizeNs{0}, InitNs{0}, SetNewNs{0}, SetSameNs{0}, StartNs{0};
+  std::atomic<uint64_t> Sizings{0}, SetNews{0};
+  std::atomic<uint64_t> Reenables{0}; ///< range profiler objects re-created
+  std::atomic<uint64_t> ReenableNs{0};
+  /// Learned types kept across runs (TypeCache.h), under M; CacheOn is set
+  /// once in onInit. CodeHash: the code hash of each function name seen in a
+  /// loaded cubin (0: two different codes under that name), under CodeM.
+  bool CacheOn = false;
+  TensorTypeCache Cache;
+  uint64_t FromCache = 0;
+  std::mutex CodeM;
+  std::unordered_map<std::string, uint64_t> CodeHash;
+  uint64_t HashNs = 0, HashedModules = 0, HashedBytes = 0; ///< under CodeM
+  void onModuleLoaded(const CUpti_ModuleResourceData &MD);
+  uint64_t codeHash(const std::string &Mangled);
+  std::string ProfilerInitProblem;
+
+  void onInit();
+  /// Whether this launch of \p F gets a range (counts it against the limit).
+  bool take(const FuncInfo &F);
+  /// Opens the range (context setup on first use). False: no range.
+  bool onLaunchEnter(InFlight &IF);
+  /// Closes the range and fills IF.R.Hw or IF.R.HwProblem.
+  void onLaunchExit(InFlight &IF, CUresult LaunchResult);
+  void onContextDestroy(CUcontext Ctx);
+  void onFinish();
+  void off(const std::string &Why);
+  std::string setup(HwContext &C, CUcontext Ctx);
+  std::string setupContext(HwContext &C, CUcontext Ctx);
+  /// The context's HwConfig with the tensor types of \p TypeMask (a mask
+  /// over tensorTypeMetrics()), made at first use ("" or why not).
+  std::string config(HwContext &C, unsigned TypeMask, HwConfig *&Out);
+
+private:
+  /// Launch enter, step by step.
+  HwContext &context(CUcontext Ctx);
+  unsigned typeMask(InFlight &IF, const HwContext &C);
+  std::string recreate(HwContext &C, CUcontext Ctx, uint64_t &RecreateNs);
+  std::string startRange(HwContext &C, HwConfig &Cfg, uint64_t (&Ts)[4]);
+  /// Launch exit: checks (or learns) the kernel's tensor types against the
+  /// range's \p Values; returns the problem found ("" if none).
+  std::string checkTypes(InFlight &IF, HwContext &C,
+                         const std::map<std::string, double> &Values,
+                         std::vector<std::string> &InferredZero);
+  /// Launch exit: the values of a decoded range into the launch record.
+  void evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_t Ranges);
+};
+
+} // namespace rt
+} // namespace hroof
+
+#endif // HROOF_RUNTIME_HARDWARECOUNTERS_H

@@ -1,0 +1,173 @@
+//===- Injection.h - libhroof_rt.so's shared state and its entry points ----===//
+//
+// The state the injection library keeps while the application runs (one
+// Runtime, reached through rt()) and what each part of the library offers the
+// others. Internal to libhroof_rt.so, included by its sources only:
+//   Injection.cpp         the state, CUPTI callback dispatch, init and finish
+//   Launches.cpp          module/function lookup, launch enter and exit
+//   Activity.cpp          CUPTI activity records (durations), with launches
+//   HardwareCounters.cpp  the hardware counters of the selected launches
+//   RangeProfiler.cpp     their CUPTI range profiler calls (host, target)
+// docs/runtime.md describes the runtime as a whole.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_RUNTIME_INJECTION_H
+#define HROOF_RUNTIME_INJECTION_H
+
+#include "Profile.h"
+#include "HardwareCounters.h"
+
+#include "hroof/CounterLayout.h"
+#include "hroof/StaticModel.h"
+
+#include <cuda.h>
+#include <cupti.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace hroof {
+namespace rt {
+
+constexpr size_t CounterBytes = sizeof(uint64_t) * NumCounters;
+
+/// One stderr line "hroof: ...", printf-style.
+void logLine(const char *Fmt, ...);
+/// The CUDA driver's name of \p R.
+const char *cuErr(CUresult R);
+/// The calling thread's kernel thread id.
+uint64_t threadId();
+/// CLOCK_MONOTONIC in nanoseconds.
+uint64_t nowNs();
+
+/// One module's embedded static model, read once.
+struct ModuleInfo {
+  std::shared_ptr<StaticModule> Model; ///< null when absent or unreadable
+  std::string Problem;                 ///< why there is no model
+};
+
+/// What the runtime knows about one CUfunction, computed at its first launch.
+struct FuncInfo {
+  std::string Mangled, Name;
+  bool Selected = true;        ///< passes the kernel filter
+  bool Instrumented = false;   ///< has a counter array
+  CUdeviceptr Counters = 0;
+  /// Copies of the counter array (the pass spreads warps' atomics over
+  /// slots by SM to avoid contention); the counts are their sum.
+  size_t CounterSlots = 1;
+  CUmodule Module = nullptr;
+  std::shared_ptr<ModuleInfo> Mod;
+  const KernelModel *Model = nullptr; ///< in Mod->Model
+  std::string ModelProblem;
+  std::vector<std::pair<size_t, size_t>> Params; ///< offset, size (ABI)
+  std::string ParamProblem;
+  std::mutex *ArrayLock = nullptr;
+  /// Static totals already evaluated, by launch shape and integer arguments:
+  /// training loops repeat the same launches, and a thread-by-thread
+  /// evaluation can take seconds. Bounded (StaticCacheLimit entries).
+  std::mutex StaticCacheLock;
+  std::map<std::string, std::pair<std::optional<TotalVector>, std::string>> StaticCache;
+};
+constexpr size_t StaticCacheLimit = 1024;
+
+struct InFlight {
+  std::shared_ptr<FuncInfo> F;
+  CUstream Stream = nullptr;
+  CUcontext Ctx = nullptr;
+  bool PerThread = false;             ///< a _ptsz launch
+  bool Counted = false;               ///< dynamic counts are read at exit
+  std::unique_lock<std::mutex> Lock;  ///< the counter array (Counted only)
+  HwContext *Hw = nullptr;            ///< a range is open on this context
+  int Device = -1;                    ///< the context's device (hardware counters)
+  std::unique_lock<std::mutex> HwLock;
+  HwConfig *HwCfg = nullptr;          ///< the metric list of the open range
+  bool HwLearning = false;            ///< it collects every tensor type
+  std::shared_ptr<const LearnedTypes> HwTypes; ///< else: the kernel's learned types
+  uint64_t HwCode = 0;                ///< learning: the kernel's code hash (0: unknown)
+  size_t HwPasses = 0;                ///< passes the range is replayed with
+  uint64_t HwT = 0;                   ///< when the range was started
+  LaunchRecord R;
+  LaunchShape Shape;
+  EvalEnv Env;
+  std::string ArgProblem;
+};
+
+/// A launch waiting for its other half (callback counts / activity timing).
+struct PendingLaunch {
+  LaunchRecord R;
+  bool HaveCallback = false, HaveActivity = false;
+};
+
+struct Runtime {
+  std::mutex InitLock;
+  bool Initialized = false;
+  std::atomic<bool> Active{false};    ///< callbacks do work
+  std::atomic<bool> Counting{false};  ///< dynamic counting still on
+  std::atomic<bool> Finished{false};
+  Settings S;
+  KernelFilter Filter;
+  std::unique_ptr<Profile> P;
+  CUpti_SubscriberHandle Sub = nullptr;
+  HardwareCounters Hw;
+
+  std::mutex M; ///< guards the maps below
+  std::unordered_map<CUfunction, std::shared_ptr<FuncInfo>> Funcs;
+  std::unordered_map<CUmodule, std::shared_ptr<ModuleInfo>> Modules;
+  std::unordered_map<uint32_t, PendingLaunch> Pending;
+  std::unordered_map<CUdeviceptr, std::unique_ptr<std::mutex>> ArrayLocks;
+  std::unordered_map<std::string, bool> NameSelected;
+  std::unordered_set<std::string> InstrumentedNames;
+
+  void disable(const std::string &Why) {
+    if (Active.exchange(false))
+      logLine("%s; the runtime switches itself off (the application goes on)",
+              Why.c_str());
+    if (P)
+      P->note("runtime disabled: " + Why);
+  }
+  void stopCounting(const std::string &Why) {
+    if (Counting.exchange(false)) {
+      logLine("%s", Why.c_str());
+      if (P)
+        P->note(Why);
+    }
+  }
+  void reportWriteError() {
+    if (P) {
+      std::string E = P->takeWriteError();
+      if (!E.empty())
+        logLine("%s", E.c_str());
+    }
+  }
+};
+
+/// The one Runtime of the process (never destroyed: used from atexit).
+Runtime &rt();
+/// Whether kernel \p Mangled passes the kernel filter (cached per name).
+bool selectedName(const std::string &Mangled);
+/// Hands a launch with both halves (or all it will get) to the profile.
+void finalize(PendingLaunch &&PL);
+
+// Launches.cpp
+std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod);
+std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn);
+void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB);
+void onLaunchExit(const CUpti_CallbackData *CB);
+void onGraphLaunch();
+
+// Activity.cpp
+void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size, size_t *MaxRecords);
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
+                              size_t Valid);
+
+} // namespace rt
+} // namespace hroof
+
+#endif // HROOF_RUNTIME_INJECTION_H

@@ -1,0 +1,493 @@
+//===- Launches.cpp - kernel lookup, launch enter and exit ----------------===//
+//
+// The driver-API launch callbacks. At a CUfunction's first launch: its name,
+// module and counter array (__hroof_counters_<mangled>), and the module's
+// embedded static model (__hroof_model). At launch enter: zero the counter
+// array on the launch's stream and read the integer arguments; at exit: copy
+// the counts back, evaluate the static model with the launch's grid, block
+// and arguments, and pair the record with its activity record (Activity.cpp).
+//===----------------------------------------------------------------------===//
+#include "Injection.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace hroof {
+namespace rt {
+
+//===--- Module and function lookup --------------------------------------===//
+
+std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod) {
+  Runtime &T = rt();
+  {
+    std::lock_guard<std::mutex> L(T.M);
+    auto It = T.Modules.find(Mod);
+    if (It != T.Modules.end())
+      return It->second;
+  }
+  auto MI = std::make_shared<ModuleInfo>();
+  CUdeviceptr Ptr = 0;
+  size_t Size = 0;
+  CUresult R = cuModuleGetGlobal(&Ptr, &Size, Mod, ModelSymbol);
+  if (R != CUDA_SUCCESS) {
+    MI->Problem = std::string("the module embeds no static model (no ") +
+                  ModelSymbol + ")";
+  } else {
+    std::string Text(Size, '\0');
+    R = cuMemcpyDtoH(Text.data(), Ptr, Size);
+    if (R != CUDA_SUCCESS) {
+      MI->Problem = std::string("reading ") + ModelSymbol + " failed: " + cuErr(R);
+    } else {
+      Text.resize(strnlen(Text.data(), Text.size()));
+      nlohmann::json J = nlohmann::json::parse(Text, nullptr, false);
+      if (J.is_discarded()) {
+        MI->Problem = std::string(ModelSymbol) + " is not valid JSON";
+      } else {
+        try {
+          MI->Model = std::make_shared<StaticModule>(parseStaticModel(J));
+        } catch (const std::exception &E) {
+          MI->Problem = std::string(ModelSymbol) + ": " + E.what();
+        }
+      }
+    }
+  }
+  if (!MI->Problem.empty() && T.S.Verbose >= 1)
+    logLine("module %p: %s", (void *)Mod, MI->Problem.c_str());
+  std::lock_guard<std::mutex> L(T.M);
+  return T.Modules.emplace(Mod, MI).first->second;
+}
+
+std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn) {
+  Runtime &T = rt();
+  {
+    std::lock_guard<std::mutex> L(T.M);
+    auto It = T.Funcs.find(Fn);
+    if (It != T.Funcs.end())
+      return It->second;
+  }
+  auto F = std::make_shared<FuncInfo>();
+  CUfunction Real = Fn;
+  const char *Name = nullptr;
+  if (cuFuncGetName(&Name, Real) != CUDA_SUCCESS || !Name) {
+    // The handle may be a CUkernel (context-independent loading).
+    CUfunction K = nullptr;
+    if (cuKernelGetFunction(&K, reinterpret_cast<CUkernel>(Fn)) == CUDA_SUCCESS &&
+        cuFuncGetName(&Name, K) == CUDA_SUCCESS && Name)
+      Real = K;
+  }
+  F->Mangled = Name ? Name : "<unknown>";
+  F->Name = demangle(F->Mangled);
+  F->Selected = selectedName(F->Mangled);
+  if (F->Selected && Name && cuFuncGetModule(&F->Module, Real) == CUDA_SUCCESS) {
+    CUdeviceptr Ptr = 0;
+    size_t Size = 0;
+    std::string Sym = CounterArrayPrefix + F->Mangled;
+    if (cuModuleGetGlobal(&Ptr, &Size, F->Module, Sym.c_str()) == CUDA_SUCCESS) {
+      if (Size < CounterBytes || Size % CounterBytes) {
+        F->ModelProblem = Sym + " has " + std::to_string(Size) +
+                          " bytes, expected a multiple of " + std::to_string(CounterBytes);
+        logLine("kernel %s: %s; not counted", F->Name.c_str(),
+                F->ModelProblem.c_str());
+      } else {
+        F->Instrumented = true;
+        F->Counters = Ptr;
+        F->CounterSlots = Size / CounterBytes;
+      }
+    }
+    if (F->Instrumented) {
+      F->Mod = moduleInfo(F->Module);
+      if (F->Mod->Model) {
+        for (const KernelModel &K : F->Mod->Model->Kernels)
+          if (K.Mangled == F->Mangled)
+            F->Model = &K;
+        if (!F->Model)
+          F->ModelProblem = "the module's static model has no kernel " + F->Mangled;
+      } else {
+        F->ModelProblem = F->Mod->Problem;
+      }
+      for (size_t I = 0;; ++I) {
+        size_t Off = 0, Sz = 0;
+        if (cuFuncGetParamInfo(Real, I, &Off, &Sz) != CUDA_SUCCESS)
+          break;
+        F->Params.push_back({Off, Sz});
+      }
+      if (F->Model && F->Params.size() != F->Model->Params.size())
+        F->ParamProblem = "the kernel has " + std::to_string(F->Params.size()) +
+                          " parameters, its static model " +
+                          std::to_string(F->Model->Params.size());
+    }
+  }
+  if (T.S.Verbose >= 1)
+    logLine("kernel %s: %s%s", F->Name.c_str(),
+            !F->Selected ? "filtered out"
+                         : F->Instrumented ? "instrumented" : "not instrumented",
+            F->ModelProblem.empty() ? "" : (" (" + F->ModelProblem + ")").c_str());
+  std::lock_guard<std::mutex> L(T.M);
+  if (F->Instrumented) {
+    auto &Lk = T.ArrayLocks[F->Counters];
+    if (!Lk)
+      Lk = std::make_unique<std::mutex>();
+    F->ArrayLock = Lk.get();
+    T.InstrumentedNames.insert(F->Mangled);
+  }
+  return T.Funcs.emplace(Fn, F).first->second;
+}
+
+//===--- Launch callbacks --------------------------------------------------===//
+
+/// The runtime's own driver calls (memset, copy, synchronize) run in relaxed
+/// stream-capture mode, so they never invalidate a capture that another
+/// thread of the application has under way in global mode.
+struct RelaxedCapture {
+  CUstreamCaptureMode Old = CU_STREAM_CAPTURE_MODE_RELAXED;
+  bool Ok;
+  RelaxedCapture() { Ok = cuThreadExchangeStreamCaptureMode(&Old) == CUDA_SUCCESS; }
+  ~RelaxedCapture() {
+    if (Ok)
+      cuThreadExchangeStreamCaptureMode(&Old);
+  }
+};
+
+struct LaunchArgs {
+  CUfunction F = nullptr;
+  unsigned Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  unsigned SharedMem = 0;
+  CUstream Stream = nullptr;
+  void **KernelParams = nullptr, **Extra = nullptr;
+  bool PerThread = false;
+  const char *Api = "";
+};
+
+bool decodeLaunch(CUpti_CallbackId Id, const void *Params, LaunchArgs &A) {
+  switch (Id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+    auto *P = static_cast<const cuLaunchKernel_params *>(Params);
+    A = {P->f, {P->gridDimX, P->gridDimY, P->gridDimZ},
+         {P->blockDimX, P->blockDimY, P->blockDimZ}, P->sharedMemBytes,
+         P->hStream, P->kernelParams, P->extra,
+         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, "cuLaunchKernel"};
+    return true;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+    auto *P = static_cast<const cuLaunchCooperativeKernel_params *>(Params);
+    A = {P->f, {P->gridDimX, P->gridDimY, P->gridDimZ},
+         {P->blockDimX, P->blockDimY, P->blockDimZ}, P->sharedMemBytes,
+         P->hStream, P->kernelParams, nullptr,
+         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+         "cuLaunchCooperativeKernel"};
+    return true;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+    auto *P = static_cast<const cuLaunchKernelEx_params *>(Params);
+    if (!P->config)
+      return false;
+    const CUlaunchConfig *C = P->config;
+    A = {P->f, {C->gridDimX, C->gridDimY, C->gridDimZ},
+         {C->blockDimX, C->blockDimY, C->blockDimZ}, C->sharedMemBytes,
+         C->hStream, P->kernelParams, P->extra,
+         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, "cuLaunchKernelEx"};
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+/// Pointer to parameter \p I's bytes, or null.
+const void *paramBytes(const LaunchArgs &A, const FuncInfo &F, size_t I) {
+  if (A.KernelParams)
+    return A.KernelParams[I];
+  if (A.Extra) {
+    void *Buf = nullptr;
+    size_t BufSize = 0;
+    for (void **E = A.Extra; *E != CU_LAUNCH_PARAM_END; E += 2) {
+      if (*E == CU_LAUNCH_PARAM_BUFFER_POINTER)
+        Buf = E[1];
+      else if (*E == CU_LAUNCH_PARAM_BUFFER_SIZE && E[1])
+        BufSize = *static_cast<size_t *>(E[1]);
+    }
+    if (Buf && F.Params[I].first + F.Params[I].second <= BufSize)
+      return static_cast<char *>(Buf) + F.Params[I].first;
+  }
+  return nullptr;
+}
+
+void readArgs(const LaunchArgs &A, InFlight &IF) {
+  const FuncInfo &F = *IF.F;
+  const KernelModel &K = *F.Model;
+  IF.Env.Args.assign(K.Params.size(), 0);
+  IF.Env.HasArg.assign(K.Params.size(), false);
+  if (!F.ParamProblem.empty()) {
+    IF.ArgProblem = F.ParamProblem;
+    return;
+  }
+  for (size_t I = 0; I < K.Params.size(); ++I) {
+    const ModelParam &MP = K.Params[I];
+    if (!MP.IsInteger)
+      continue;
+    const void *P = paramBytes(A, F, I);
+    if (!P) {
+      IF.ArgProblem = "cannot read argument " + MP.Name;
+      return;
+    }
+    int Bits = std::atoi(MP.Type.c_str() + 1);
+    size_t Sz = std::min<size_t>(F.Params[I].second, 8);
+    if (Bits > 0 && size_t(Bits + 7) / 8 < Sz)
+      Sz = size_t(Bits + 7) / 8;
+    uint64_t Raw = 0;
+    std::memcpy(&Raw, P, Sz); // little-endian
+    int64_t V = Bits > 0 && Bits < 64 ? sextBits(int64_t(Raw), Bits) : int64_t(Raw);
+    IF.Env.Args[I] = V;
+    IF.Env.HasArg[I] = true;
+    IF.R.Args.push_back({MP.Name, V});
+  }
+}
+
+void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
+  Runtime &T = rt();
+  *CB->correlationData = 0;
+  LaunchArgs A;
+  if (!decodeLaunch(Id, CB->functionParams, A) || !A.F)
+    return;
+  RelaxedCapture Relax;
+  std::shared_ptr<FuncInfo> F = funcInfo(A.F);
+  if (!F->Selected)
+    return;
+  bool Count = F->Instrumented && T.Counting;
+  if (!Count && !T.Hw.Enabled)
+    return;
+  CUstream Stream = A.Stream;
+  if (!Stream && A.PerThread)
+    Stream = CU_STREAM_PER_THREAD;
+  CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS ||
+      Cap != CU_STREAM_CAPTURE_STATUS_NONE)
+    return; // captured into a graph: reported from activity, not counted
+  bool Hw = T.Hw.Enabled && T.Hw.take(*F);
+  if (!Count && !Hw)
+    return;
+  auto IF = std::make_unique<InFlight>();
+  IF->F = F;
+  IF->Stream = Stream;
+  IF->Ctx = CB->context;
+  IF->PerThread = A.PerThread;
+  if (Count) {
+    IF->Lock = std::unique_lock<std::mutex>(*F->ArrayLock);
+    CUresult R = cuMemsetD8Async(F->Counters, 0, CounterBytes * F->CounterSlots, Stream);
+    if (R != CUDA_SUCCESS) {
+      T.stopCounting(std::string("zeroing the counters of ") + F->Name +
+                     " failed (" + cuErr(R) + "); dynamic counting stops");
+      IF->Lock.unlock();
+      Count = false;
+      if (!Hw)
+        return;
+    }
+  }
+  IF->Counted = Count;
+  LaunchRecord &LR = IF->R;
+  LR.Mangled = F->Mangled;
+  LR.Name = F->Name;
+  LR.Api = A.Api;
+  LR.Correlation = CB->correlationId;
+  LR.Thread = threadId();
+  LR.Instrumented = F->Instrumented;
+  if (F->Instrumented && !Count)
+    LR.DynamicProblem = "not counted (counting off or stopped)";
+  for (int D = 0; D < 3; ++D) {
+    LR.Grid[D] = A.Grid[D];
+    LR.Block[D] = A.Block[D];
+    IF->Shape.Grid[D] = A.Grid[D];
+    IF->Shape.Block[D] = A.Block[D];
+  }
+  LR.SharedMem = A.SharedMem;
+  if (F->Instrumented && F->Model) {
+    LR.StaticExact = F->Model->Exact;
+    readArgs(A, *IF);
+  }
+  {
+    std::lock_guard<std::mutex> L(T.M);
+    T.Pending[CB->correlationId]; // the activity record waits for the counts
+  }
+  // Last: nothing of the runtime's own runs inside the range.
+  if (Hw)
+    T.Hw.onLaunchEnter(*IF);
+  *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
+}
+
+/// Launch exit of a counted launch: copies the counter array back on the
+/// launch's stream and sums its copies into the launch record.
+void readCounts(InFlight &IF) {
+  Runtime &T = rt();
+  LaunchRecord &LR = IF.R;
+  // The pass spreads each kernel's counts over CounterSlots copies of the
+  // array (by SM and warp); the launch's counts are their sum.
+  CountVector C{};
+  std::vector<uint64_t> Slots(size_t(NumCounters) * IF.F->CounterSlots);
+  CUresult R = cuMemcpyDtoHAsync(Slots.data(), IF.F->Counters,
+                                 CounterBytes * IF.F->CounterSlots, IF.Stream);
+  if (R == CUDA_SUCCESS)
+    R = cuStreamSynchronize(IF.Stream);
+  if (R == CUDA_SUCCESS) {
+    for (size_t S = 0; S < IF.F->CounterSlots; ++S)
+      for (int K = 0; K < NumCounters; ++K)
+        C[K] += Slots[S * NumCounters + K];
+    LR.Dynamic = C;
+  } else {
+    // Deliver what CUPTI already holds before the context is torn down.
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    LR.Error = std::string("kernel failed: ") + cuErr(R);
+    LR.DynamicProblem = "the kernel or a preceding operation on its stream failed";
+    T.stopCounting("kernel " + IF.F->Name + " (launch " +
+                   std::to_string(LR.Correlation) + ") failed with " + cuErr(R) +
+                   "; dynamic counting stops, the profile keeps every "
+                   "launch before it");
+  }
+}
+
+/// Launch exit: the static model evaluated with this launch's grid, block
+/// and integer arguments (cached per kernel by those), or why not.
+void evaluateStatic(InFlight &IF) {
+  Runtime &T = rt();
+  LaunchRecord &LR = IF.R;
+  const FuncInfo &F = *IF.F;
+  if (!F.Instrumented)
+    ; // uninstrumented (here for its hardware counters): no static model
+  else if (!F.Model)
+    LR.StaticProblem = F.ModelProblem;
+  else if (!T.S.StaticEval)
+    LR.StaticProblem = "static evaluation off (HROOF_STATIC_EVAL=0)";
+  else if (!IF.ArgProblem.empty())
+    LR.StaticProblem = IF.ArgProblem;
+  else {
+    std::string Key;
+    for (int D = 0; D < 3; ++D)
+      Key += std::to_string(IF.Shape.Grid[D]) + "," + std::to_string(IF.Shape.Block[D]) + ";";
+    for (size_t I = 0; I < IF.Env.Args.size(); ++I)
+      Key += (I < IF.Env.HasArg.size() && IF.Env.HasArg[I] ? std::to_string(IF.Env.Args[I])
+                                                            : std::string("?")) + ",";
+    FuncInfo &FM = *IF.F;
+    bool Cached = false;
+    {
+      std::lock_guard<std::mutex> G(FM.StaticCacheLock);
+      auto It = FM.StaticCache.find(Key);
+      if (It != FM.StaticCache.end()) {
+        LR.Static = It->second.first;
+        LR.StaticProblem = It->second.second;
+        Cached = true;
+      }
+    }
+    if (!Cached) {
+      try {
+        ThreadSumOptions O;
+        O.MaxEvaluations = uint64_t(T.S.EvalLimit);
+        LR.Static = evaluateKernel(*F.Model, IF.Shape, IF.Env, O);
+      } catch (const std::exception &E) {
+        LR.StaticProblem = E.what();
+      }
+      std::lock_guard<std::mutex> G(FM.StaticCacheLock);
+      if (FM.StaticCache.size() < StaticCacheLimit)
+        FM.StaticCache[Key] = {LR.Static, LR.StaticProblem};
+    }
+  }
+}
+
+void onLaunchExit(const CUpti_CallbackData *CB) {
+  Runtime &T = rt();
+  std::unique_ptr<InFlight> IF(reinterpret_cast<InFlight *>(*CB->correlationData));
+  if (!IF)
+    return;
+  *CB->correlationData = 0;
+  RelaxedCapture Relax;
+  LaunchRecord &LR = IF->R;
+  CUresult LaunchResult = CB->functionReturnValue
+                              ? *static_cast<const CUresult *>(CB->functionReturnValue)
+                              : CUDA_SUCCESS;
+  // First: close the range (it covers the launch only).
+  if (IF->Hw)
+    T.Hw.onLaunchExit(*IF, LaunchResult);
+  if (LaunchResult != CUDA_SUCCESS) {
+    LR.Error = std::string("launch failed: ") + cuErr(LaunchResult);
+    if (LR.Instrumented)
+      LR.DynamicProblem = "the launch failed";
+  } else if (IF->Counted) {
+    readCounts(*IF);
+  }
+  if (IF->Lock.owns_lock())
+    IF->Lock.unlock();
+  // Static model at this launch (outside the array lock).
+  evaluateStatic(*IF);
+  if (T.S.Verbose >= 2)
+    logLine("launch %u %s grid %u,%u,%u block %u,%u,%u%s%s", LR.Correlation,
+            LR.Name.c_str(), LR.Grid[0], LR.Grid[1], LR.Grid[2], LR.Block[0],
+            LR.Block[1], LR.Block[2], LR.Error.empty() ? "" : ": ",
+            LR.Error.c_str());
+  // A replayed launch gets no activity record (seen on the H100 with CUDA
+  // 13): its duration is the range's gpu__time_duration.sum.
+  bool FromCounters = false;
+  if (LR.Hw && LR.Hw->contains("time_ns")) {
+    LR.Timed = true;
+    LR.DurationFromCounters = true;
+    LR.DurationNs = (*LR.Hw)["time_ns"].get<uint64_t>();
+    LR.Device = int64_t(IF->Device);
+    uint32_t StreamId = 0;
+    if (cuptiGetStreamIdEx(IF->Ctx, IF->Stream, IF->PerThread ? 1 : 0, &StreamId) ==
+        CUPTI_SUCCESS)
+      LR.Stream = int64_t(StreamId);
+    FromCounters = true;
+  }
+  PendingLaunch Done;
+  {
+    std::lock_guard<std::mutex> L(T.M);
+    auto It = T.Pending.find(CB->correlationId);
+    if (FromCounters) {
+      if (It != T.Pending.end() && It->second.HaveActivity) {
+        // An activity record came after all: its timestamps win.
+        LaunchRecord &AR = It->second.R;
+        LR.Timed = AR.Timed;
+        LR.DurationFromCounters = false;
+        LR.StartNs = AR.StartNs;
+        LR.DurationNs = AR.DurationNs;
+        LR.Stream = AR.Stream;
+      }
+      if (It != T.Pending.end())
+        T.Pending.erase(It);
+      T.Hw.Done.insert(CB->correlationId);
+      Done.R = std::move(LR);
+    } else if (It == T.Pending.end() || LaunchResult != CUDA_SUCCESS) {
+      // No activity record will come for a launch that failed.
+      if (It != T.Pending.end())
+        T.Pending.erase(It);
+      Done.R = std::move(LR);
+    } else if (It->second.HaveActivity) {
+      Done = std::move(It->second);
+      T.Pending.erase(It);
+      LaunchRecord &AR = Done.R; // timing from the activity record
+      LR.Timed = AR.Timed;
+      LR.StartNs = AR.StartNs;
+      LR.DurationNs = AR.DurationNs;
+      LR.Device = AR.Device;
+      LR.Stream = AR.Stream;
+      Done.R = std::move(LR);
+      if (Done.R.HwTried)
+        T.Hw.Done.insert(CB->correlationId);
+    } else {
+      It->second.R = std::move(LR);
+      It->second.HaveCallback = true;
+      return;
+    }
+  }
+  finalize(std::move(Done));
+}
+
+void onGraphLaunch() {
+  Runtime &T = rt();
+  if (T.P)
+    T.P->addGraphLaunch();
+}
+
+} // namespace rt
+} // namespace hroof
