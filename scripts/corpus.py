@@ -211,7 +211,7 @@ def table(rows, a, seconds):
 
 def main():
     a = parse_args()
-    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(a.dir) for f in fs
+    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(a.dir, followlinks=True) for f in fs
                    if f.endswith(".cu"))
     if a.limit:
         files = files[:a.limit]
