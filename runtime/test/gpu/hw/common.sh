@@ -1,4 +1,4 @@
-# common.sh - sourced by run4.sh and run5.sh (repository root, GPU machine):
+# common.sh - sourced by learned-types.sh, type-cache-cost.sh and cost_decomposition.sh (repository root, GPU machine):
 # the carried paths, a fresh work directory, the summary log, the timer, and
 # at exit one tarball $OUT/NAME-MODE.tgz with the summary printed last.
 #   hw_start NAME MODE   W=/tmp/NAME (emptied), S=$W/summary.txt, device line

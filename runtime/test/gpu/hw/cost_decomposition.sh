@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# cost_decomposition.sh - where a replayed range's host time goes (issue 4,
-# session 3). From the repository root on the GPU machine; builds nothing.
+# cost_decomposition.sh - where a replayed range's host time goes. From the
+# repository root on the GPU machine; builds nothing.
 # Carry build/bin, build/lib, .carry/hw/bin. Each row is one `hroof run
 # --verbose 1 --counters LIST` whose note gives the per-range host time:
 #   sass17  : the 17 SASS-patched metrics (FLOPs + instruction bytes), 1 pass

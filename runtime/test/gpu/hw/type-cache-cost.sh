@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# run5.sh smoke|torch|many|overhead|steps - issue 4, session 3, on the GPU machine, from the
-# repository root; builds nothing. Carry build/bin, build/lib, .carry/hw/bin.
+# type-cache-cost.sh smoke|torch|many|overhead|steps - the tensor-type cache and the cost of
+# hroof run next to ncu, on the GPU machine, from the repository root; builds nothing.
+# Carry build/bin, build/lib, .carry/hw/bin.
 # Writes logs and profiles under $OUT (one tarball), prints a table last.
 #   smoke : the runtime's GPU smoke test (runtime/test/gpu/run.sh), which now
 #           also runs counters-not-permitted (LD_PRELOAD shim) and the
@@ -10,12 +11,9 @@
 #           the cache of an earlier run (warm); then ncu --set roofline twice.
 #           Exactness: the warm run vs --counters roofline-full.
 #   many  : many_launches 100 (300 launches), the same rows, ncu once.
-# (The 08:45 "phases" run, where configure+start goes, was this script with a
-# temporary switch for the old fixed re-creation rule, since removed; its
-# output is in docs/validation/counters-s3/.)
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
-hw_start run5 "${1:?smoke, torch, many, overhead or steps}"
+hw_start type-cache-cost "${1:?smoke, torch, many, overhead or steps}"
 hr() { local n=$1; shift; mkdir -p $W/p/$n; t $n $HR run --no-summary --verbose 1 --output $W/p/$n "$@"
        grep -h "ranges by replay\|tensor-type cache\|configure+start per range" $W/$n.log | sed 's/^hroof: hardware counters: [0-9]* ranges; //' | cut -c1-260 | sed 's/^/    /' | tee -a $S; }
 
