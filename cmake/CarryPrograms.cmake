@@ -8,7 +8,7 @@
 #                           gpu/static/PROG.model.json, gpu/logs/PROG.ll
 #   hroof-carry-case[-PROG] case study (case-studies/kernels/*.cu), static cudart:
 #                           case/bin/PROG.plain, case/bin/PROG.inst, case/static/PROG.model.json
-#   hroof-carry-hw          hardware-counter validation (runtime/test/gpu/hw/README.md):
+#   hroof-carry-hw          hardware-counter validation (test/gpu/runtime/hw/README.md):
 #                           hw/bin/EXAMPLE.inst|.plain, hw/bin/many.plain, big/bigstream
 
 set(HROOF_CARRY_DIR ${CMAKE_SOURCE_DIR}/.carry CACHE PATH "where the carried GPU programs are built")
@@ -50,8 +50,8 @@ foreach(e saxpy reduce sgemm_tiled stencil2d half2_bf16 mma_gemm)
     OUTPUT_DIR ${HROOF_CARRY_DIR}/hw/bin INSTRUMENTED_SUFFIX .inst PLAIN_SUFFIX .plain
     ARCH ${HROOF_CARRY_ARCH} DEPENDS ${CMAKE_SOURCE_DIR}/examples/common.h OUTPUTS_VAR _hw_files)
 endforeach()
-hroof_add_cuda_program(many SOURCES ${CMAKE_SOURCE_DIR}/runtime/test/gpu/hw/many_launches.cu PLAIN
+hroof_add_cuda_program(many SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/hw/many_launches.cu PLAIN
   OUTPUT_DIR ${HROOF_CARRY_DIR}/hw/bin ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _hw_files)
-hroof_add_cuda_program(bigstream SOURCES ${CMAKE_SOURCE_DIR}/runtime/test/gpu/hw/bigstream.cu PLAIN
+hroof_add_cuda_program(bigstream SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/hw/bigstream.cu PLAIN
   OUTPUT_DIR ${HROOF_CARRY_DIR}/big PLAIN_SUFFIX "" ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _hw_files)
 add_custom_target(hroof-carry-hw DEPENDS ${_hw_files})

@@ -6,18 +6,18 @@
 # everything so far, so a run cut short still returns the finished checks.
 #   gpu-suite          test/gpu/run.sh                   carry .carry/gpu (test/gpu/build.sh)
 #   examples-overhead  test/gpu/examples-overhead.sh     carry build/examples
-#   runtime-smoke      runtime/test/gpu/run.sh build     carry build/bin, build/lib
-#   ert-quick          ert/test/gpu_quick.sh             carry build/bin/hroof-ert
+#   runtime-smoke      test/gpu/runtime/run.sh build     carry build/bin, build/lib
+#   ert-quick          test/ert/gpu_quick.sh             carry build/bin/hroof-ert
 #   ert[-MODE]         ert/run_on_gpu.sh $ERT_BIN $OUT/NAME MODE (MODE: both (default),
 #                      quick, full, l2profile; ERT_BIN default build/bin)
 #   case-study         case-studies/run.sh               carry .carry/case (case-studies/build.sh)
-#   hw-crosscheck      runtime/test/gpu/hw/counters-crosscheck.sh          carry .carry/hw
-#   hw-nocache         runtime/test/gpu/hw/counters-nocache-crosscheck.sh  carry .carry/hw
-#   hw-learned-MODE    runtime/test/gpu/hw/learned-types.sh MODE (cost, checks, limits)
-#   hw-cache-MODE      runtime/test/gpu/hw/type-cache-cost.sh MODE (smoke, torch, many,
+#   hw-crosscheck      test/gpu/runtime/hw/counters-crosscheck.sh          carry .carry/hw
+#   hw-nocache         test/gpu/runtime/hw/counters-nocache-crosscheck.sh  carry .carry/hw
+#   hw-learned-MODE    test/gpu/runtime/hw/learned-types.sh MODE (cost, checks, limits)
+#   hw-cache-MODE      test/gpu/runtime/hw/type-cache-cost.sh MODE (smoke, torch, many,
 #                      overhead, steps)
-#   hw-decomposition[-scan]  runtime/test/gpu/hw/cost_decomposition.sh
-# (.carry/hw and .carry/big: runtime/test/gpu/hw/README.md.) A check that exits 77 is
+#   hw-decomposition[-scan]  test/gpu/runtime/hw/cost_decomposition.sh
+# (.carry/hw and .carry/big: test/gpu/runtime/hw/README.md.) A check that exits 77 is
 # skipped (no GPU, or its inputs missing). Exit status: the number of failed checks.
 # Usage (device tool): bash scripts/gpu/run-check.sh gpu-suite runtime-smoke ert-quick
 set -uo pipefail
@@ -27,7 +27,7 @@ cd "$ROOT"
 OUT=${OUT:-$ROOT/check-out}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-HW=runtime/test/gpu/hw
+HW=test/gpu/runtime/hw
 
 # The command of check NAME (its output directory is $2), or nothing if NAME is unknown.
 check_command() {
@@ -35,8 +35,8 @@ check_command() {
   case "$name" in
     gpu-suite) echo "env OUT=$dir bash test/gpu/run.sh" ;;
     examples-overhead) echo "bash test/gpu/examples-overhead.sh" ;;
-    runtime-smoke) echo "env HROOF_RT_LOGS=$dir bash runtime/test/gpu/run.sh $ROOT/build" ;;
-    ert-quick) echo "bash ert/test/gpu_quick.sh ${ERT_BIN:-$ROOT/build/bin}/hroof-ert $dir/quick" ;;
+    runtime-smoke) echo "env HROOF_RT_LOGS=$dir bash test/gpu/runtime/run.sh $ROOT/build" ;;
+    ert-quick) echo "bash test/ert/gpu_quick.sh ${ERT_BIN:-$ROOT/build/bin}/hroof-ert $dir/quick" ;;
     ert) echo "bash ert/run_on_gpu.sh ${ERT_BIN:-$ROOT/build/bin} $dir both" ;;
     ert-*) echo "bash ert/run_on_gpu.sh ${ERT_BIN:-$ROOT/build/bin} $dir ${name#ert-}" ;;
     case-study) echo "env OUT=$dir bash case-studies/run.sh" ;;

@@ -25,7 +25,7 @@ say "--- torch_train"
 mkdir -p $W/p/trainr
 t timeout 100 $HR run --no-summary --verbose 1 --output $W/p/trainr -- python3 $H/torch_train.py 3 2>&1 | grep -E "ranges|off|torch_train" | cut -c1-250 | tee -a $S
 say "--- runtime-gpu-smoke with counters"
-t env HROOF_RT_LOGS=$W/smoke timeout 100 runtime/test/gpu/run.sh .carry/hw/build > $W/smoke.log 2>&1
+t env HROOF_RT_LOGS=$W/smoke timeout 100 test/gpu/runtime/run.sh .carry/hw/build > $W/smoke.log 2>&1
 grep -E "^FAIL|^PASS fake_saxpy: [0-9]+ launches with|^PASS launches with|^PASS fault: hard|runtime-gpu-smoke|INFO (plain|hroof)" $W/smoke.log | tee -a $S
 say "--- cost, many 10 rounds (30 launches): plain, hroof, ncu --set roofline (complete)"
 t $H/bin/many.plain 10 > /dev/null
