@@ -53,5 +53,5 @@ endforeach()
 hroof_add_cuda_program(many SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/hw/many_launches.cu PLAIN
   OUTPUT_DIR ${HROOF_CARRY_DIR}/hw/bin ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _hw_files)
 hroof_add_cuda_program(bigstream SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/hw/bigstream.cu PLAIN
-  OUTPUT_DIR ${HROOF_CARRY_DIR}/big PLAIN_SUFFIX "" ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _hw_files)
+  OUTPUT_DIR ${HROOF_CARRY_DIR}/big PLAIN_SUFFIX NONE ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _hw_files)
 add_custom_target(hroof-carry-hw DEPENDS ${_hw_files})

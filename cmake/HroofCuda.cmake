@@ -6,8 +6,9 @@
 #     SOURCES a.cu [b.cu ...]          compiled and linked in one clang call
 #     [INSTRUMENTED | PLAIN | BOTH]    default BOTH
 #     [OUTPUT_DIR dir]                 default ${CMAKE_BINARY_DIR}/bin
-#     [INSTRUMENTED_SUFFIX s]          default "" (dir/NAME)
-#     [PLAIN_SUFFIX s]                 default ".plain" (dir/NAME.plain)
+#     [INSTRUMENTED_SUFFIX s]          default NONE (dir/NAME)
+#     [PLAIN_SUFFIX s]                 default ".plain" (dir/NAME.plain); NONE: no suffix
+#                                      (an empty argument would read as not given)
 #     [ARCH sm_XX]                     default sm_90
 #     [INCLUDES dir ...] [DEPENDS file ...]
 #     [CUDART static | shared]         default static (shared: rpath $ORIGIN/../lib and
@@ -51,11 +52,13 @@ function(hroof_add_cuda_program NAME)
   if(NOT DEFINED P_OUTPUT_DIR)
     set(P_OUTPUT_DIR ${CMAKE_BINARY_DIR}/bin)
   endif()
-  if(NOT DEFINED P_INSTRUMENTED_SUFFIX)
+  if(NOT DEFINED P_INSTRUMENTED_SUFFIX OR P_INSTRUMENTED_SUFFIX STREQUAL "NONE")
     set(P_INSTRUMENTED_SUFFIX "")
   endif()
   if(NOT DEFINED P_PLAIN_SUFFIX)
     set(P_PLAIN_SUFFIX ".plain")
+  elseif(P_PLAIN_SUFFIX STREQUAL "NONE")
+    set(P_PLAIN_SUFFIX "")
   endif()
   if(NOT P_ARCH)
     set(P_ARCH sm_90)
