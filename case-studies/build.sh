@@ -13,53 +13,30 @@
 #   .carry/case/report-js.tgz     vega/vega-lite node_modules for hroof
 #                                 report --html/--svg (from build/report-js)
 #   .carry/case/manifest.txt
+# The binaries and static models are CMake targets (hroof-carry-case-PROG,
+# cmake/CarryPrograms.cmake, built with the build's clang and HROOF_CARRY_ARCH;
+# ARCH=sm_XX in the environment changes it); this script adds the rest.
 # Usage: bash case-studies/build.sh            (~1 min)
 # Then carry `.carry/case` to the GPU machine and run case-studies/run.sh.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-CLANG=${CLANG:-clang++-22}
-CUDA=${CUDA_PATH:-/usr/local/cuda}
-ARCH=${ARCH:-sm_90}
 BUILD=${HROOF_BUILD:-$ROOT/build}
-PLUGIN=$BUILD/lib/hroof.so
 OUTD=$ROOT/.carry/case
-SRC=$ROOT/case-studies/kernels
 PROGS=${PROGS:-"conv2d lstm lstm_fused"}
+. "$ROOT/scripts/gpu/carry-build.sh"
 
-[ -f "$PLUGIN" ] || { echo "build.sh: $PLUGIN missing (build hroof first)" >&2; exit 1; }
-[ -x "$BUILD/bin/hroof" ] || { echo "build.sh: $BUILD/bin/hroof missing" >&2; exit 1; }
-[ -f "$BUILD/lib/libhroof_rt.so" ] || { echo "build.sh: $BUILD/lib/libhroof_rt.so missing" >&2; exit 1; }
 rm -rf "$OUTD"
 mkdir -p "$OUTD/bin" "$OUTD/static" "$OUTD/logs" "$OUTD/build/bin" "$OUTD/build/lib"
-
-COMMON=(-O2 -x cuda --cuda-gpu-arch=$ARCH --cuda-path=$CUDA -Wno-unknown-cuda-version -I"$SRC")
-LINK=(-L"$CUDA/lib64" -lcudart_static -ldl -lrt -lpthread)
-
-build_one() {
-  local p=$1
-  {
-    set -e
-    "$CLANG" "${COMMON[@]}" "$SRC/$p.cu" -o "$OUTD/bin/$p.plain" "${LINK[@]}"
-    "$CLANG" "${COMMON[@]}" -fpass-plugin="$PLUGIN" "$SRC/$p.cu" -o "$OUTD/bin/$p.inst" "${LINK[@]}"
-    # The static model as `hroof static FILE.cu` computes it (device-only,
-    # parameter names kept so --arg NAME=VALUE works).
-    HROOF_STATIC_JSON="$OUTD/static/$p.model.json" "$CLANG" -x cuda --cuda-device-only \
-      --cuda-gpu-arch=$ARCH --cuda-path=$CUDA -Wno-unknown-cuda-version -I"$SRC" \
-      -fno-discard-value-names -fpass-plugin="$PLUGIN" -S -o /dev/null -O2 "$SRC/$p.cu"
-  } >"$OUTD/logs/build-$p.log" 2>&1
-}
-
-pids=()
-for p in $PROGS; do build_one "$p" & pids+=($!); done
-fail=0; i=0
-for p in $PROGS; do
-  if ! wait "${pids[$i]}"; then
-    echo "build.sh: $p FAILED:" >&2; tail -20 "$OUTD/logs/build-$p.log" >&2; fail=1
-  fi
-  i=$((i + 1))
-done
-[ $fail = 0 ] || exit 1
+# Plain and instrumented binaries and the static model (parameter names kept so
+# --arg NAME=VALUE works) of each program: cmake/CarryPrograms.cmake, hroof-carry-case-*.
+targets=()
+for p in $PROGS; do targets+=("hroof-carry-case-$p"); done
+carry_build "$OUTD/logs/build.log" "${targets[@]}" || exit 1
+CLANG=$(carry_setting HROOF_CLANG)
+ARCH=$(carry_setting HROOF_CARRY_ARCH)
+[ -x "$BUILD/bin/hroof" ] || { echo "build.sh: $BUILD/bin/hroof missing" >&2; exit 1; }
+[ -f "$BUILD/lib/libhroof_rt.so" ] || { echo "build.sh: $BUILD/lib/libhroof_rt.so missing" >&2; exit 1; }
 
 echo "== static model vs hand-derived FLOPs, per kernel and size (no GPU)"
 for p in $PROGS; do

@@ -1,5 +1,5 @@
 // hroof-ert sweep analysis: plateau detection and the ridge of the FLOPs-per-byte sweep.
-// Plain C++ (no CUDA), unit-tested in ert/test/ on recorded sweeps.
+// Plain C++ (no CUDA), unit-tested in test/ert/ on recorded sweeps.
 #pragma once
 #include <cstddef>
 #include <string>

@@ -1,4 +1,5 @@
-// hroof-ert: host-side interface of the benchmark kernels (ert_kernels.cu).
+// hroof-ert: host-side interface of the benchmark kernels (ert_fma.cu, ert_tensor.cu,
+// ert_memory.cu, ert_device.cu; what they share is in ert_common.cuh).
 // Plain C++: main.cpp includes this without the CUDA language mode.
 #pragma once
 #include <cstddef>

@@ -18,7 +18,7 @@
 // passes resets the sum (the object is the right one again). At most twice
 // the cost of the best choice made with hindsight.
 //
-// Header-only, no CUDA: unit-tested in runtime/test/HwMetricsTest.cpp.
+// Header-only, no CUDA: unit-tested in test/unit/runtime/HwMetricsTest.cpp.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_RUNTIME_REPLAYPOLICY_H
 #define HROOF_RUNTIME_REPLAYPOLICY_H

@@ -1,6 +1,6 @@
 //===- TypeCache.cpp - learned Tensor Core types kept across runs --------===//
 //
-// See TypeCache.h. Unit tests: runtime/test/TypeCacheTest.cpp.
+// See TypeCache.h. Unit tests: test/unit/runtime/TypeCacheTest.cpp.
 //===----------------------------------------------------------------------===//
 #include "TypeCache.h"
 

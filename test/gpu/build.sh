@@ -9,59 +9,36 @@
 #   .carry/gpu/lib/  libcudart (binaries use rpath $ORIGIN/../lib), the
 #                    runtime libhroof_rt.so and its CUDA libraries if built
 #   .carry/gpu/hroof, compare.py, gpulib.py, manifest.txt
+# The binaries, static models and IR are CMake targets (hroof-carry-gpu-PROG,
+# cmake/CarryPrograms.cmake, built with the build's clang and HROOF_CARRY_ARCH;
+# ARCH=sm_XX in the environment changes it); this script adds the rest.
 # Usage: bash test/gpu/build.sh [PROG...]   (default: every kernels/*.cu)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-CLANG=${CLANG:-clang++-22}
 CUDA=${CUDA_PATH:-/usr/local/cuda}
-ARCH=${ARCH:-sm_90}
 BUILD=${HROOF_BUILD:-$ROOT/build}
-PLUGIN=$BUILD/lib/hroof.so
 OUTD=$ROOT/.carry/gpu
 SRC=$ROOT/test/gpu/kernels
+. "$ROOT/scripts/gpu/carry-build.sh"
 
 mkdir -p "$ROOT/.carry"
 if [ "${SKIP_NINJA:-0}" != 1 ]; then
-  ninja -C "$BUILD" >"$ROOT/.carry/ninja.log" 2>&1 || echo "build.sh: warning: ninja -C $BUILD failed; using what is there" >&2
+  cmake --build "$BUILD" >"$ROOT/.carry/ninja.log" 2>&1 || echo "build.sh: warning: building $BUILD failed; using what is there" >&2
 fi
-[ -f "$PLUGIN" ] || { echo "build.sh: $PLUGIN missing" >&2; exit 1; }
+[ -f "$BUILD/lib/hroof.so" ] || { echo "build.sh: $BUILD/lib/hroof.so missing" >&2; exit 1; }
 [ -x "$BUILD/bin/hroof" ] || { echo "build.sh: $BUILD/bin/hroof missing" >&2; exit 1; }
 
 mkdir -p "$OUTD/bin" "$OUTD/static" "$OUTD/lib" "$OUTD/logs"
 if [ $# -gt 0 ]; then PROGS="$*"; else PROGS=$(cd "$SRC" && ls *.cu | sed 's/\.cu$//'); fi
 
-COMMON=(-O2 -x cuda --cuda-gpu-arch=$ARCH --cuda-path=$CUDA -Wno-unknown-cuda-version -I"$SRC")
-LINK=(-L"$CUDA/lib64" -lcudart -Wl,-rpath,'$ORIGIN/../lib' -Wl,-rpath,"$CUDA/lib64")
-
-build_one() {
-  local p=$1 log=$OUTD/logs/build-$1.log
-  {
-    set -e
-    "$CLANG" "${COMMON[@]}" "$SRC/$p.cu" -o "$OUTD/bin/$p.plain" "${LINK[@]}"
-    "$CLANG" "${COMMON[@]}" -fpass-plugin="$PLUGIN" "$SRC/$p.cu" -o "$OUTD/bin/$p.inst" "${LINK[@]}"
-    # The static model exactly as `hroof static FILE.cu` computes it
-    # (device-only, -fno-discard-value-names so parameters keep their names).
-    HROOF_STATIC_JSON="$OUTD/static/$p.model.json" "$CLANG" -x cuda --cuda-device-only \
-      --cuda-gpu-arch=$ARCH --cuda-path=$CUDA -Wno-unknown-cuda-version -I"$SRC" \
-      -fno-discard-value-names -fpass-plugin="$PLUGIN" -S -o /dev/null -O2 "$SRC/$p.cu"
-    "$CLANG" "${COMMON[@]}" --cuda-device-only -S -emit-llvm -o "$OUTD/logs/$p.ll" "$SRC/$p.cu"
-  } >"$log" 2>&1
-}
-
-pids=()
-for p in $PROGS; do
-  build_one "$p" & pids+=($!)
-done
-fail=0
-i=0
-for p in $PROGS; do
-  if ! wait "${pids[$i]}"; then
-    echo "build.sh: $p FAILED to build:" >&2; tail -20 "$OUTD/logs/build-$p.log" >&2; fail=1
-  fi
-  i=$((i + 1))
-done
-[ $fail = 0 ] || exit 1
+# Plain and instrumented binaries, the static model (as `hroof static FILE.cu` computes
+# it) and the -O2 device IR of each program: cmake/CarryPrograms.cmake, hroof-carry-gpu-*.
+targets=()
+for p in $PROGS; do targets+=("hroof-carry-gpu-$p"); done
+carry_build "$OUTD/logs/build.log" "${targets[@]}" || exit 1
+CLANG=$(carry_setting HROOF_CLANG)
+ARCH=$(carry_setting HROOF_CARRY_ARCH)
 
 # The local-memory kernel must keep its array as an alloca (local memory).
 if [ -f "$OUTD/logs/memory.ll" ]; then

@@ -6,7 +6,7 @@ HR=build/bin/hroof; E=.carry/exp; W=/tmp/v; rm -rf $W; mkdir -p $W/{ml,mf,tl,tf}
 date -u
 $HR run --no-summary --verbose 1 --output $W/ml -- $E/many.plain 40 2>&1 | grep ranges | cut -c1-260
 $HR run --no-summary --counters roofline-full --output $W/mf -- $E/many.plain 40 > /dev/null 2>&1
-python3 runtime/test/gpu/hw/compare_learned.py $W/ml $W/mf | tail -3
+python3 test/gpu/runtime/hw/compare_learned.py $W/ml $W/mf | tail -3
 $HR run --no-summary --verbose 1 --output $W/tl -- python3 $E/torch_train.py 3 2>&1 | grep ranges | cut -c1-260
 $HR run --no-summary --counters roofline-full --output $W/tf -- python3 $E/torch_train.py 3 > /dev/null 2>&1
-python3 runtime/test/gpu/hw/compare_learned.py $W/tl $W/tf | tail -4
+python3 test/gpu/runtime/hw/compare_learned.py $W/tl $W/tf | tail -4

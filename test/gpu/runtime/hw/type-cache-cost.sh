@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# run5.sh smoke|torch|many|overhead|steps - range cost, tensor-type cache, on the GPU machine, from the
-# repository root; builds nothing. Carry build/bin, build/lib, .carry/hw/bin.
+# type-cache-cost.sh smoke|torch|many|overhead|steps - the tensor-type cache and the cost of
+# hroof run next to ncu, on the GPU machine, from the repository root; builds nothing.
+# Carry build/bin, build/lib, .carry/hw/bin.
 # Writes logs and profiles under $OUT (one tarball), prints a table last.
-#   smoke : the runtime's GPU smoke test (runtime/test/gpu/run.sh), which now
+#   smoke : the runtime's GPU smoke test (test/gpu/runtime/run.sh), which now
 #           also runs counters-not-permitted (LD_PRELOAD shim) and the
 #           tensor-type cache (second run from the first's cache).
 #   torch : torch_train.py 3 (123 launches), interleaved three times: plain,
@@ -10,17 +11,14 @@
 #           the cache of an earlier run (warm); then ncu --set roofline twice.
 #           Exactness: the warm run vs --counters roofline-full.
 #   many  : many_launches 100 (300 launches), the same rows, ncu once.
-# (The 08:45 "phases" run, where configure+start goes, was this script with a
-# temporary switch for the old fixed re-creation rule, since removed; its
-# output is in docs/validation/raw/counters-2026-11-22-range-cost-type-cache/.)
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
-hw_start run5 "${1:?smoke, torch, many, overhead or steps}"
+hw_start type-cache-cost "${1:?smoke, torch, many, overhead or steps}"
 hr() { local n=$1; shift; mkdir -p $W/p/$n; t $n $HR run --no-summary --verbose 1 --output $W/p/$n "$@"
        grep -h "ranges by replay\|tensor-type cache\|configure+start per range" $W/$n.log | sed 's/^hroof: hardware counters: [0-9]* ranges; //' | cut -c1-260 | sed 's/^/    /' | tee -a $S; }
 
 if [ "$MODE" = smoke ]; then
-  HROOF_RT_LOGS=$W/smoke bash runtime/test/gpu/run.sh $PWD/build > $W/smoke.log 2>&1
+  HROOF_RT_LOGS=$W/smoke bash test/gpu/runtime/run.sh $PWD/build > $W/smoke.log 2>&1
   say "smoke rc=$?"
   grep -E "^(PASS|FAIL|INFO)|^hroof: .*(not permitted|tensor-type cache|ranges by)|runtime-gpu-smoke" $W/smoke.log | cut -c1-300 | tee -a $S
 fi

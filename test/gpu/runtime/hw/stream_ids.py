@@ -1,5 +1,5 @@
 # stream_ids.py - kernels on the default stream and on two side streams, for
-# the stream-id check of replayed launches (runtime/test/gpu/hw/run4.sh):
+# the stream-id check of replayed launches (test/gpu/runtime/hw/learned-types.sh):
 # add on the default stream, mul on side stream 1, sin on side stream 2,
 # three rounds.
 import torch

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# run 2: counters on examples (plain + instrumented), ncu cross-check, torch, degrade, cost
+# counters-crosscheck.sh - hardware counters on the examples (plain and instrumented) next to
+# Nsight Compute with the same metric list, PyTorch (torch_small.py), the degrading cases
+# (a faulting kernel, exit inside a range, the runtime under ncu) and the launch cost.
+# GPU machine, repository root, builds nothing; needs .carry/hw (README.md). Writes
+# $OUT/counters-crosscheck.tgz and prints the summary last.
 H=.carry/hw; B=$H/build; HR=$B/bin/hroof; LIB=$PWD/$B/lib/libhroof_rt.so
 W=/tmp/w; rm -rf $W; mkdir -p $W/p
 S=$W/summary.txt; : > $S
 say() { echo "$*" | tee -a $S; }
 t() { local s=$(date +%s.%N); "$@"; local rc=$?; say "  [$(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $s}") s rc=$rc] $*"; return $rc; }
-finish() { tar czf $OUT/run.tgz -C $W . ; echo "==== SUMMARY"; tail -70 $S | cut -c1-200; }
+finish() { tar czf $OUT/counters-crosscheck.tgz -C $W . ; echo "==== SUMMARY"; tail -70 $S | cut -c1-200; }
 trap finish EXIT
 say "date: $(date -u)"; nvidia-smi -L | tee -a $S; ncu --version | tail -1 | tee -a $S
 nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee -a $S

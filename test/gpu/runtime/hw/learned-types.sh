@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run4.sh cost|checks|limits - learned Tensor Core types, on the GPU machine, from the repository root;
-# builds nothing. Needs (carried): build/bin/hroof, build/lib/libhroof_rt.so,
+# learned-types.sh cost|checks|limits - learned Tensor Core types and their cost, on the GPU
+# machine, from the repository root; builds nothing. Needs (carried): build/bin/hroof, build/lib/libhroof_rt.so,
 # .carry/hw/bin/{many.plain,mma_gemm.plain,half2_bf16.plain},
 # .carry/big/bigstream. Writes logs and profiles under $OUT (one tarball) and
 # prints a short table last.
@@ -15,7 +15,7 @@
 #            non-root user; stream ids of replayed launches.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
-hw_start run4 "${1:?cost, checks or limits}"
+hw_start learned-types "${1:?cost, checks or limits}"
 ncu --version | tail -1 | tee -a $S
 python3 -c "import torch; print('torch', torch.__version__)" 2>&1 | tail -1 | tee -a $S
 hr() { local n=$1; shift; mkdir -p $W/p/$n; t $n $HR run --no-summary --verbose 1 --output $W/p/$n "$@"; grep -h "ranges" $W/$n.log | cut -c1-300 | tee -a $S; }

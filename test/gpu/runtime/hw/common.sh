@@ -1,10 +1,10 @@
-# common.sh - sourced by run4.sh and run5.sh (repository root, GPU machine):
+# common.sh - sourced by learned-types.sh, type-cache-cost.sh and cost_decomposition.sh (repository root, GPU machine):
 # the carried paths, a fresh work directory, the summary log, the timer, and
 # at exit one tarball $OUT/NAME-MODE.tgz with the summary printed last.
 #   hw_start NAME MODE   W=/tmp/NAME (emptied), S=$W/summary.txt, device line
 #   say TEXT...          to stdout and the summary
 #   t LABEL CMD...       wall seconds and exit status of CMD (output in $W/LABEL.log)
-HR=$PWD/build/bin/hroof; H=$PWD/.carry/hw/bin; HW=$PWD/runtime/test/gpu/hw
+HR=$PWD/build/bin/hroof; H=$PWD/.carry/hw/bin; HW=$PWD/test/gpu/runtime/hw
 OUT=${OUT:-$PWD/out}
 say() { echo "$*" | tee -a "$S"; }
 t() { local n=$1; shift; local s=$(date +%s.%N); "$@" > "$W/$n.log" 2>&1; local rc=$?

@@ -3,7 +3,7 @@
 // Reads metric lists (one per line, names separated by spaces) on stdin and
 // prints CUPTI's pass count for each, from the host API with only the chip
 // name (default GH100): how docs/runtime.md "Replay passes" was derived.
-//   clang++-22 -std=c++17 runtime/test/gpu/hw/cupti_passes.cpp \
+//   clang++-22 -std=c++17 test/gpu/runtime/hw/cupti_passes.cpp \
 //     -I/usr/local/cuda/include -L/usr/local/cuda/lib -lcupti \
 //     -Wl,-rpath,/usr/local/cuda/lib -o /tmp/cupti_passes
 //   echo "gpu__time_duration.sum l1tex__t_bytes.sum" | /tmp/cupti_passes GH100

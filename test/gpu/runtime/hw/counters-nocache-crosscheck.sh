@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# run 3: ncu --cache-control none cross-check, time spread, SetConfig-reuse experiment, ncu --set roofline full cost
+# counters-nocache-crosscheck.sh - the examples next to ncu --cache-control none, the spread
+# of repeated runs, the runtime's GPU smoke test with counters, and the cost of a complete
+# ncu --set roofline. GPU machine, repository root, builds nothing; needs .carry/hw
+# (README.md; .carry/hw/ncu-list.txt from counters-crosscheck.sh). Writes
+# $OUT/counters-nocache-crosscheck.tgz and prints the summary last.
 H=.carry/hw; B=$H/build; HR=$B/bin/hroof
 W=/tmp/w; rm -rf $W; mkdir -p $W/p
 S=$W/summary.txt; : > $S
 say() { echo "$*" | tee -a $S; }
 t() { local s=$(date +%s.%N); "$@"; local rc=$?; say "  [$(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $s}") s rc=$rc] $*"; return $rc; }
-finish() { tar czf $OUT/run.tgz -C $W . ; echo "==== SUMMARY"; tail -50 $S | cut -c1-200; }
+finish() { tar czf $OUT/counters-nocache-crosscheck.tgz -C $W . ; echo "==== SUMMARY"; tail -50 $S | cut -c1-200; }
 trap finish EXIT
 say "date: $(date -u)"; nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader | tee -a $S
 cp $H/ncu-list.txt $W/ 2>/dev/null
@@ -13,7 +17,7 @@ for e in saxpy reduce sgemm_tiled stencil2d half2_bf16 mma_gemm; do
   mkdir -p $W/p/$e.plain; t timeout 60 $HR run --no-summary --output $W/p/$e.plain -- $H/bin/$e.plain > /dev/null 2>&1
   t timeout 60 ncu --clock-control none --cache-control none --metrics $(cat $H/ncu-list.txt) --csv --page raw --log-file $W/ncu-$e.none.csv $H/bin/$e.plain > /dev/null 2>&1
 done
-say "--- many 40 rounds: (run 3 also had an HROOF_HW_REUSE=1 experiment, since removed)"
+say "--- many 40 rounds, twice"
 mkdir -p $W/p/m40 $W/p/m40r
 t $HR run --no-summary --verbose 1 --output $W/p/m40 -- $H/bin/many.plain 40 2>&1 | grep -E "ranges|off" | cut -c1-250 | tee -a $S
 t $HR run --no-summary --verbose 1 --output $W/p/m40r -- $H/bin/many.plain 40 2>&1 | grep -E "ranges|off|problem" | cut -c1-250 | tee -a $S
@@ -21,7 +25,7 @@ say "--- torch_train"
 mkdir -p $W/p/trainr
 t timeout 100 $HR run --no-summary --verbose 1 --output $W/p/trainr -- python3 $H/torch_train.py 3 2>&1 | grep -E "ranges|off|torch_train" | cut -c1-250 | tee -a $S
 say "--- runtime-gpu-smoke with counters"
-t env HROOF_RT_LOGS=$W/smoke timeout 100 runtime/test/gpu/run.sh .carry/hw/build > $W/smoke.log 2>&1
+t env HROOF_RT_LOGS=$W/smoke timeout 100 test/gpu/runtime/run.sh .carry/hw/build > $W/smoke.log 2>&1
 grep -E "^FAIL|^PASS fake_saxpy: [0-9]+ launches with|^PASS launches with|^PASS fault: hard|runtime-gpu-smoke|INFO (plain|hroof)" $W/smoke.log | tee -a $S
 say "--- cost, many 10 rounds (30 launches): plain, hroof, ncu --set roofline (complete)"
 t $H/bin/many.plain 10 > /dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# runtime/test/gpu/run.sh [BUILD_DIR] - the runtime's GPU smoke test.
-# Builds nothing: runs BUILD_DIR/bin/hroof-rt-fake (runtime/test/gpu/
+# test/gpu/runtime/run.sh [BUILD_DIR] - the runtime's GPU smoke test.
+# Builds nothing: runs BUILD_DIR/bin/hroof-rt-fake (test/gpu/runtime/
 # fake_instrumented.cu, instrumentation symbols written by hand) under
 # BUILD_DIR/lib/libhroof_rt.so and checks the profiles (check.py).
 # Exit 77 (ctest: skipped) without an NVIDIA GPU or without the binaries.

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# run-check.sh NAME... - runs named checks ON the GPU machine, from the repository root,
+# with the inputs the build machine built and carried (each check's line says which);
+# builds nothing. Check NAME writes its own outputs under $OUT/NAME/ and its stdout and
+# stderr to $OUT/NAME/log.txt; after each check $OUT/checks.tgz is rewritten with
+# everything so far, so a run cut short still returns the finished checks.
+#   gpu-suite          test/gpu/run.sh                   carry .carry/gpu (test/gpu/build.sh)
+#   examples-overhead  test/gpu/examples-overhead.sh     carry build/examples
+#   runtime-smoke      test/gpu/runtime/run.sh build     carry build/bin, build/lib
+#   ert-quick          test/ert/gpu_quick.sh             carry build/bin/hroof-ert
+#   ert[-MODE]         ert/run_on_gpu.sh $ERT_BIN $OUT/NAME MODE (MODE: both (default),
+#                      quick, full, l2profile; ERT_BIN default build/bin)
+#   case-study         case-studies/run.sh               carry .carry/case (case-studies/build.sh)
+#   hw-crosscheck      test/gpu/runtime/hw/counters-crosscheck.sh          carry .carry/hw
+#   hw-nocache         test/gpu/runtime/hw/counters-nocache-crosscheck.sh  carry .carry/hw
+#   hw-learned-MODE    test/gpu/runtime/hw/learned-types.sh MODE (cost, checks, limits)
+#   hw-cache-MODE      test/gpu/runtime/hw/type-cache-cost.sh MODE (smoke, torch, many,
+#                      overhead, steps)
+#   hw-decomposition[-scan]  test/gpu/runtime/hw/cost_decomposition.sh
+# (.carry/hw and .carry/big: test/gpu/runtime/hw/README.md.) A check that exits 77 is
+# skipped (no GPU, or its inputs missing). Exit status: the number of failed checks.
+# Usage (device tool): bash scripts/gpu/run-check.sh gpu-suite runtime-smoke ert-quick
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+[ $# -gt 0 ] || { sed -n '2,/^# Usage/p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+OUT=${OUT:-$ROOT/check-out}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+HW=test/gpu/runtime/hw
+
+# The command of check NAME (its output directory is $2), or nothing if NAME is unknown.
+check_command() {
+  local name=$1 dir=$2
+  case "$name" in
+    gpu-suite) echo "env OUT=$dir bash test/gpu/run.sh" ;;
+    examples-overhead) echo "bash test/gpu/examples-overhead.sh" ;;
+    runtime-smoke) echo "env HROOF_RT_LOGS=$dir bash test/gpu/runtime/run.sh $ROOT/build" ;;
+    ert-quick) echo "bash test/ert/gpu_quick.sh ${ERT_BIN:-$ROOT/build/bin}/hroof-ert $dir/quick" ;;
+    ert) echo "bash ert/run_on_gpu.sh ${ERT_BIN:-$ROOT/build/bin} $dir both" ;;
+    ert-*) echo "bash ert/run_on_gpu.sh ${ERT_BIN:-$ROOT/build/bin} $dir ${name#ert-}" ;;
+    case-study) echo "env OUT=$dir bash case-studies/run.sh" ;;
+    hw-crosscheck) echo "env OUT=$dir bash $HW/counters-crosscheck.sh" ;;
+    hw-nocache) echo "env OUT=$dir bash $HW/counters-nocache-crosscheck.sh" ;;
+    hw-learned-*) echo "env OUT=$dir bash $HW/learned-types.sh ${name#hw-learned-}" ;;
+    hw-cache-*) echo "env OUT=$dir bash $HW/type-cache-cost.sh ${name#hw-cache-}" ;;
+    hw-decomposition) echo "env OUT=$dir bash $HW/cost_decomposition.sh" ;;
+    hw-decomposition-scan) echo "env OUT=$dir bash $HW/cost_decomposition.sh scan" ;;
+  esac
+}
+
+failed=0
+summary=$OUT/checks.txt
+: >"$summary"
+for name in "$@"; do
+  dir=$OUT/$name
+  cmd=$(check_command "$name" "$dir")
+  if [ -z "$cmd" ]; then
+    echo "run-check: unknown check '$name'" | tee -a "$summary" >&2
+    failed=$((failed + 1))
+    continue
+  fi
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  echo "== $name: $cmd"
+  start=$(date +%s)
+  $cmd >"$dir/log.txt" 2>&1
+  rc=$?
+  case $rc in
+    0) verdict=PASS ;;
+    77) verdict=SKIP ;;
+    *) verdict=FAIL; failed=$((failed + 1)) ;;
+  esac
+  echo "$verdict $name (exit $rc, $(( $(date +%s) - start )) s)" | tee -a "$summary"
+  tail -15 "$dir/log.txt"
+  tar czf "$OUT/checks.tgz.part" -C "$OUT" --exclude=checks.tgz --exclude=checks.tgz.part . &&
+    mv -f "$OUT/checks.tgz.part" "$OUT/checks.tgz"
+done
+echo "== run-check: $# check(s), $failed failed"
+cat "$summary"
+exit $failed
