@@ -10,6 +10,7 @@
 #                           case/bin/PROG.plain, case/bin/PROG.inst, case/static/PROG.model.json
 #   hroof-carry-hw          hardware-counter validation (test/gpu/runtime/hw/README.md):
 #                           hw/bin/EXAMPLE.inst|.plain, hw/bin/many.plain, big/bigstream
+#   hroof-carry-kill        kill tests (test/gpu/runtime/kill_test.sh): kill/bin/kill_target.inst|.plain
 
 set(HROOF_CARRY_DIR ${CMAKE_SOURCE_DIR}/.carry CACHE PATH "where the carried GPU programs are built")
 set(HROOF_CARRY_ARCH sm_90 CACHE STRING "GPU architecture of the carried programs")
@@ -55,3 +56,10 @@ hroof_add_cuda_program(many SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/hw/many
 hroof_add_cuda_program(bigstream SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/hw/bigstream.cu PLAIN
   OUTPUT_DIR ${HROOF_CARRY_DIR}/big PLAIN_SUFFIX NONE ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _hw_files)
 add_custom_target(hroof-carry-hw DEPENDS ${_hw_files})
+
+# Kill tests (test/gpu/runtime/kill_test.sh): kill/bin/kill_target.inst|.plain.
+set(_kill_files)
+hroof_add_cuda_program(kill_target SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/kill_target.cu BOTH
+  OUTPUT_DIR ${HROOF_CARRY_DIR}/kill/bin INSTRUMENTED_SUFFIX .inst PLAIN_SUFFIX .plain
+  ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _kill_files)
+add_custom_target(hroof-carry-kill DEPENDS ${_kill_files})

@@ -32,6 +32,13 @@
 
 namespace hroof {
 
+/// The program hroof run waits for; its signal handler forwards to it.
+static volatile pid_t ChildPid = 0;
+static void forwardSignal(int Sig) {
+  if (ChildPid > 0)
+    ::kill(ChildPid, Sig);
+}
+
 namespace {
 
 struct RunOptions {
@@ -236,9 +243,18 @@ int runRun(const RunOptions &O) {
     std::fprintf(stderr, "hroof: cannot run '%s': %s\n", Argv[0], std::strerror(errno));
     ::_exit(127);
   }
+  // SIGTERM/SIGHUP to hroof (a batch system's time limit, `timeout`) go to
+  // the program, and hroof stays to print what the profile holds.
+  ChildPid = Pid;
+  struct sigaction Fwd = {}, OldTerm, OldHup;
+  Fwd.sa_handler = forwardSignal;
+  ::sigaction(SIGTERM, &Fwd, &OldTerm);
+  ::sigaction(SIGHUP, &Fwd, &OldHup);
   int Status = 0;
   while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
   }
+  ::sigaction(SIGTERM, &OldTerm, nullptr);
+  ::sigaction(SIGHUP, &OldHup, nullptr);
   ::sigaction(SIGINT, &OldInt, nullptr);
   ::sigaction(SIGQUIT, &OldQuit, nullptr);
   int RC = WIFEXITED(Status) ? WEXITSTATUS(Status)

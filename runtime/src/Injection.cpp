@@ -15,6 +15,8 @@
 //                 grid, block and arguments.
 //  activity       duration, grid, block of every kernel (instrumented or not),
 //                 matched to the launch by CUPTI correlation id.
+//  every FlushMs  completed activity records delivered (ActivityFlusher.h), so
+//                 launch records are written as they complete.
 //  atexit         cuptiActivityFlushAll, then the profile's final write.
 //
 // Rules: never exit or abort the application; any error prints one line
@@ -178,6 +180,7 @@ void finish() {
     if (!T.Initialized || T.Finished)
       return;
   }
+  T.Flusher.stop();
   if (T.Sub)
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   T.Hw.onFinish();
@@ -304,8 +307,10 @@ int initialize() {
     T.P->finish();
     return 1;
   }
-  if (T.S.FlushMs > 0)
+  if (T.S.FlushMs > 0) {
     cuptiActivityFlushPeriod(uint32_t(T.S.FlushMs));
+    T.Flusher.start(T.S.FlushMs, [] { cuptiActivityFlushAll(0); });
+  }
   T.Hw.onInit();
   T.Counting = T.S.Counting;
   T.Active = true;

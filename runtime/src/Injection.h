@@ -14,6 +14,7 @@
 #define HROOF_RUNTIME_INJECTION_H
 
 #include "Profile.h"
+#include "ActivityFlusher.h"
 #include "HardwareCounters.h"
 
 #include "hroof/CounterLayout.h"
@@ -116,6 +117,7 @@ struct Runtime {
   std::unique_ptr<Profile> P;
   CUpti_SubscriberHandle Sub = nullptr;
   HardwareCounters Hw;
+  ActivityFlusher Flusher; ///< delivers activity records every FlushMs
 
   std::mutex M; ///< guards the maps below
   std::unordered_map<CUfunction, std::shared_ptr<FuncInfo>> Funcs;
