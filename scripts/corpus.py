@@ -80,6 +80,9 @@ class Compiler:
         self.base = [a.clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
                      f"--cuda-path={a.cuda_path}", "-Wno-unknown-cuda-version", "-w",
                      "-std=c++17", "-O2", "-c", "-o", "/dev/null"]
+        cccl = os.path.join(a.cuda_path, "include", "cccl")  # CUDA 13: Thrust, CUB, libcu++
+        if os.path.isdir(cccl):
+            self.base += ["-I", cccl]
         for inc in a.includes:
             self.base += ["-I", os.path.abspath(inc)]
         self.env = dict(os.environ)
