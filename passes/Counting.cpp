@@ -75,6 +75,34 @@ void addBulkCopy(MemSpace Dst, MemSpace Src, uint64_t Bytes, BlockCounts &Out) {
   Out.add(bytesIndex(Dst, MemDir::Store), Bytes);
 }
 
+/// The NVVM bulk-copy intrinsics (llvm.nvvm.cp.async.bulk.*, name without
+/// "llvm.nvvm." in N): (dst, [mbar,] src, size i32, ...), the size being the
+/// first i32 operand. Prefetches fill L2 only; commit/wait move nothing.
+/// Returns false for other intrinsics.
+bool countBulkIntrinsic(const CallBase &CB, StringRef N, BlockCounts &Out) {
+  if (N.starts_with("cp.async.bulk.prefetch") || N.starts_with("cp.async.bulk.commit") ||
+      N.starts_with("cp.async.bulk.wait"))
+    return true;
+  bool FromGlobal = N.starts_with("cp.async.bulk.global.to.shared");
+  if (!FromGlobal && !N.starts_with("cp.async.bulk.shared.cta.to"))
+    return false;
+  const ConstantInt *Size = nullptr;
+  for (const Value *A : CB.args())
+    if (A->getType()->isIntegerTy(32)) {
+      Size = dyn_cast<ConstantInt>(A);
+      break;
+    }
+  if (!Size) {
+    Out.Unknown.push_back(CB.getCalledFunction()->getName().str() +
+                          " with a size that is not a constant");
+    return true;
+  }
+  bool ToGlobal = N.starts_with("cp.async.bulk.shared.cta.to.global");
+  addBulkCopy(ToGlobal ? MemSpace::Global : MemSpace::Shared,
+              FromGlobal ? MemSpace::Global : MemSpace::Shared, Size->getZExtValue(), Out);
+  return true;
+}
+
 /// The call argument that inline-asm operand N ($N) names: outputs come first
 /// and, unless indirect (=*), have no argument.
 const Value *asmOperandValue(const CallBase &CB, unsigned N) {
@@ -459,29 +487,8 @@ void countCall(const CallBase &CB, BlockCounts &Out) {
       addMatrixMove(*MM, N, Out);
       return;
     }
-    if (N.starts_with("cp.async.bulk.global.to.shared") ||
-        N.starts_with("cp.async.bulk.shared.cta.to")) {
-      // (dst, [mbar,] src, size i32, ...): the size is the first i32 operand.
-      const ConstantInt *Size = nullptr;
-      for (const Value *A : CB.args())
-        if (A->getType()->isIntegerTy(32)) {
-          Size = dyn_cast<ConstantInt>(A);
-          break;
-        }
-      if (!Size) {
-        Out.Unknown.push_back(Name.str() + " with a size that is not a constant");
-        return;
-      }
-      bool FromGlobal = N.starts_with("cp.async.bulk.global");
-      bool ToGlobal = N.starts_with("cp.async.bulk.shared.cta.to.global");
-      addBulkCopy(ToGlobal ? MemSpace::Global : MemSpace::Shared,
-                  FromGlobal ? MemSpace::Global : MemSpace::Shared,
-                  Size->getZExtValue(), Out);
+    if (countBulkIntrinsic(CB, N, Out))
       return;
-    }
-    if (N.starts_with("cp.async.bulk.prefetch") ||
-        N.starts_with("cp.async.bulk.commit") || N.starts_with("cp.async.bulk.wait"))
-      return; // L2 prefetch or bookkeeping: no bytes reach the SM
     if (N.starts_with("cp.async.ca.shared.global.") ||
         N.starts_with("cp.async.cg.shared.global.")) {
       uint64_t Bytes = 0;

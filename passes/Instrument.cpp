@@ -299,8 +299,130 @@ private:
     return B.CreateBinaryIntrinsic(Intrinsic::smax, Q, One, nullptr, "hroof.trips");
   }
 
+  /// Per-thread accumulators, one per "counting point": a count vector (a
+  /// block's counts, a loop's per-iteration sum, or one counter) and how many
+  /// times this thread added it. Blocks with equal counts share a point, so a
+  /// straight-line guarded kernel carries one accumulator, not one per
+  /// counter. Bound: the largest value each can reach in one thread, known
+  /// when every addition is a bounded amount in a block outside loops (it
+  /// runs at most once), else unbounded; lets the flush skip its overflow
+  /// check.
+  struct CountingPoints {
+    static constexpr uint64_t Unbounded = ~uint64_t(0);
+    Function &F;
+    LoopInfo &LI;
+    Type *I64;
+    unsigned AllocaAS;
+    std::map<CountVector, AllocaInst *> Acc;
+    std::vector<AllocaInst *> Promote;
+    std::map<CountVector, uint64_t> Bound;
+
+    AllocaInst *accOf(const CountVector &V) {
+      auto [It, New] = Acc.try_emplace(V, nullptr);
+      if (New) {
+        IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+        It->second = B.CreateAlloca(I64, AllocaAS, nullptr,
+                                    "hroof.acc." + std::to_string(Acc.size() - 1));
+        B.CreateStore(ConstantInt::get(I64, 0), It->second);
+        Promote.push_back(It->second);
+      }
+      return It->second;
+    }
+    void add(IRBuilder<> &B, const CountVector &V, Value *Times,
+             uint64_t MaxTimes = Unbounded) {
+      AllocaInst *A = accOf(V);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), Times), A);
+      uint64_t &Bd = Bound[V];
+      bool InLoop = LI.getLoopFor(B.GetInsertBlock()) != nullptr;
+      Bd = (InLoop || MaxTimes == Unbounded || Bd == Unbounded || Bd + MaxTimes < Bd)
+               ? Unbounded
+               : Bd + MaxTimes;
+    }
+    void addOne(IRBuilder<> &B, int K, Value *V, uint64_t Max = Unbounded) {
+      CountVector U{};
+      U[K] = 1;
+      add(B, U, V, Max);
+    }
+  };
+
+  /// Loops counted once at their preheader (trip count x the counts of the
+  /// blocks that run every iteration); returns block -> loop that counts it.
+  std::map<BasicBlock *, Loop *> hoistLoops(CountingPoints &P, DominatorTree &DT,
+                                            LoopInfo &LI, ScalarEvolution &SE,
+                                            std::map<BasicBlock *, CountVector> &Counts) {
+    std::map<BasicBlock *, Loop *> HoistedTo;
+    if (!HoistLoops)
+      return HoistedTo;
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      BasicBlock *Latch = L->getLoopLatch();
+      if (!Latch || L->getExitingBlock() != Latch)
+        continue;
+      BasicBlock *Pre = L->getLoopPreheader();
+      if (!Pre)
+        Pre = InsertPreheaderForLoop(L, &DT, &LI, nullptr, false);
+      if (!Pre)
+        continue;
+      // Trip count at the preheader: from ScalarEvolution, else from the
+      // induction-variable pattern (grid-stride loops).
+      Value *Trips = tripsAtPreheader(L, Pre, SE);
+      if (!Trips)
+        continue;
+      CountVector Sum{};
+      bool Any = false;
+      for (BasicBlock *BB : L->blocks())
+        if (LI.getLoopFor(BB) == L && DT.dominates(BB, Latch)) {
+          HoistedTo[BB] = L;
+          const CountVector &C = Counts[BB];
+          for (int K = 0; K < NumCounters; ++K) {
+            Sum[K] += C[K];
+            Any |= C[K] != 0;
+          }
+        }
+      if (!Any)
+        continue;
+      IRBuilder<> B(Pre->getTerminator());
+      P.add(B, Sum, Trips);
+    }
+    return HoistedTo;
+  }
+
+  /// Run-time classification of generic accesses: isspacep per space.
+  void countGenericAccesses(CountingPoints &P, const std::vector<GenericAccess> &Accesses) {
+    for (const GenericAccess &G : Accesses) {
+      IRBuilder<> B(G.I);
+      std::pair<Intrinsic::ID, MemSpace> Spaces[] = {
+          {Intrinsic::nvvm_isspacep_global, MemSpace::Global},
+          {Intrinsic::nvvm_isspacep_shared, MemSpace::Shared},
+          {Intrinsic::nvvm_isspacep_local, MemSpace::Local},
+          {Intrinsic::nvvm_isspacep_const, MemSpace::Constant}};
+      for (auto [ID, Sp] : Spaces) {
+        Value *Is = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, ID), {G.Ptr});
+        P.addOne(B, bytesIndex(Sp, G.Dir),
+                 B.CreateSelect(Is, ConstantInt::get(I64, G.Bytes), ConstantInt::get(I64, 0)),
+                 G.Bytes);
+      }
+    }
+  }
+
+  /// Counts returned by instrumented callees through the call's buffer.
+  void countCallees(CountingPoints &P, const std::vector<CallInst *> &Calls,
+                    AllocaInst *&CallBuf) {
+    for (CallInst *CI : Calls) {
+      Function *G = CI->getCalledFunction();
+      if (!CallBuf) {
+        IRBuilder<> B(&*P.F.getEntryBlock().getFirstInsertionPt());
+        CallBuf = B.CreateAlloca(BufTy, P.AllocaAS, nullptr, "hroof.callee");
+      }
+      CI->setArgOperand(CI->arg_size() - 1, CallBuf);
+      IRBuilder<> B(CI->getNextNode());
+      for (int K : Used[G]) {
+        Value *Ptr = B.CreateConstInBoundsGEP2_32(BufTy, CallBuf, 0, K);
+        P.addOne(B, K, B.CreateLoad(I64, Ptr));
+      }
+    }
+  }
+
   void instrument(Function &F) {
-    const DataLayout &DL = M.getDataLayout();
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
@@ -324,124 +446,21 @@ private:
           if (Function *G = CI->getCalledFunction(); G && Rewritten.count(G))
             Calls[&BB].push_back(CI);
     }
-
-    // Accumulators, one per "counting point": a count vector (a block's
-    // counts, a loop's per-iteration sum, or one counter) and how many times
-    // this thread added it. Blocks with equal counts share a point, so a
-    // straight-line guarded kernel carries one accumulator, not one per
-    // counter.
-    std::map<CountVector, AllocaInst *> Acc;
-    std::vector<AllocaInst *> Promote;
-    auto AccOf = [&](const CountVector &V) {
-      auto [It, New] = Acc.try_emplace(V, nullptr);
-      if (New) {
-        IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-        It->second = B.CreateAlloca(I64, DL.getAllocaAddrSpace(), nullptr,
-                                    "hroof.acc." + std::to_string(Acc.size() - 1));
-        B.CreateStore(ConstantInt::get(I64, 0), It->second);
-        Promote.push_back(It->second);
-      }
-      return It->second;
-    };
-    // Largest value each accumulator can reach in one thread: known when
-    // every addition is a bounded amount in a block outside loops (it runs
-    // at most once), else unbounded. Lets the flush skip its overflow check.
-    constexpr uint64_t Unbounded = ~uint64_t(0);
-    std::map<CountVector, uint64_t> Bound;
-    auto AddPoint = [&](IRBuilder<> &B, const CountVector &V, Value *Times,
-                        uint64_t MaxTimes = Unbounded) {
-      AllocaInst *A = AccOf(V);
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), Times), A);
-      uint64_t &Bd = Bound[V];
-      bool InLoop = LI.getLoopFor(B.GetInsertBlock()) != nullptr;
-      Bd = (InLoop || MaxTimes == Unbounded || Bd == Unbounded ||
-            Bd + MaxTimes < Bd)
-               ? Unbounded
-               : Bd + MaxTimes;
-    };
-    auto Unit = [](int K) {
-      CountVector V{};
-      V[K] = 1;
-      return V;
-    };
-    auto Add = [&](IRBuilder<> &B, int K, Value *V, uint64_t Max = Unbounded) {
-      AddPoint(B, Unit(K), V, Max);
-    };
-
-    // Loops counted at their preheader.
-    std::map<BasicBlock *, Loop *> HoistedTo; // block -> loop that counts it
-    if (HoistLoops)
-      for (Loop *L : LI.getLoopsInPreorder()) {
-        BasicBlock *Latch = L->getLoopLatch();
-        if (!Latch || L->getExitingBlock() != Latch)
-          continue;
-        BasicBlock *Pre = L->getLoopPreheader();
-        if (!Pre)
-          Pre = InsertPreheaderForLoop(L, &DT, &LI, nullptr, false);
-        if (!Pre)
-          continue;
-        // Trip count at the preheader: from ScalarEvolution, else from the
-        // induction-variable pattern (grid-stride loops).
-        Value *Trips = tripsAtPreheader(L, Pre, SE);
-        if (!Trips)
-          continue;
-        CountVector Sum{};
-        bool Any = false;
-        for (BasicBlock *BB : L->blocks())
-          if (LI.getLoopFor(BB) == L && DT.dominates(BB, Latch)) {
-            HoistedTo[BB] = L;
-            const CountVector &C = Counts[BB];
-            for (int K = 0; K < NumCounters; ++K) {
-              Sum[K] += C[K];
-              Any |= C[K] != 0;
-            }
-          }
-        if (!Any)
-          continue;
-        IRBuilder<> B(Pre->getTerminator());
-        AddPoint(B, Sum, Trips);
-      }
+    CountingPoints P{F, LI, I64, M.getDataLayout().getAllocaAddrSpace()};
+    std::map<BasicBlock *, Loop *> HoistedTo = hoistLoops(P, DT, LI, SE, Counts);
 
     AllocaInst *CallBuf = nullptr;
     Argument *MyBuf = Rewritten.count(&F) ? F.getArg(F.arg_size() - 1) : nullptr;
-    // WeakTrackingVH: promotion replaces the loads by the SSA values.
     std::vector<std::pair<ReturnInst *, std::vector<FinalValue>>> Exits;
     for (BasicBlock *BB : Blocks) {
-      // Run-time classification of generic accesses.
-      for (const GenericAccess &G : Generic[BB]) {
-        IRBuilder<> B(G.I);
-        std::pair<Intrinsic::ID, MemSpace> Spaces[] = {
-            {Intrinsic::nvvm_isspacep_global, MemSpace::Global},
-            {Intrinsic::nvvm_isspacep_shared, MemSpace::Shared},
-            {Intrinsic::nvvm_isspacep_local, MemSpace::Local},
-            {Intrinsic::nvvm_isspacep_const, MemSpace::Constant}};
-        for (auto [ID, Sp] : Spaces) {
-          Value *Is = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, ID), {G.Ptr});
-          Add(B, bytesIndex(Sp, G.Dir),
-              B.CreateSelect(Is, ConstantInt::get(I64, G.Bytes), ConstantInt::get(I64, 0)),
-              G.Bytes);
-        }
-      }
-      // Counts returned by instrumented callees.
-      for (CallInst *CI : Calls[BB]) {
-        Function *G = CI->getCalledFunction();
-        if (!CallBuf) {
-          IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-          CallBuf = B.CreateAlloca(BufTy, DL.getAllocaAddrSpace(), nullptr, "hroof.callee");
-        }
-        CI->setArgOperand(CI->arg_size() - 1, CallBuf);
-        IRBuilder<> B(CI->getNextNode());
-        for (int K : Used[G]) {
-          Value *P = B.CreateConstInBoundsGEP2_32(BufTy, CallBuf, 0, K);
-          Add(B, K, B.CreateLoad(I64, P));
-        }
-      }
+      countGenericAccesses(P, Generic[BB]);
+      countCallees(P, Calls[BB], CallBuf);
       // This block's own counts.
       if (!HoistedTo.count(BB)) {
         const CountVector &C = Counts[BB];
         if (std::any_of(C.begin(), C.end(), [](uint64_t X) { return X != 0; })) {
           IRBuilder<> B(BB->getTerminator());
-          AddPoint(B, C, ConstantInt::get(I64, 1), 1);
+          P.add(B, C, ConstantInt::get(I64, 1), 1);
         }
       }
       // Exits: hand the totals to the caller, or flush (after promotion).
@@ -451,8 +470,8 @@ private:
     // Final values at each exit, once every point exists.
     for (auto &[R, Final] : Exits) {
       IRBuilder<> B(R);
-      for (auto &[V, A] : Acc)
-        Final.push_back({B.CreateLoad(I64, A, "hroof.final"), V, Bound[V]});
+      for (auto &[V, A] : P.Acc)
+        Final.push_back({B.CreateLoad(I64, A, "hroof.final"), V, P.Bound[V]});
       if (MyBuf) {
         // A device function returns per-counter totals to its caller.
         for (int K : Mine) {
@@ -464,7 +483,7 @@ private:
         }
       }
     }
-    PromoteMemToReg(Promote, DT);
+    PromoteMemToReg(P.Promote, DT);
     if (!isKernel(F))
       return;
     GlobalVariable *Counters = counterArray(F);
