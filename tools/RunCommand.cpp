@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "Subcommand.h"
 #include "Toolchain.h"
+#include "report/Format.h"
+#include "report/ProfileReader.h"
 
 #include "../runtime/include/hroof/RuntimeSettings.h"
 
@@ -58,20 +60,7 @@ bool endsWith(const std::string &S, const char *T) {
   return S.size() >= N && S.compare(S.size() - N, N, T) == 0;
 }
 
-std::string fmtCount(double V) {
-  std::ostringstream OS;
-  if (V >= 1e12)
-    OS << std::fixed << std::setprecision(2) << V / 1e12 << "T";
-  else if (V >= 1e9)
-    OS << std::fixed << std::setprecision(2) << V / 1e9 << "G";
-  else if (V >= 1e6)
-    OS << std::fixed << std::setprecision(2) << V / 1e6 << "M";
-  else if (V >= 1e3)
-    OS << std::fixed << std::setprecision(2) << V / 1e3 << "k";
-  else
-    OS << (uint64_t)V;
-  return OS.str();
-}
+std::string fmtCount(double V) { return report::fmtSi(V, report::SiStyle::Counts); }
 
 double sumLeaves(const nlohmann::json &J, const char *Top) {
   double S = 0;
@@ -258,11 +247,10 @@ int runRun(const RunOptions &O) {
               << "' (the command made no CUDA call, or the output is not "
                  "writable: see the messages above)\n";
   for (const std::string &P : Profiles) {
-    std::ifstream In(P);
-    std::stringstream SS;
-    SS << In.rdbuf();
-    nlohmann::json J = nlohmann::json::parse(SS.str(), nullptr, false);
-    if (J.is_discarded()) {
+    nlohmann::json J;
+    try {
+      J = report::readProfile(P);
+    } catch (const UserError &) {
       std::cerr << "hroof: profile " << P << " is not valid JSON (the process "
                 << "was killed while writing it)\n";
       continue;
