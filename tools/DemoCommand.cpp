@@ -100,6 +100,8 @@ static int reportProfiles(const std::string &Bin, const std::string &Tmp,
   Report.insert(Report.end(), {"--html", Out + ".html", "--csv", Out + ".csv"});
   if (Node)
     Report.insert(Report.end(), {"--svg", Out + ".svg"});
+  // Report and compare run in this process: the stream as they would find it.
+  std::cout << std::defaultfloat << std::setprecision(6) << std::right;
   std::cout << "\nHierarchical roofline (hroof report):\n" << std::flush;
   if (runReport(Report, Tmp + "/report.err") != 0) {
     // No bundled ceilings for this GPU: measure them quickly.
