@@ -63,12 +63,6 @@ bool differ(std::optional<double> A, std::optional<double> B, double TolPct) {
 
 std::string cell(std::optional<double> V) { return V ? fmtNum(*V, 4) : "-"; }
 
-std::string ratio(double A, double B) {
-  char Buf[32];
-  std::snprintf(Buf, sizeof Buf, "%.2fx", B ? A / B : 0.0);
-  return Buf;
-}
-
 struct Line {
   std::string What;
   std::optional<double> Static, Dynamic, Counters;
@@ -76,6 +70,208 @@ struct Line {
 
 nlohmann::json optJson(std::optional<double> V) {
   return V ? nlohmann::json(*V) : nlohmann::json(nullptr);
+}
+
+/// The per-launch rows of one kernel: FLOPs by precision, bytes by level
+/// and the arithmetic intensities, in each source.
+std::vector<Line> comparisonLines(const KernelData &K) {
+  std::vector<Line> Lines;
+  auto Add = [&](const std::string &What, const std::string &Key) {
+    Line L{What, perLaunch(K.Static, Key), perLaunch(K.Dynamic, Key), perLaunch(K.Counters, Key)};
+    // Rows that are zero in every source carry nothing.
+    if (L.Static.value_or(0) || L.Dynamic.value_or(0) || L.Counters.value_or(0))
+      Lines.push_back(L);
+  };
+  Lines.push_back({"FLOPs (all)", flopsOf(K.Static), flopsOf(K.Dynamic), flopsOf(K.Counters)});
+  for (const char *P : {"f64", "f32", "f16", "bf16"})
+    Add(std::string("  flops ") + P, std::string("flops.") + P);
+  for (const char *T : {"f16", "bf16", "tf32", "fp8", "int8", "f64"})
+    Add(std::string("  tensor ") + T, std::string("tensor_flops.") + T);
+  Add("special ops", "special.");
+  Add("global bytes (requested)", "bytes.global.");
+  Add("shared bytes", "bytes.shared.");
+  Add("local bytes", "bytes.local.");
+  Add("L1 bytes", "l1_bytes");
+  Add("L2 bytes", "l2_bytes");
+  Add("DRAM bytes", "dram_bytes");
+  auto F = [&](const SourceCounts &S) { return flopsOf(S); };
+  auto AI = [&](const SourceCounts &S, const std::string &Key) -> std::optional<double> {
+    auto Fl = F(S);
+    auto B = perLaunch(S, Key);
+    if (!Fl || !B || *B <= 0)
+      return std::nullopt;
+    return *Fl / *B;
+  };
+  Lines.push_back({"AI global (requested)", AI(K.Static, "bytes.global."),
+                   AI(K.Dynamic, "bytes.global."), AI(K.Counters, "bytes.global.")});
+  for (const auto &[Name, Key] : {std::pair{"AI L1", "l1_bytes"}, {"AI L2", "l2_bytes"},
+                                  {"AI HBM", "dram_bytes"}})
+    if (auto V = AI(K.Counters, Key))
+      Lines.push_back({Name, std::nullopt, std::nullopt, V});
+
+  return Lines;
+}
+
+/// The FLOPs and requested global bytes per launch of each source.
+struct Totals {
+  std::optional<double> SF, DF, CF, SB, DB, CB;
+  explicit Totals(const KernelData &K)
+      : SF(flopsOf(K.Static)), DF(flopsOf(K.Dynamic)), CF(flopsOf(K.Counters)),
+        SB(perLaunch(K.Static, "bytes.global.")), DB(perLaunch(K.Dynamic, "bytes.global.")),
+        CB(perLaunch(K.Counters, "bytes.global.")) {}
+};
+
+/// Why the sources are what they are: which ones exist, and whether the
+/// static model agrees with the dynamic counts.
+void staticReasons(const KernelData &K, const Totals &T, double Tolerance,
+                   std::vector<std::string> &Why) {
+  const std::optional<double> &SF = T.SF, &DF = T.DF, &SB = T.SB, &DB = T.DB;
+  if (!K.Instrumented && !K.Dynamic.present())
+    Why.push_back(K.Counters.present()
+                      ? "counters only: no dynamic counts or static model (uninstrumented or "
+                        "library kernel, or an ncu import)"
+                      : "no counts at all: an uninstrumented kernel without hardware counters "
+                        "(only its time is known; run with counters on, or import an ncu export)");
+  if (K.Instrumented && !K.Static.present()) {
+    std::string P;
+    for (const std::string &S : K.StaticProblems)
+      P += (P.empty() ? "" : "; ") + S;
+    Why.push_back("no static totals at these launches" + (P.empty() ? "" : ": " + P));
+  }
+  bool StaticDiffers = differ(SF, DF, Tolerance) || differ(SB, DB, Tolerance) ||
+                       K.StaticDiffers > 0;
+  if (StaticDiffers) {
+    if (!K.StaticExact) {
+      std::string U;
+      for (const std::string &S : K.StaticUnknown)
+        U += (U.empty() ? "" : "; ") + S;
+      Why.push_back("static != dynamic: the static model is not exact for this kernel "
+                    "(guards or loops it cannot sum, unknown calls)" +
+                    (U.empty() ? std::string(" - see `hroof static --terms` for what it could not model")
+                               : ": " + U));
+    } else {
+      Why.push_back("static != dynamic on " + std::to_string(K.StaticDiffers) +
+                    " launch(es) although the model claims exactness: a model bug worth reporting");
+    }
+  } else if (SF && DF) {
+    Why.push_back("static == dynamic (FLOPs and requested bytes)");
+  }
+}
+
+/// Why the hardware counters differ from the dynamic counts (FLOPs, then
+/// requested global bytes).
+void counterReasons(const KernelData &K, const Totals &T, double Tolerance,
+                    std::vector<std::string> &Why) {
+  const std::optional<double> &DF = T.DF, &CF = T.CF, &DB = T.DB, &CB = T.CB;
+  double Special = perLaunch(K.Dynamic, "special.").value_or(0);
+  if (differ(DF, CF, Tolerance)) {
+    if (*CF > *DF && Special > 0)
+      Why.push_back("counters > dynamic FLOPs by " + fmtNum(*CF - *DF) +
+                    "/launch: special-function expansion - " + fmtNum(Special) +
+                    " div/sqrt/rcp/rsqrt/transcendental ops per launch, counted apart by hroof, "
+                    "execute as FFMA/FMUL sequences the hardware counts as FLOPs");
+    else if (*CF > *DF &&
+             perLaunch(K.Counters, "flops.f16").value_or(0) > perLaunch(K.Dynamic, "flops.f16").value_or(0))
+      Why.push_back("counters > dynamic f16 FLOPs: the counters take every half instruction as "
+                    "packed (HADD2/HMUL2 = 2, HFMA2 = 4 FLOPs), also scalar ones, and count "
+                    "the HFMA2.MMA instructions ptxas uses to load constants");
+    else if (*CF > *DF)
+      Why.push_back("counters > dynamic FLOPs by " + fmtRatio(*CF, *DF) +
+                    ": work not in the instrumented IR (library calls, inline asm the pass "
+                    "does not parse, backend-generated code)");
+    else
+      Why.push_back("counters < dynamic FLOPs (" + fmtRatio(*CF, *DF) +
+                    "): the backend removed or fused operations after the IR the pass saw, "
+                    "or counters cover other launches (replay, sampling)");
+  } else if (DF && CF) {
+    Why.push_back("counters == dynamic FLOPs (within " + fmtNum(Tolerance) + "%)");
+  }
+  if (differ(DB, CB, Tolerance)) {
+    bool Bulk = false;
+    for (const std::string &U : K.StaticUnknown)
+      Bulk |= U.find("bulk") != std::string::npos || U.find("tma") != std::string::npos ||
+              U.find("TMA") != std::string::npos || U.find("unmodeled") != std::string::npos ||
+              U.find("cp.async") != std::string::npos;
+    // The counters of an instrumented binary include its flush: one 8-byte
+    // global atomic per warp and counter.
+    double Flush = 0;
+    if (K.Instrumented && K.CounterWarpLaunches) {
+      int Used = 0;
+      for (const auto &[Key, V] : K.Dynamic.Counts)
+        Used += V > 0;
+      Flush = 8.0 * Used * K.CounterWarps / double(K.CounterWarpLaunches);
+    }
+    if (*CB > *DB && Flush > 0 && std::fabs(*CB - *DB - Flush) <= 0.01 * Flush)
+      Why.push_back("counters see " + fmtNum(*CB - *DB) +
+                    " more global bytes per launch: the instrumentation's own flush "
+                    "(one 8-byte atomic per warp and counter = " + fmtNum(Flush) +
+                    "); a plain build has no such bytes");
+    else if (*CB > *DB)
+      Why.push_back(std::string("counters see more requested global bytes (") + fmtRatio(*CB, *DB) +
+                    "): " + (Bulk ? "unmodeled bulk/TMA copies (the static model lists them)"
+                                  : "bulk/TMA or cp.async copies and library code the "
+                                    "instrumentation does not count"));
+    else
+      Why.push_back("counters see fewer requested global bytes (" + fmtRatio(*CB, *DB) +
+                    "): the hardware counts a warp's access to one address once "
+                    "(lanes reading the same element, e.g. a broadcast weight), or "
+                    "accesses were predicated off or eliminated after the IR the pass saw");
+  }
+}
+
+/// Cache effects: L2 and HBM traffic against the requested bytes.
+void cacheReasons(const KernelData &K, const Totals &T, std::vector<std::string> &Why) {
+  double Req = T.DB.value_or(T.CB.value_or(0));
+  if (Req > 0) {
+    if (auto L2 = perLaunch(K.Counters, "l2_bytes")) {
+      if (*L2 > Req * 1.1)
+        Why.push_back("cache effects: L2 traffic is " + fmtRatio(*L2, Req) +
+                      " the requested bytes (32-byte sector granularity of uncoalesced "
+                      "accesses, L1 misses re-fetching lines, writes)");
+      else if (*L2 < Req * 0.9)
+        Why.push_back("cache effects: L2 traffic is " + fmtRatio(*L2, Req) +
+                      " the requested bytes (L1 hits serve the rest)");
+    }
+    if (auto Dr = perLaunch(K.Counters, "dram_bytes")) {
+      if (*Dr < Req * 0.9)
+        Why.push_back("cache effects: HBM traffic is " + fmtRatio(*Dr, Req) +
+                      " the requested bytes (reuse in L1/L2)");
+      else if (*Dr > Req * 1.1)
+        Why.push_back("cache effects: HBM traffic is " + fmtRatio(*Dr, Req) +
+                      " the requested bytes (lines evicted and re-read, partial-sector writes)");
+    }
+  }
+}
+
+nlohmann::json kernelJson(const KernelData &K, const std::vector<Line> &Lines,
+                          const std::vector<std::string> &Why) {
+  nlohmann::json KJ = {{"kernel", K.Name}, {"mangled", K.Mangled}, {"launches", K.Launches},
+                       {"static_launches", K.Static.Launches},
+                       {"dynamic_launches", K.Dynamic.Launches},
+                       {"counter_launches", K.Counters.Launches},
+                       {"static_exact", K.StaticExact}, {"reasons", Why}};
+  nlohmann::json Rows = nlohmann::json::array();
+  for (const Line &L : Lines)
+    Rows.push_back({{"what", L.What}, {"static", optJson(L.Static)},
+                    {"dynamic", optJson(L.Dynamic)}, {"counters", optJson(L.Counters)}});
+  KJ["per_launch"] = Rows;
+  return KJ;
+}
+
+void printKernel(const KernelData &K, const std::vector<Line> &Lines,
+                 const std::vector<std::string> &Why) {
+  std::cout << "kernel " << K.Name << "\n  launches " << K.Launches << " (static at "
+            << K.Static.Launches << ", dynamic at " << K.Dynamic.Launches << ", counters at "
+            << K.Counters.Launches << "); per launch:\n";
+  std::cout << "  " << std::left << std::setw(26) << "" << std::right << std::setw(14) << "static"
+            << std::setw(14) << "dynamic" << std::setw(14) << "counters" << "\n";
+  for (const Line &L : Lines)
+    std::cout << "  " << std::left << std::setw(26) << L.What << std::right << std::setw(14)
+              << cell(L.Static) << std::setw(14) << cell(L.Dynamic) << std::setw(14)
+              << cell(L.Counters) << "\n";
+  for (const std::string &W : Why)
+    std::cout << "  - " << W << "\n";
+  std::cout << "\n";
 }
 
 int runCompare(const CompareOptions &O) {
@@ -92,176 +288,16 @@ int runCompare(const CompareOptions &O) {
     if (!std::regex_search(K.Name, Re) && !std::regex_search(K.Mangled, Re))
       continue;
     ++Shown;
-    std::vector<Line> Lines;
-    auto Add = [&](const std::string &What, const std::string &Key) {
-      Line L{What, perLaunch(K.Static, Key), perLaunch(K.Dynamic, Key), perLaunch(K.Counters, Key)};
-      // Rows that are zero in every source carry nothing.
-      if (L.Static.value_or(0) || L.Dynamic.value_or(0) || L.Counters.value_or(0))
-        Lines.push_back(L);
-    };
-    Lines.push_back({"FLOPs (all)", flopsOf(K.Static), flopsOf(K.Dynamic), flopsOf(K.Counters)});
-    for (const char *P : {"f64", "f32", "f16", "bf16"})
-      Add(std::string("  flops ") + P, std::string("flops.") + P);
-    for (const char *T : {"f16", "bf16", "tf32", "fp8", "int8", "f64"})
-      Add(std::string("  tensor ") + T, std::string("tensor_flops.") + T);
-    Add("special ops", "special.");
-    Add("global bytes (requested)", "bytes.global.");
-    Add("shared bytes", "bytes.shared.");
-    Add("local bytes", "bytes.local.");
-    Add("L1 bytes", "l1_bytes");
-    Add("L2 bytes", "l2_bytes");
-    Add("DRAM bytes", "dram_bytes");
-    auto F = [&](const SourceCounts &S) { return flopsOf(S); };
-    auto AI = [&](const SourceCounts &S, const std::string &Key) -> std::optional<double> {
-      auto Fl = F(S);
-      auto B = perLaunch(S, Key);
-      if (!Fl || !B || *B <= 0)
-        return std::nullopt;
-      return *Fl / *B;
-    };
-    Lines.push_back({"AI global (requested)", AI(K.Static, "bytes.global."),
-                     AI(K.Dynamic, "bytes.global."), AI(K.Counters, "bytes.global.")});
-    for (const auto &[Name, Key] : {std::pair{"AI L1", "l1_bytes"}, {"AI L2", "l2_bytes"},
-                                    {"AI HBM", "dram_bytes"}})
-      if (auto V = AI(K.Counters, Key))
-        Lines.push_back({Name, std::nullopt, std::nullopt, V});
-
-    // Reasons.
+    std::vector<Line> Lines = comparisonLines(K);
     std::vector<std::string> Why;
-    auto SF = flopsOf(K.Static), DF = flopsOf(K.Dynamic), CF = flopsOf(K.Counters);
-    auto SB = perLaunch(K.Static, "bytes.global."), DB = perLaunch(K.Dynamic, "bytes.global."),
-         CB = perLaunch(K.Counters, "bytes.global.");
-    if (!K.Instrumented && !K.Dynamic.present())
-      Why.push_back(K.Counters.present()
-                        ? "counters only: no dynamic counts or static model (uninstrumented or "
-                          "library kernel, or an ncu import)"
-                        : "no counts at all: an uninstrumented kernel without hardware counters "
-                          "(only its time is known; run with counters on, or import an ncu export)");
-    if (K.Instrumented && !K.Static.present()) {
-      std::string P;
-      for (const std::string &S : K.StaticProblems)
-        P += (P.empty() ? "" : "; ") + S;
-      Why.push_back("no static totals at these launches" + (P.empty() ? "" : ": " + P));
-    }
-    bool StaticDiffers = differ(SF, DF, O.Tolerance) || differ(SB, DB, O.Tolerance) ||
-                         K.StaticDiffers > 0;
-    if (StaticDiffers) {
-      if (!K.StaticExact) {
-        std::string U;
-        for (const std::string &S : K.StaticUnknown)
-          U += (U.empty() ? "" : "; ") + S;
-        Why.push_back("static != dynamic: the static model is not exact for this kernel "
-                      "(guards or loops it cannot sum, unknown calls)" +
-                      (U.empty() ? std::string(" - see `hroof static --terms` for what it could not model")
-                                 : ": " + U));
-      } else {
-        Why.push_back("static != dynamic on " + std::to_string(K.StaticDiffers) +
-                      " launch(es) although the model claims exactness: a model bug worth reporting");
-      }
-    } else if (SF && DF) {
-      Why.push_back("static == dynamic (FLOPs and requested bytes)");
-    }
-    double Special = perLaunch(K.Dynamic, "special.").value_or(0);
-    if (differ(DF, CF, O.Tolerance)) {
-      if (*CF > *DF && Special > 0)
-        Why.push_back("counters > dynamic FLOPs by " + fmtNum(*CF - *DF) +
-                      "/launch: special-function expansion - " + fmtNum(Special) +
-                      " div/sqrt/rcp/rsqrt/transcendental ops per launch, counted apart by hroof, "
-                      "execute as FFMA/FMUL sequences the hardware counts as FLOPs");
-      else if (*CF > *DF &&
-               perLaunch(K.Counters, "flops.f16").value_or(0) > perLaunch(K.Dynamic, "flops.f16").value_or(0))
-        Why.push_back("counters > dynamic f16 FLOPs: the counters take every half instruction as "
-                      "packed (HADD2/HMUL2 = 2, HFMA2 = 4 FLOPs), also scalar ones, and count "
-                      "the HFMA2.MMA instructions ptxas uses to load constants");
-      else if (*CF > *DF)
-        Why.push_back("counters > dynamic FLOPs by " + ratio(*CF, *DF) +
-                      ": work not in the instrumented IR (library calls, inline asm the pass "
-                      "does not parse, backend-generated code)");
-      else
-        Why.push_back("counters < dynamic FLOPs (" + ratio(*CF, *DF) +
-                      "): the backend removed or fused operations after the IR the pass saw, "
-                      "or counters cover other launches (replay, sampling)");
-    } else if (DF && CF) {
-      Why.push_back("counters == dynamic FLOPs (within " + fmtNum(O.Tolerance) + "%)");
-    }
-    if (differ(DB, CB, O.Tolerance)) {
-      bool Bulk = false;
-      for (const std::string &U : K.StaticUnknown)
-        Bulk |= U.find("bulk") != std::string::npos || U.find("tma") != std::string::npos ||
-                U.find("TMA") != std::string::npos || U.find("unmodeled") != std::string::npos ||
-                U.find("cp.async") != std::string::npos;
-      // The counters of an instrumented binary include its flush: one 8-byte
-      // global atomic per warp and counter.
-      double Flush = 0;
-      if (K.Instrumented && K.CounterWarpLaunches) {
-        int Used = 0;
-        for (const auto &[Key, V] : K.Dynamic.Counts)
-          Used += V > 0;
-        Flush = 8.0 * Used * K.CounterWarps / double(K.CounterWarpLaunches);
-      }
-      if (*CB > *DB && Flush > 0 && std::fabs(*CB - *DB - Flush) <= 0.01 * Flush)
-        Why.push_back("counters see " + fmtNum(*CB - *DB) +
-                      " more global bytes per launch: the instrumentation's own flush "
-                      "(one 8-byte atomic per warp and counter = " + fmtNum(Flush) +
-                      "); a plain build has no such bytes");
-      else if (*CB > *DB)
-        Why.push_back(std::string("counters see more requested global bytes (") + ratio(*CB, *DB) +
-                      "): " + (Bulk ? "unmodeled bulk/TMA copies (the static model lists them)"
-                                    : "bulk/TMA or cp.async copies and library code the "
-                                      "instrumentation does not count"));
-      else
-        Why.push_back("counters see fewer requested global bytes (" + ratio(*CB, *DB) +
-                      "): the hardware counts a warp's access to one address once "
-                      "(lanes reading the same element, e.g. a broadcast weight), or "
-                      "accesses were predicated off or eliminated after the IR the pass saw");
-    }
-    double Req = DB.value_or(CB.value_or(0));
-    if (Req > 0) {
-      if (auto L2 = perLaunch(K.Counters, "l2_bytes")) {
-        if (*L2 > Req * 1.1)
-          Why.push_back("cache effects: L2 traffic is " + ratio(*L2, Req) +
-                        " the requested bytes (32-byte sector granularity of uncoalesced "
-                        "accesses, L1 misses re-fetching lines, writes)");
-        else if (*L2 < Req * 0.9)
-          Why.push_back("cache effects: L2 traffic is " + ratio(*L2, Req) +
-                        " the requested bytes (L1 hits serve the rest)");
-      }
-      if (auto Dr = perLaunch(K.Counters, "dram_bytes")) {
-        if (*Dr < Req * 0.9)
-          Why.push_back("cache effects: HBM traffic is " + ratio(*Dr, Req) +
-                        " the requested bytes (reuse in L1/L2)");
-        else if (*Dr > Req * 1.1)
-          Why.push_back("cache effects: HBM traffic is " + ratio(*Dr, Req) +
-                        " the requested bytes (lines evicted and re-read, partial-sector writes)");
-      }
-    }
-
-    if (O.Json) {
-      nlohmann::json KJ = {{"kernel", K.Name}, {"mangled", K.Mangled}, {"launches", K.Launches},
-                           {"static_launches", K.Static.Launches},
-                           {"dynamic_launches", K.Dynamic.Launches},
-                           {"counter_launches", K.Counters.Launches},
-                           {"static_exact", K.StaticExact}, {"reasons", Why}};
-      nlohmann::json Rows = nlohmann::json::array();
-      for (const Line &L : Lines)
-        Rows.push_back({{"what", L.What}, {"static", optJson(L.Static)},
-                        {"dynamic", optJson(L.Dynamic)}, {"counters", optJson(L.Counters)}});
-      KJ["per_launch"] = Rows;
-      Out.push_back(KJ);
-      continue;
-    }
-    std::cout << "kernel " << K.Name << "\n  launches " << K.Launches << " (static at "
-              << K.Static.Launches << ", dynamic at " << K.Dynamic.Launches << ", counters at "
-              << K.Counters.Launches << "); per launch:\n";
-    std::cout << "  " << std::left << std::setw(26) << "" << std::right << std::setw(14) << "static"
-              << std::setw(14) << "dynamic" << std::setw(14) << "counters" << "\n";
-    for (const Line &L : Lines)
-      std::cout << "  " << std::left << std::setw(26) << L.What << std::right << std::setw(14)
-                << cell(L.Static) << std::setw(14) << cell(L.Dynamic) << std::setw(14)
-                << cell(L.Counters) << "\n";
-    for (const std::string &W : Why)
-      std::cout << "  - " << W << "\n";
-    std::cout << "\n";
+    Totals T(K);
+    staticReasons(K, T, O.Tolerance, Why);
+    counterReasons(K, T, O.Tolerance, Why);
+    cacheReasons(K, T, Why);
+    if (O.Json)
+      Out.push_back(kernelJson(K, Lines, Why));
+    else
+      printKernel(K, Lines, Why);
   }
   if (!Shown)
     throw UserError("--kernel '" + O.Kernel + "' matches no kernel in the inputs");

@@ -8,8 +8,11 @@
 // launch next to the exact dynamic counts, with the measured time.
 //===----------------------------------------------------------------------===//
 #include "Settings.h"
+#include "Subcommand.h"
 #include "StaticReport.h"
 #include "Toolchain.h"
+#include "report/Format.h"
+#include "report/ProfileReader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +23,6 @@
 #include <regex>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <cstdlib>
 #include <set>
 
 using namespace hroof;
@@ -36,18 +38,7 @@ static std::string examplesDir() {
   return HROOF_SOURCE_DIR "/examples";
 }
 
-static std::string fmt(double V) {
-  std::ostringstream OS;
-  if (V >= 1e9)
-    OS << std::fixed << std::setprecision(2) << V / 1e9 << "G";
-  else if (V >= 1e6)
-    OS << std::fixed << std::setprecision(2) << V / 1e6 << "M";
-  else if (V >= 1e3)
-    OS << std::fixed << std::setprecision(2) << V / 1e3 << "K";
-  else
-    OS << V;
-  return OS.str();
-}
+static std::string fmt(double V) { return report::fmtSi(V, report::SiStyle::Demo); }
 
 static bool fileExists(const std::string &P) {
   struct stat S;
@@ -55,7 +46,7 @@ static bool fileExists(const std::string &P) {
 }
 
 static bool gpuPresent() {
-  return std::system("nvidia-smi -L > /dev/null 2>&1") == 0;
+  return runProgram({"nvidia-smi", "-L"}, "/dev/null", "/dev/null") == 0;
 }
 
 static u128 sumFlops(const nlohmann::json &C) {
@@ -75,32 +66,52 @@ static u128 sumGlobal(const nlohmann::json &C) {
   return S;
 }
 
+/// `hroof report ARGS...` in this process; a failure's message goes to
+/// \p ErrPath when given, else to stderr. Returns the exit status.
+static int runReport(const std::vector<std::string> &Args, const std::string &ErrPath) {
+  try {
+    return runSubcommand(addReportCommand, Args);
+  } catch (const UserError &E) {
+    if (ErrPath.empty()) {
+      std::cerr << "hroof: " << E.what() << "\n";
+    } else {
+      std::ofstream Err(ErrPath);
+      Err << "hroof: " << E.what() << "\n";
+    }
+    return 1;
+  }
+}
+
 /// The hierarchical roofline of the demo's profiles (`hroof report`, with
 /// the bundled ceilings of this GPU, else those of a quick ERT run) and the
 /// three-source comparison (`hroof compare`).
 static int reportProfiles(const std::string &Bin, const std::string &Tmp,
                           const std::set<std::string> &Stems) {
-  std::string Profiles;
+  std::vector<std::string> Profiles;
   for (const std::string &S : Stems)
     if (fileExists(Tmp + "/" + S + ".json"))
-      Profiles += " '" + Tmp + "/" + S + ".json'";
+      Profiles.push_back(Tmp + "/" + S + ".json");
   if (Profiles.empty())
     return 1;
   std::string Out = Tmp + "/report";
   // The SVG is rendered by node; without it, the HTML and CSV only.
-  bool Node = std::system("command -v node > /dev/null 2>&1") == 0;
-  std::string Report = "'" + Bin + "/hroof' report" + Profiles + " --html '" + Out +
-                       ".html' --csv '" + Out + ".csv'" +
-                       (Node ? " --svg '" + Out + ".svg'" : std::string());
+  bool Node = !findOnPath("node").empty();
+  std::vector<std::string> Report = Profiles;
+  Report.insert(Report.end(), {"--html", Out + ".html", "--csv", Out + ".csv"});
+  if (Node)
+    Report.insert(Report.end(), {"--svg", Out + ".svg"});
+  // Report and compare run in this process: the stream as they would find it.
+  std::cout << std::defaultfloat << std::setprecision(6) << std::right;
   std::cout << "\nHierarchical roofline (hroof report):\n" << std::flush;
-  if (std::system((Report + " 2> '" + Tmp + "/report.err'").c_str()) != 0) {
+  if (runReport(Report, Tmp + "/report.err") != 0) {
     // No bundled ceilings for this GPU: measure them quickly.
     std::cerr << "hroof demo: no bundled ceilings for this GPU; running hroof-ert "
                  "--quick (about 30 s)\n";
     std::string Ert = Tmp + "/ert";
-    if (std::system(("'" + Bin + "/hroof-ert' --quick --out '" + Ert + "' > '" + Tmp +
-                     "/ert.log' 2>&1").c_str()) != 0 ||
-        std::system((Report + " --machine '" + Ert + "/machine.json'").c_str()) != 0) {
+    Report.insert(Report.end(), {"--machine", Ert + "/machine.json"});
+    if (runProgram({Bin + "/hroof-ert", "--quick", "--out", Ert}, Tmp + "/ert.log",
+                   Tmp + "/ert.log") != 0 ||
+        runReport(Report, "") != 0) {
       std::cerr << "hroof: the report failed (" << Tmp << "/report.err, " << Tmp
                 << "/ert.log)\n";
       return 1;
@@ -108,7 +119,13 @@ static int reportProfiles(const std::string &Bin, const std::string &Tmp,
   }
   std::cout << "\nStatic, dynamic and counters side by side (hroof compare):\n"
             << std::flush;
-  int RC = std::system(("'" + Bin + "/hroof' compare" + Profiles).c_str()) != 0;
+  int RC = 0;
+  try {
+    RC = runSubcommand(addCompareCommand, Profiles) != 0;
+  } catch (const UserError &E) {
+    std::cerr << "hroof: " << E.what() << "\n";
+    RC = 1;
+  }
   std::cout << "\nReport: " << Out << ".html (chart and table, opens offline), "
             << (Node ? Out + ".svg, " : std::string("no SVG (needs node), ")) << Out
             << ".csv\n";
@@ -144,19 +161,22 @@ static int runOnGpu(const nlohmann::json &Manifest) {
         RC = 1;
         continue;
       }
-      std::string Cmd = "'" + Bin + "/hroof' run --no-summary --output '" + Profile +
-                        "' -- '" + Exe + "' > '" + std::string(Tmp) + "/" + Stem +
-                        ".log' 2>&1";
+      std::string Log = std::string(Tmp) + "/" + Stem + ".log";
       std::cerr << "  running " << Stem << "\n";
-      if (std::system(Cmd.c_str()) != 0) {
+      if (runProgram({Bin + "/hroof", "run", "--no-summary", "--output", Profile, "--", Exe},
+                     Log, Log) != 0) {
         std::cerr << "hroof: " << Stem << " failed under hroof run (log: " << Tmp
                   << "/" << Stem << ".log)\n";
         RC = 1;
       }
     }
-    std::ifstream In(Profile);
-    nlohmann::json P = nlohmann::json::parse(In, nullptr, false);
-    if (P.is_discarded() || !P.contains("launches"))
+    nlohmann::json P;
+    try {
+      P = report::readProfile(Profile);
+    } catch (const UserError &) {
+      continue; // hroof run said why
+    }
+    if (!P.is_object() || !P.contains("launches"))
       continue;
     std::regex Re(E.at("kernel").get<std::string>());
     const nlohmann::json *L = nullptr;

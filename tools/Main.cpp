@@ -76,7 +76,7 @@ int runStatic(const StaticOptions &O) {
   if (O.Grid.empty() != O.Block.empty())
     throw UserError("give both --grid and --block, or neither");
   if (!O.Grid.empty())
-    Req.Shape = LaunchShape{parseDims(O.Grid, "--grid"), parseDims(O.Block, "--block")};
+    Req.Shape = parseLaunchShape(O.Grid, O.Block);
   for (const std::string &A : O.Args) {
     auto Eq = A.find('=');
     if (Eq == std::string::npos || Eq == 0)

@@ -124,84 +124,110 @@ std::vector<std::string> displayNames(const std::vector<KernelAnalysis> &As) {
 
 //===--- The chart (Vega-Lite spec) ----------------------------------------===//
 
-nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M,
-                         const std::string &Title, bool AllCeilings) {
-  std::vector<std::string> Names = displayNames(As);
+/// The kernels' points (one per memory level with an AI) and their name
+/// labels, the ranges they span, and the precisions they use.
+struct ChartPoints {
   nlohmann::json Points = nlohmann::json::array(), Labels = nlohmann::json::array();
   double MinAI = 1e300, MaxAI = 0, MinG = 1e300, MaxG = 0;
   std::set<std::string> Precisions;
+};
+
+/// Places a kernel's name label at its highest-AI point, nudged down while
+/// it would sit on an earlier label.
+void addKernelLabel(ChartPoints &C, const std::string &Name, double AI, double GFlops) {
+  double Dy = 0;
+  for (bool Moved = true; Moved;) {
+    Moved = false;
+    for (const auto &Prev : C.Labels)
+      if (std::fabs(std::log10(Prev["ai"].get<double>() / AI)) < 1.2 &&
+          std::fabs(std::log10(Prev["gflops"].get<double>() / GFlops)) < 0.08 &&
+          std::fabs(Prev["dy"].get<double>() - Dy) < 12) {
+        Dy += 13;
+        Moved = true;
+      }
+  }
+  C.Labels.push_back({{"kernel", Name}, {"ai", AI}, {"gflops", GFlops}, {"dy", Dy}});
+}
+
+ChartPoints chartPoints(const std::vector<KernelAnalysis> &As, const Machine &M) {
+  ChartPoints C;
+  std::vector<std::string> Names = displayNames(As);
   for (size_t I = 0; I < As.size(); ++I) {
     const KernelAnalysis &A = As[I];
     for (const auto &[P, V] : A.FlopsByPrecision)
       if (V > 0 && M.Flops.count(P))
-        Precisions.insert(P);
+        C.Precisions.insert(P);
     if (A.GFlops <= 0)
       continue;
     const LevelPoint *Last = nullptr;
     for (const LevelPoint &L : A.Levels) {
       if (L.AI <= 0)
         continue;
-      MinAI = std::min(MinAI, L.AI), MaxAI = std::max(MaxAI, L.AI);
-      MinG = std::min(MinG, A.GFlops), MaxG = std::max(MaxG, A.GFlops);
-      Points.push_back({{"kernel", Names[I]},
-                        {"full_name", A.K->Name},
-                        {"level", L.Level},
-                        {"ai", L.AI},
-                        {"gflops", A.GFlops},
-                        {"bytes", L.Bytes},
-                        {"flops", A.FlopsPerLaunch},
-                        {"time_us", A.TimeNsPerLaunch / 1e3},
-                        {"launches", A.K->Launches},
-                        {"time_share", A.TimeShare},
-                        {"precision", A.Precision},
-                        {"pct", A.PctOfCeiling},
-                        {"bound", A.Bound},
-                        {"sources", "FLOPs: " + A.FlopSource + ", bytes: " +
-                                        A.BytesSource + ", time: " + A.TimeSource}});
+      C.MinAI = std::min(C.MinAI, L.AI), C.MaxAI = std::max(C.MaxAI, L.AI);
+      C.MinG = std::min(C.MinG, A.GFlops), C.MaxG = std::max(C.MaxG, A.GFlops);
+      C.Points.push_back({{"kernel", Names[I]},
+                          {"full_name", A.K->Name},
+                          {"level", L.Level},
+                          {"ai", L.AI},
+                          {"gflops", A.GFlops},
+                          {"bytes", L.Bytes},
+                          {"flops", A.FlopsPerLaunch},
+                          {"time_us", A.TimeNsPerLaunch / 1e3},
+                          {"launches", A.K->Launches},
+                          {"time_share", A.TimeShare},
+                          {"precision", A.Precision},
+                          {"pct", A.PctOfCeiling},
+                          {"bound", A.Bound},
+                          {"sources", "FLOPs: " + A.FlopSource + ", bytes: " +
+                                          A.BytesSource + ", time: " + A.TimeSource}});
       if (!Last || L.AI > Last->AI)
         Last = &L;
     }
-    if (Last) {
-      // Nudge a label down while it would sit on an earlier one.
-      double Dy = 0;
-      for (bool Moved = true; Moved;) {
-        Moved = false;
-        for (const auto &Prev : Labels)
-          if (std::fabs(std::log10(Prev["ai"].get<double>() / Last->AI)) < 1.2 &&
-              std::fabs(std::log10(Prev["gflops"].get<double>() / A.GFlops)) < 0.08 &&
-              std::fabs(Prev["dy"].get<double>() - Dy) < 12) {
-            Dy += 13;
-            Moved = true;
-          }
-      }
-      Labels.push_back({{"kernel", Names[I]}, {"ai", Last->AI}, {"gflops", A.GFlops}, {"dy", Dy}});
-    }
+    if (Last)
+      addKernelLabel(C, Names[I], Last->AI, A.GFlops);
   }
+  return C;
+}
+
+/// The chart's extent: log-axis domains (decades around the points and the
+/// ridge points) and the ceilings drawn.
+struct ChartFrame {
+  double X0, X1, Y0, Y1;
+  double PMax = 0, PMin = 1e300, BwMax = 0, BwMin = 1e300;
+  std::set<std::string> Precisions; ///< compute ceilings drawn
+  std::vector<std::string> Levels;  ///< memory ceilings drawn: l1, l2, hbm
+};
+
+ChartFrame chartFrame(const ChartPoints &C, const Machine &M, bool AllCeilings) {
+  ChartFrame F;
+  F.Precisions = C.Precisions;
   if (AllCeilings)
     for (const auto &[P, V] : M.Flops)
-      Precisions.insert(P);
-  if (Precisions.empty())
-    Precisions.insert(M.Flops.count("f32") ? "f32" : M.Flops.begin()->first);
-  double PMax = 0, PMin = 1e300;
-  for (const std::string &P : Precisions)
-    PMax = std::max(PMax, M.Flops.at(P)), PMin = std::min(PMin, M.Flops.at(P));
-  double BwMax = 0, BwMin = 1e300;
-  std::vector<std::string> Levels;
+      F.Precisions.insert(P);
+  if (F.Precisions.empty())
+    F.Precisions.insert(M.Flops.count("f32") ? "f32" : M.Flops.begin()->first);
+  for (const std::string &P : F.Precisions)
+    F.PMax = std::max(F.PMax, M.Flops.at(P)), F.PMin = std::min(F.PMin, M.Flops.at(P));
   for (const char *L : {"l1", "l2", "hbm"})
     if (M.Bandwidth.count(L)) {
-      Levels.push_back(L);
-      BwMax = std::max(BwMax, M.Bandwidth.at(L));
-      BwMin = std::min(BwMin, M.Bandwidth.at(L));
+      F.Levels.push_back(L);
+      F.BwMax = std::max(F.BwMax, M.Bandwidth.at(L));
+      F.BwMin = std::min(F.BwMin, M.Bandwidth.at(L));
     }
-  // Axis domains: decades around the points and the ridge points.
   auto Floor10 = [](double V) { return std::pow(10.0, std::floor(std::log10(V))); };
   auto Ceil10 = [](double V) { return std::pow(10.0, std::ceil(std::log10(V))); };
-  double X0 = Floor10(std::min(MinAI < 1e300 ? MinAI / 2 : 1.0, 0.1));
-  double X1 = Ceil10(std::max({MaxAI * 2, PMax / BwMin * 4, 100.0}));
-  double Y1 = PMax * 3;
-  double Y0 = Floor10(std::min({MinG < 1e300 ? MinG / 2 : PMin, X0 * BwMin, PMin / 10}));
-  nlohmann::json Ceil = nlohmann::json::array(), CeilLabels = nlohmann::json::array();
-  for (const std::string &L : Levels) {
+  F.X0 = Floor10(std::min(C.MinAI < 1e300 ? C.MinAI / 2 : 1.0, 0.1));
+  F.X1 = Ceil10(std::max({C.MaxAI * 2, F.PMax / F.BwMin * 4, 100.0}));
+  F.Y1 = F.PMax * 3;
+  F.Y0 = Floor10(std::min({C.MinG < 1e300 ? C.MinG / 2 : F.PMin, F.X0 * F.BwMin, F.PMin / 10}));
+  return F;
+}
+
+/// The ceiling lines (two end points each) and their labels.
+void chartCeilings(const ChartFrame &Fr, const Machine &M, nlohmann::json &Ceil,
+                   nlohmann::json &CeilLabels) {
+  const double X0 = Fr.X0, X1 = Fr.X1, Y0 = Fr.Y0, PMax = Fr.PMax, BwMax = Fr.BwMax;
+  for (const std::string &L : Fr.Levels) {
     double Bw = M.Bandwidth.at(L);
     std::string Name = std::string(levelLabel(L)) + " " + fmtNum(Bw / 1e3, 3) + " TB/s";
     double XEnd = PMax / Bw, XStart = std::max(X0, Y0 / Bw);
@@ -210,7 +236,7 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
     double XL = std::max(XStart * 1.6, X0 * 1.6);
     CeilLabels.push_back({{"text", Name}, {"ai", XL}, {"gflops", XL * Bw}, {"kind", "memory"}});
   }
-  for (const std::string &P : Precisions) {
+  for (const std::string &P : Fr.Precisions) {
     double F = M.Flops.at(P);
     std::string Name = precisionLabel(P) + " " + fmtNum(F / 1e3, 3) + " TFLOP/s";
     double XStart = F / BwMax;
@@ -218,33 +244,16 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
     Ceil.push_back({{"ceiling", Name}, {"kind", "compute"}, {"end", 1}, {"ai", X1}, {"gflops", F}});
     CeilLabels.push_back({{"text", Name}, {"ai", X1 / 1.15}, {"gflops", F}, {"kind", "compute"}});
   }
-  // Label offsets in pixels -> factors on the log axis (540 px high).
-  for (auto &L : Labels)
-    L["gflops"] = L["gflops"].get<double>() *
-                  std::pow(10.0, -L["dy"].get<double>() * std::log10(Y1 / Y0) / 540.0);
-  // Memory labels follow their diagonal: slope 1 in log-log space.
-  double Angle = 360.0 - std::atan((540.0 / std::log10(Y1 / Y0)) / (860.0 / std::log10(X1 / X0))) *
-                             180.0 / M_PI;
-  nlohmann::json X = {{"field", "ai"}, {"type", "quantitative"},
-                      {"scale", {{"type", "log"}, {"domain", {X0, X1}}}},
-                      {"axis", {{"title", "Arithmetic intensity (FLOP/byte)"}, {"format", "~g"}}}};
-  nlohmann::json Y = {{"field", "gflops"}, {"type", "quantitative"},
-                      {"scale", {{"type", "log"}, {"domain", {Y0, Y1}}}},
-                      {"axis", {{"title", "Performance (GFLOP/s)"}, {"format", "~s"}}}};
+}
+
+/// The Vega-Lite layers: ceilings, their labels, the kernels' lines and
+/// points (with tooltips) and the kernel labels; \p X and \p Y the axes.
+nlohmann::json chartLayers(const nlohmann::json &X, const nlohmann::json &Y, double Angle) {
   nlohmann::json LevelScale = {
       {"domain", {"L1", "L2", "HBM", "global (requested)"}},
       {"range", {"circle", "square", "triangle-up", "diamond"}}};
-  nlohmann::json Spec = {
-      {"$schema", "https://vega.github.io/schema/vega-lite/v6.json"},
-      {"title", {{"text", Title}, {"subtitle", "ceilings: " + M.Name + " (" + M.Path.substr(M.Path.rfind('/') + 1) + ", hroof-ert)"}}},
-      {"width", 860},
-      {"height", 540},
-      {"background", "white"},
-      {"datasets", {{"points", Points}, {"ceilings", Ceil}, {"ceiling_labels", CeilLabels},
-                    {"labels", Labels}}},
-      {"config", {{"legend", {{"labelLimit", 320}}}, {"axis", {{"grid", true}, {"gridOpacity", 0.35}}}}},
-      {"layer",
-       {{{"data", {{"name", "ceilings"}}},
+  return nlohmann::json::array(
+      {{{"data", {{"name", "ceilings"}}},
          {"mark", {{"type", "line"}, {"clip", true}, {"color", "#555"}, {"strokeWidth", 1.6}}},
          {"encoding", {{"x", X}, {"y", Y}, {"detail", {{"field", "ceiling"}}},
                        {"strokeDash", {{"field", "kind"}, {"type", "nominal"},
@@ -292,7 +301,40 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
         {{"data", {{"name", "labels"}}},
          {"mark", {{"type", "text"}, {"align", "left"}, {"dx", 9}, {"dy", 3}, {"fontSize", 11}}},
          {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "kernel"}}},
-                       {"color", {{"field", "kernel"}, {"type", "nominal"}}}}}}}},
+                       {"color", {{"field", "kernel"}, {"type", "nominal"}}}}}}});
+}
+
+nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M,
+                         const std::string &Title, bool AllCeilings) {
+  ChartPoints C = chartPoints(As, M);
+  ChartFrame Fr = chartFrame(C, M, AllCeilings);
+  const double X0 = Fr.X0, X1 = Fr.X1, Y0 = Fr.Y0, Y1 = Fr.Y1;
+  nlohmann::json Ceil = nlohmann::json::array(), CeilLabels = nlohmann::json::array();
+  chartCeilings(Fr, M, Ceil, CeilLabels);
+  nlohmann::json Labels = C.Labels;
+  // Label offsets in pixels -> factors on the log axis (540 px high).
+  for (auto &L : Labels)
+    L["gflops"] = L["gflops"].get<double>() *
+                  std::pow(10.0, -L["dy"].get<double>() * std::log10(Y1 / Y0) / 540.0);
+  // Memory labels follow their diagonal: slope 1 in log-log space.
+  double Angle = 360.0 - std::atan((540.0 / std::log10(Y1 / Y0)) / (860.0 / std::log10(X1 / X0))) *
+                             180.0 / M_PI;
+  nlohmann::json X = {{"field", "ai"}, {"type", "quantitative"},
+                      {"scale", {{"type", "log"}, {"domain", {X0, X1}}}},
+                      {"axis", {{"title", "Arithmetic intensity (FLOP/byte)"}, {"format", "~g"}}}};
+  nlohmann::json Y = {{"field", "gflops"}, {"type", "quantitative"},
+                      {"scale", {{"type", "log"}, {"domain", {Y0, Y1}}}},
+                      {"axis", {{"title", "Performance (GFLOP/s)"}, {"format", "~s"}}}};
+  nlohmann::json Spec = {
+      {"$schema", "https://vega.github.io/schema/vega-lite/v6.json"},
+      {"title", {{"text", Title}, {"subtitle", "ceilings: " + M.Name + " (" + M.Path.substr(M.Path.rfind('/') + 1) + ", hroof-ert)"}}},
+      {"width", 860},
+      {"height", 540},
+      {"background", "white"},
+      {"datasets", {{"points", C.Points}, {"ceilings", Ceil}, {"ceiling_labels", CeilLabels},
+                    {"labels", Labels}}},
+      {"config", {{"legend", {{"labelLimit", 320}}}, {"axis", {{"grid", true}, {"gridOpacity", 0.35}}}}},
+      {"layer", chartLayers(X, Y, Angle)},
       {"resolve", {{"scale", {{"color", "shared"}}}}}};
   return Spec;
 }
@@ -344,12 +386,8 @@ std::vector<std::vector<std::string>> tableRows(const std::vector<KernelAnalysis
   std::vector<std::string> Names = displayNames(As);
   for (size_t I = 0; I < As.size(); ++I) {
     const KernelAnalysis &A = As[I];
-    char Share[32], Ms[32];
-    std::snprintf(Share, sizeof Share, "%.1f", A.TimeShare);
-    std::snprintf(Ms, sizeof Ms, "%.3f", A.TotalTimeNs / 1e6);
-    char Pct[32] = "-";
-    if (A.PctOfCeiling > 0)
-      std::snprintf(Pct, sizeof Pct, "%.1f", A.PctOfCeiling);
+    std::string Share = fmtFixed(A.TimeShare, 1), Ms = fmtFixed(A.TotalTimeNs / 1e6, 3);
+    std::string Pct = A.PctOfCeiling > 0 ? fmtFixed(A.PctOfCeiling, 1) : "-";
     Rows.push_back({Names[I], std::to_string(A.K->Launches), A.TimeNsPerLaunch > 0 ? Share : "-",
                     A.TimeNsPerLaunch > 0 ? Ms : "-", A.GFlops > 0 ? fmtNum(A.GFlops) : "-",
                     A.Precision.empty() ? "-" : A.Precision, aiAt(A, "L1"), aiAt(A, "L2"),
@@ -400,42 +438,27 @@ std::string htmlTable(const std::vector<KernelAnalysis> &As) {
   return OS.str();
 }
 
-std::string csvField(const std::string &S) {
-  if (S.find_first_of(",\"\n") == std::string::npos)
-    return S;
-  std::string R = "\"";
-  for (char C : S)
-    R += C == '"' ? std::string("\"\"") : std::string(1, C);
-  return R + "\"";
-}
-
 void writeCsv(std::ostream &OS, const std::vector<KernelAnalysis> &As) {
-  OS << "kernel,mangled,launches,time_ns_total,time_share_pct,time_ns_per_launch,"
-        "flops_per_launch,gflops,precision,ai_l1,ai_l2,ai_hbm,ai_requested,"
-        "peak_gflops,governing_gflops,pct_of_ceiling,bound,flop_source,bytes_source,"
-        "time_source\n";
+  writeCsvRow(OS, {"kernel", "mangled", "launches", "time_ns_total", "time_share_pct",
+                   "time_ns_per_launch", "flops_per_launch", "gflops", "precision", "ai_l1",
+                   "ai_l2", "ai_hbm", "ai_requested", "peak_gflops", "governing_gflops",
+                   "pct_of_ceiling", "bound", "flop_source", "bytes_source", "time_source"});
   for (const KernelAnalysis &A : As) {
-    auto Num = [](double V) {
-      char B[64];
-      std::snprintf(B, sizeof B, "%.6g", V);
-      return std::string(B);
-    };
+    auto Num = [](double V) { return fmtSignificant(V, 6); };
+    // A level's AI, empty where the kernel has none.
     auto Ai = [&](const char *L) {
-      std::string S = aiAt(A, L);
       for (const LevelPoint &P : A.Levels)
         if (P.Level == L && P.AI > 0)
           return Num(P.AI);
-      return S == "-" ? std::string() : S;
+      return std::string();
     };
     double ReqV = aiRequestedValue(A);
-    std::string Req = ReqV > 0 ? Num(ReqV) : "-";
-    OS << csvField(A.K->Name) << "," << csvField(A.K->Mangled) << "," << A.K->Launches << ","
-       << Num(A.TotalTimeNs) << "," << Num(A.TimeShare) << "," << Num(A.TimeNsPerLaunch) << ","
-       << Num(A.FlopsPerLaunch) << "," << Num(A.GFlops) << "," << A.Precision << "," << Ai("L1")
-       << "," << Ai("L2") << "," << Ai("HBM") << "," << (Req == "-" ? "" : Req) << ","
-       << Num(A.PeakGFlops) << "," << Num(A.GoverningGFlops) << "," << Num(A.PctOfCeiling) << ","
-       << csvField(A.Bound) << "," << A.FlopSource << "," << A.BytesSource << ","
-       << A.TimeSource << "\n";
+    writeCsvRow(OS, {A.K->Name, A.K->Mangled, std::to_string(A.K->Launches),
+                     Num(A.TotalTimeNs), Num(A.TimeShare), Num(A.TimeNsPerLaunch),
+                     Num(A.FlopsPerLaunch), Num(A.GFlops), A.Precision, Ai("L1"), Ai("L2"),
+                     Ai("HBM"), ReqV > 0 ? Num(ReqV) : "", Num(A.PeakGFlops),
+                     Num(A.GoverningGFlops), Num(A.PctOfCeiling), A.Bound, A.FlopSource,
+                     A.BytesSource, A.TimeSource});
   }
 }
 

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "Subcommand.h"
 #include "Toolchain.h"
+#include "report/Format.h"
+#include "report/ProfileReader.h"
 
 #include "hroof/RuntimeSettings.h"
 
@@ -65,20 +67,7 @@ bool endsWith(const std::string &S, const char *T) {
   return S.size() >= N && S.compare(S.size() - N, N, T) == 0;
 }
 
-std::string fmtCount(double V) {
-  std::ostringstream OS;
-  if (V >= 1e12)
-    OS << std::fixed << std::setprecision(2) << V / 1e12 << "T";
-  else if (V >= 1e9)
-    OS << std::fixed << std::setprecision(2) << V / 1e9 << "G";
-  else if (V >= 1e6)
-    OS << std::fixed << std::setprecision(2) << V / 1e6 << "M";
-  else if (V >= 1e3)
-    OS << std::fixed << std::setprecision(2) << V / 1e3 << "k";
-  else
-    OS << (uint64_t)V;
-  return OS.str();
-}
+std::string fmtCount(double V) { return report::fmtSi(V, report::SiStyle::Counts); }
 
 double sumLeaves(const nlohmann::json &J, const char *Top) {
   double S = 0;
@@ -106,8 +95,9 @@ double globalBytes(const nlohmann::json &T) {
 
 /// Prints the per-kernel table of one profile.
 void printSummary(const std::string &Path, const nlohmann::json &P) {
+  report::ProfileFields F(Path);
   std::cout << "hroof: profile " << Path
-            << (P.value("complete", false) ? "" : " (incomplete: the process "
+            << (F.flag(P, "", "complete") ? "" : " (incomplete: the process "
                                                   "did not finish normally)")
             << "\n";
   if (P.contains("devices"))
@@ -121,21 +111,26 @@ void printSummary(const std::string &Path, const nlohmann::json &P) {
             << std::setw(10) << "gl.bytes" << std::setw(14) << "static=dyn"
             << std::setw(10) << "hw.flops" << std::setw(10) << "hw.dram"
             << "\n";
-  for (auto &K : P.value("kernels", nlohmann::json::array())) {
-    std::string Name = K.value("kernel", std::string("?"));
+  const nlohmann::json Kernels = P.value("kernels", nlohmann::json::array());
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    const nlohmann::json &K = Kernels[I];
+    std::string Where = "/kernels/" + std::to_string(I);
+    std::string Name = F.text(K, Where, "kernel", "?");
     if (Name.size() > 39)
       Name = Name.substr(0, 36) + "...";
-    const nlohmann::json &D = K["duration_ns"];
-    double Total = D.value("total", 0.0), Mean = D.value("mean", 0.0);
+    const nlohmann::json D = K.value("duration_ns", nlohmann::json::object());
+    double Total = F.number(D, Where + "/duration_ns", "total"),
+           Mean = F.number(D, Where + "/duration_ns", "mean");
     std::string Flops = "-", Bytes = "-", Match = "-";
-    if (K.value("instrumented", false) && K.contains("dynamic")) {
+    if (F.flag(K, Where, "instrumented") && K.contains("dynamic")) {
       const nlohmann::json &T = K["dynamic"]["total"];
-      if (K["dynamic"].value("launches", 0) > 0) {
+      if (F.count(K["dynamic"], Where + "/dynamic", "launches") > 0) {
         Flops = fmtCount(sumLeaves(T, "flops") + sumLeaves(T, "tensor_flops"));
         Bytes = fmtCount(globalBytes(T));
       }
-      const nlohmann::json &S = K["static"];
-      uint64_t M = S.value("matches_dynamic", 0), Df = S.value("differs_from_dynamic", 0);
+      const nlohmann::json S = K.value("static", nlohmann::json::object());
+      uint64_t M = F.count(S, Where + "/static", "matches_dynamic"),
+               Df = F.count(S, Where + "/static", "differs_from_dynamic");
       Match = std::to_string(M) + "/" + std::to_string(M + Df);
     }
     // Hardware counters (range profiler), summed over the profiled launches.
@@ -147,7 +142,7 @@ void printSummary(const std::string &Path, const nlohmann::json &P) {
         HwDram = fmtCount(T["dram_bytes"].get<double>());
     }
     std::cout << "  " << std::left << std::setw(40) << Name << std::right
-              << std::setw(9) << K.value("launches", 0) << std::setw(12)
+              << std::setw(9) << F.count(K, Where, "launches") << std::setw(12)
               << std::fixed << std::setprecision(3) << Total / 1e6
               << std::setw(11) << std::setprecision(1) << Mean / 1e3
               << std::setw(10) << Flops << std::setw(10) << Bytes
@@ -274,16 +269,19 @@ int runRun(const RunOptions &O) {
               << "' (the command made no CUDA call, or the output is not "
                  "writable: see the messages above)\n";
   for (const std::string &P : Profiles) {
-    std::ifstream In(P);
-    std::stringstream SS;
-    SS << In.rdbuf();
-    nlohmann::json J = nlohmann::json::parse(SS.str(), nullptr, false);
-    if (J.is_discarded()) {
+    nlohmann::json J;
+    try {
+      J = report::readProfile(P);
+    } catch (const UserError &) {
       std::cerr << "hroof: profile " << P << " is not valid JSON (the process "
                 << "was killed while writing it)\n";
       continue;
     }
-    printSummary(P, J);
+    try {
+      printSummary(P, J);
+    } catch (const UserError &E) {
+      std::cerr << "hroof: " << E.what() << "\n";
+    }
   }
   return RC;
 }

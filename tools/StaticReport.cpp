@@ -28,6 +28,53 @@ std::array<int64_t, 3> parseDims(const std::string &S, const std::string &What) 
   return D;
 }
 
+/// CUDA's limits on a launch (the CUDA C++ Programming Guide's table of
+/// technical specifications, the same on every compute capability since 3.0):
+/// a launch outside them never runs, so a model of it means nothing.
+static void checkLaunchLimits(const std::array<int64_t, 3> &D, const std::string &What,
+                              const std::string &Text, bool IsBlock) {
+  static const char *Axis[3] = {"x", "y", "z"};
+  const int64_t GridMax[3] = {2147483647, 65535, 65535};
+  const int64_t BlockMax[3] = {1024, 1024, 64};
+  for (int I = 0; I < 3; ++I) {
+    int64_t Max = IsBlock ? BlockMax[I] : GridMax[I];
+    if (D[I] > Max)
+      throw UserError("bad " + What + " '" + Text + "': " + Axis[I] + " is " +
+                      std::to_string(D[I]) + ", above CUDA's limit of " +
+                      std::to_string(Max));
+  }
+  if (IsBlock && D[0] * D[1] * D[2] > 1024)
+    throw UserError("bad " + What + " '" + Text + "': " +
+                    std::to_string(D[0] * D[1] * D[2]) +
+                    " threads per block, above CUDA's limit of 1024");
+}
+
+LaunchShape parseLaunchShape(const std::string &Grid, const std::string &Block) {
+  LaunchShape Shape{parseDims(Grid, "--grid"), parseDims(Block, "--block")};
+  checkLaunchLimits(Shape.Grid, "--grid", Grid, /*IsBlock=*/false);
+  checkLaunchLimits(Shape.Block, "--block", Block, /*IsBlock=*/true);
+  return Shape;
+}
+
+/// An --arg value for integer parameter \p P: an integer that fits its width
+/// (as a signed or an unsigned number: the IR type does not say which).
+static int64_t parseIntegerArg(const ModelParam &P, const std::string &Value) {
+  char *End = nullptr;
+  errno = 0;
+  long long V = std::strtoll(Value.c_str(), &End, 0);
+  if (Value.empty() || *End || errno)
+    throw UserError("--arg " + P.Name + "=" + Value + ": '" + Value +
+                    "' is not an integer (parameter " + P.Name + " is " + P.Type + ")");
+  if (P.Bits > 0 && P.Bits < 64) {
+    long long Min = -(1LL << (P.Bits - 1)), Max = (1LL << P.Bits) - 1;
+    if (V < Min || V > Max)
+      throw UserError("--arg " + P.Name + "=" + Value + ": " + Value +
+                      " does not fit parameter " + P.Name + " of type " + P.Type +
+                      " (" + std::to_string(Min) + " to " + std::to_string(Max) + ")");
+  }
+  return V;
+}
+
 KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
   KernelResult R;
   R.Kernel = &K;
@@ -40,14 +87,7 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
       continue; // another kernel's parameter; unknown names are caught earlier
     if (!K.Params[I].IsInteger)
       continue; // values of pointer and FP parameters never enter the model
-    char *End = nullptr;
-    errno = 0;
-    long long V = std::strtoll(Value.c_str(), &End, 0);
-    if (Value.empty() || *End || errno)
-      throw UserError("--arg " + Name + "=" + Value + ": '" + Value +
-                      "' is not an integer (parameter " + Name + " is " +
-                      K.Params[I].Type + ")");
-    Env.Args[I] = V;
+    Env.Args[I] = parseIntegerArg(K.Params[I], Value);
     Env.HasArg[I] = true;
   }
   if (!Req.Shape) {

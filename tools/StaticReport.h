@@ -2,7 +2,8 @@
 //
 // Shared by `hroof static` and `hroof demo`: select kernels, evaluate a
 // kernel's static model for one launch, and print counts as a table or as JSON
-// with the DESIGN.md keys (total.flops.f32, total.bytes.global.load, ...).
+// with the profile's count keys, docs/profile-format.md (total.flops.f32,
+// total.bytes.global.load, ...).
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_TOOLS_STATICREPORT_H
 #define HROOF_TOOLS_STATICREPORT_H
@@ -39,6 +40,10 @@ void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms);
 
 /// Parses "X[,Y[,Z]]"; throws UserError naming \p What.
 std::array<int64_t, 3> parseDims(const std::string &S, const std::string &What);
+/// --grid and --block: parsed, and checked against CUDA's launch limits
+/// (grid x <= 2^31-1, y and z <= 65535; block x, y <= 1024, z <= 64, at most
+/// 1024 threads). Throws UserError naming the option and its value.
+LaunchShape parseLaunchShape(const std::string &Grid, const std::string &Block);
 
 } // namespace hroof
 

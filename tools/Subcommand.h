@@ -2,9 +2,13 @@
 #ifndef HROOF_TOOLS_SUBCOMMAND_H
 #define HROOF_TOOLS_SUBCOMMAND_H
 
+#include "Toolchain.h"
+
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace hroof {
 
@@ -23,6 +27,25 @@ Subcommand addReportCommand(CLI::App &App);
 Subcommand addCompareCommand(CLI::App &App);
 /// `hroof ncu EXPORT.csv` (NcuCommand.cpp).
 Subcommand addNcuCommand(CLI::App &App);
+
+/// Runs one subcommand in this process as if `hroof NAME ARGS...` had been
+/// given (`hroof demo` runs report and compare this way): \p Add registers
+/// it, \p Args are its arguments. Returns its exit status; throws UserError
+/// as the subcommand does, and for arguments it does not accept.
+inline int runSubcommand(Subcommand (*Add)(CLI::App &),
+                         const std::vector<std::string> &Args) {
+  CLI::App App("hroof");
+  Subcommand S = Add(App);
+  std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
+  Reversed.push_back(S.Parser->get_name());
+  try {
+    App.parse(Reversed);
+  } catch (const CLI::ParseError &E) {
+    throw UserError(std::string("bad arguments to hroof ") +
+                             S.Parser->get_name() + ": " + E.what());
+  }
+  return S.Run();
+}
 
 } // namespace hroof
 

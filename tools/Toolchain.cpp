@@ -2,7 +2,9 @@
 #include "Toolchain.h"
 #include "Settings.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <iostream>
 #include <fcntl.h>
 #include <cstdlib>
 #include <fstream>
@@ -25,6 +27,53 @@ std::string executableDir() {
 static bool isFile(const std::string &P) {
   struct stat S;
   return stat(P.c_str(), &S) == 0 && S_ISREG(S.st_mode);
+}
+
+std::string findOnPath(const std::string &Program) {
+  const char *Path = std::getenv("PATH");
+  std::stringstream Dirs(Path ? Path : "");
+  for (std::string Dir; std::getline(Dirs, Dir, ':');) {
+    std::string Candidate = (Dir.empty() ? "." : Dir) + "/" + Program;
+    if (isFile(Candidate) && access(Candidate.c_str(), X_OK) == 0)
+      return Candidate;
+  }
+  return "";
+}
+
+int runProgram(const std::vector<std::string> &Argv, const std::string &OutPath,
+               const std::string &ErrPath) {
+  std::cout.flush();
+  std::cerr.flush();
+  pid_t Pid = fork();
+  if (Pid < 0)
+    return 127;
+  if (Pid == 0) {
+    auto Redirect = [](const std::string &P, int Fd) {
+      if (P.empty())
+        return;
+      int F = open(P.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (F < 0)
+        _exit(127);
+      dup2(F, Fd);
+      close(F);
+    };
+    Redirect(OutPath, 1);
+    if (!ErrPath.empty() && ErrPath == OutPath)
+      dup2(1, 2); // one file, one offset: the two streams interleave
+    else
+      Redirect(ErrPath, 2);
+    std::vector<char *> A;
+    for (const std::string &S : Argv)
+      A.push_back(const_cast<char *>(S.c_str()));
+    A.push_back(nullptr);
+    execvp(A[0], A.data());
+    _exit(127);
+  }
+  int Status = 0;
+  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(Status) ? WEXITSTATUS(Status)
+                           : WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1;
 }
 
 Toolchain Toolchain::find() {
@@ -84,6 +133,15 @@ int runProcess(const std::vector<std::string> &Argv,
   unlink(ErrPath);
   return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128;
 }
+/// The first line of clang's output that reports an error, for a one-line
+/// message (the rest on request).
+std::string firstErrorLine(const std::string &Diagnostics, int ExitStatus) {
+  std::istringstream Lines(Diagnostics);
+  for (std::string L; std::getline(Lines, L);)
+    if (L.find("error") != std::string::npos)
+      return L;
+  return "clang exited with status " + std::to_string(ExitStatus);
+}
 } // namespace
 
 CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
@@ -119,16 +177,18 @@ CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
   R.ModelJson = SS.str();
   unlink(JsonPath);
   if (RC != 0) {
-    // First error line, for the one-line message; the rest on request.
-    std::string First;
-    std::istringstream Lines(R.Diagnostics);
-    for (std::string L; std::getline(Lines, L);)
-      if (L.find("error") != std::string::npos) {
-        First = L;
-        break;
-      }
-    if (First.empty())
-      First = "clang exited with status " + std::to_string(RC);
+    std::string First = firstErrorLine(R.Diagnostics, RC);
+    // Clang failing with the plugin may be the plugin's fault, not the
+    // file's: the same compile without it tells which.
+    std::vector<std::string> Plain;
+    for (const std::string &A : Argv)
+      if (A.compare(0, 14, "-fpass-plugin=") != 0)
+        Plain.push_back(A);
+    std::string PlainDiagnostics;
+    if (runProcess(Plain, {}, PlainDiagnostics) == 0)
+      throw UserError("the hroof plugin failed on '" + File +
+                      "' (clang compiles it without the plugin): " + First +
+                      "; please report it");
     throw UserError("'" + File + "' does not compile: " + First);
   }
   if (R.ModelJson.empty())

@@ -36,6 +36,16 @@ CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
                                  const std::string &Arch,
                                  const std::vector<std::string> &ExtraArgs);
 
+/// Runs \p Argv (the program found on PATH when it has no '/') and waits for
+/// it; its stdout and stderr go to the files \p OutPath and \p ErrPath
+/// (truncated; empty: this process's own). Returns its exit status, 127 when
+/// it cannot be run, 128 + N when signal N ended it.
+int runProgram(const std::vector<std::string> &Argv, const std::string &OutPath,
+               const std::string &ErrPath);
+
+/// The path of \p Program on PATH, or "" when there is none.
+std::string findOnPath(const std::string &Program);
+
 /// Directory of the running executable.
 std::string executableDir();
 

@@ -72,6 +72,8 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
       P.Type = need(PJ, "type", Where + " param");
       P.IsInteger = P.Type.size() > 1 && P.Type[0] == 'i' &&
                     std::all_of(P.Type.begin() + 1, P.Type.end(), ::isdigit);
+      if (P.IsInteger)
+        P.Bits = unsigned(std::min(std::stoul(P.Type.substr(1)), 64ul));
       K.Params.push_back(P);
     }
     for (const auto &TJ : KJ.value("terms", nlohmann::json::array())) {

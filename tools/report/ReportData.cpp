@@ -1,10 +1,12 @@
 //===- ReportData.cpp - profiles, machine files, roofline quantities -----===//
 #include "ReportData.h"
+#include "ProfileReader.h"
 
 #include "../Settings.h"
 #include "../Toolchain.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +59,9 @@ void addInto(Flat &Sum, const Flat &Add) {
 //===--- Inputs ---------------------------------------------------------===//
 
 std::string readFile(const std::string &Path) {
+  struct stat St;
+  if (::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
+    throw UserError("'" + Path + "' is a directory");
   std::ifstream In(Path, std::ios::binary);
   if (!In)
     throw UserError("cannot read '" + Path + "'");
@@ -79,18 +84,101 @@ KernelData &kernelFor(Dataset &D, const std::string &Name,
   return D.Kernels.back();
 }
 
-static void addSource(SourceCounts &S, const nlohmann::json &Obj) {
-  if (!Obj.is_object())
-    return;
-  uint64_t N = Obj.value("launches", uint64_t(0));
-  if (!N)
-    return;
-  S.Launches += N;
-  if (Obj.contains("total"))
-    flatten(Obj["total"], "", S.Counts);
-}
+namespace {
 
-void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
+/// Adds one profile's per-kernel entries; \p F names the file in messages.
+class ProfileAdder {
+public:
+  ProfileAdder(Dataset &D, const std::string &Path) : D(D), Path(Path), F(Path) {}
+
+  void addDevices(const nlohmann::json &J) {
+    if (J.contains("devices") && J["devices"].is_array())
+      for (const auto &Dv : J["devices"])
+        if (Dv.is_object() && Dv.contains("name") && Dv["name"].is_string())
+          Devs.insert(Dv["name"].get<std::string>());
+    D.Devices.insert(Devs.begin(), Devs.end());
+  }
+
+  /// Warps of instrumented launches with counters: the flush of the
+  /// instrumentation adds one 8-byte atomic per warp and counter there.
+  void addCounterWarps(const nlohmann::json &Launches) {
+    for (size_t I = 0; I < Launches.size(); ++I) {
+      const auto &L = Launches[I];
+      std::string Where = "/launches/" + std::to_string(I);
+      if (!L.is_object() || !F.flag(L, Where, "instrumented") || !L.contains("counters") ||
+          L["counters"].is_null() || !L.contains("grid") || !L.contains("block") ||
+          !L.contains("kernel") || !L["kernel"].is_string())
+        continue;
+      double Blocks = 1, Threads = 1;
+      for (const auto &G : L["grid"])
+        Blocks *= G.is_number() ? G.get<double>() : 1;
+      for (const auto &B : L["block"])
+        Threads *= B.is_number() ? B.get<double>() : 1;
+      KernelData &K = kernelFor(D, L["kernel"].get<std::string>(),
+                                F.text(L, Where, "mangled"));
+      K.CounterWarps += Blocks * std::ceil(Threads / 32);
+      ++K.CounterWarpLaunches;
+    }
+  }
+
+  void addKernel(const nlohmann::json &A, const std::string &Where) {
+    if (!A.is_object() || !A.contains("kernel") || !A["kernel"].is_string())
+      throw UserError("'" + Path + "': malformed profile: a kernels[] entry "
+                      "has no \"kernel\" name");
+    KernelData &K = kernelFor(D, A["kernel"].get<std::string>(), F.text(A, Where, "mangled"));
+    K.Inputs.insert(Path);
+    K.FromProfile = true;
+    K.Devices.insert(Devs.begin(), Devs.end());
+    K.Launches += F.count(A, Where, "launches");
+    K.Instrumented |= F.flag(A, Where, "instrumented");
+    if (A.contains("duration_ns") && A["duration_ns"].is_object()) {
+      K.TimedLaunches += F.count(A["duration_ns"], Where + "/duration_ns", "timed_launches");
+      K.DurationNs += F.number(A["duration_ns"], Where + "/duration_ns", "total");
+    }
+    if (A.contains("dynamic"))
+      addSource(K.Dynamic, A["dynamic"], Where + "/dynamic");
+    if (A.contains("counters"))
+      addSource(K.Counters, A["counters"], Where + "/counters");
+    if (A.contains("static") && A["static"].is_object())
+      addStatic(K, A["static"], Where + "/static");
+  }
+
+private:
+  void addSource(SourceCounts &S, const nlohmann::json &Obj, const std::string &Where) {
+    if (!Obj.is_object())
+      return;
+    uint64_t N = F.count(Obj, Where, "launches");
+    if (!N)
+      return;
+    S.Launches += N;
+    if (Obj.contains("total"))
+      flatten(Obj["total"], "", S.Counts);
+  }
+
+  void addStatic(KernelData &K, const nlohmann::json &S, const std::string &Where) {
+    addSource(K.Static, S, Where);
+    K.StaticExact &= F.flag(S, Where, "exact", true);
+    K.StaticMatches += F.count(S, Where, "matches_dynamic");
+    K.StaticDiffers += F.count(S, Where, "differs_from_dynamic");
+    for (const char *Field : {"problems", "unknown"})
+      if (S.contains(Field) && S[Field].is_array())
+        for (const auto &P : S[Field])
+          if (P.is_string()) {
+            auto &List = std::string(Field) == "problems" ? K.StaticProblems
+                                                           : K.StaticUnknown;
+            if (std::find(List.begin(), List.end(), P.get<std::string>()) == List.end())
+              List.push_back(P.get<std::string>());
+          }
+  }
+
+  Dataset &D;
+  const std::string &Path;
+  ProfileFields F;
+  std::set<std::string> Devs;
+};
+
+/// Throws unless \p J is a version-1 hroof profile with a kernels array.
+void checkProfileHeader(const std::string &Path, const nlohmann::json &J) {
   if (!J.is_object() || !J.contains("hroof_profile")) {
     std::string What = "not an hroof profile (no \"hroof_profile\" field)";
     if (J.is_object() && J.contains("schema") && J["schema"].is_string())
@@ -103,80 +191,32 @@ void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
                     J["hroof_profile"].dump() + " (this hroof reads version 1)");
   if (!J.contains("kernels") || !J["kernels"].is_array())
     throw UserError("'" + Path + "': malformed profile: no \"kernels\" array");
+}
+
+} // namespace
+
+void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
+  checkProfileHeader(Path, J);
+  ProfileFields F(Path);
   // The same profile twice (same process) would count every launch twice.
   std::string Id = J.contains("pid") && J.contains("start_time")
-                       ? J.value("host", std::string()) + "/" + J.at("pid").dump() + "/" +
-                             J.at("start_time").dump() + "/" + J.value("command", std::string())
+                       ? F.text(J, "", "host") + "/" + J.at("pid").dump() + "/" +
+                             J.at("start_time").dump() + "/" + F.text(J, "", "command")
                        : "";
   if (!Id.empty() && !D.ProfileIds.emplace(Id, Path).second)
     throw UserError("'" + Path + "' is the same profile as '" + D.ProfileIds[Id] +
                     "' (same host, pid and start time): give each profile once");
-  std::set<std::string> Devs;
-  if (J.contains("devices") && J["devices"].is_array())
-    for (const auto &Dv : J["devices"])
-      if (Dv.is_object() && Dv.contains("name") && Dv["name"].is_string())
-        Devs.insert(Dv["name"].get<std::string>());
-  D.Devices.insert(Devs.begin(), Devs.end());
+  ProfileAdder Adder(D, Path);
+  Adder.addDevices(J);
   if (J["kernels"].empty()) {
     D.Notes.push_back("'" + Path + "' records no kernel launches");
     return;
   }
   try {
-    // Warps of instrumented launches with counters: the flush of the
-    // instrumentation adds one 8-byte atomic per warp and counter there.
     if (J.contains("launches") && J["launches"].is_array())
-      for (const auto &L : J["launches"]) {
-        if (!L.is_object() || !L.value("instrumented", false) || !L.contains("counters") ||
-            L["counters"].is_null() || !L.contains("grid") || !L.contains("block") ||
-            !L.contains("kernel") || !L["kernel"].is_string())
-          continue;
-        double Blocks = 1, Threads = 1;
-        for (const auto &G : L["grid"])
-          Blocks *= G.is_number() ? G.get<double>() : 1;
-        for (const auto &B : L["block"])
-          Threads *= B.is_number() ? B.get<double>() : 1;
-        KernelData &K = kernelFor(D, L["kernel"].get<std::string>(),
-                                  L.value("mangled", std::string()));
-        K.CounterWarps += Blocks * std::ceil(Threads / 32);
-        ++K.CounterWarpLaunches;
-      }
-    for (const auto &A : J["kernels"]) {
-      if (!A.is_object() || !A.contains("kernel") || !A["kernel"].is_string())
-        throw UserError("'" + Path + "': malformed profile: a kernels[] entry "
-                        "has no \"kernel\" name");
-      KernelData &K = kernelFor(D, A["kernel"].get<std::string>(),
-                                A.value("mangled", std::string()));
-      K.Inputs.insert(Path);
-      K.FromProfile = true;
-      K.Devices.insert(Devs.begin(), Devs.end());
-      K.Launches += A.value("launches", uint64_t(0));
-      K.Instrumented |= A.value("instrumented", false);
-      if (A.contains("duration_ns") && A["duration_ns"].is_object()) {
-        K.TimedLaunches += A["duration_ns"].value("timed_launches", uint64_t(0));
-        K.DurationNs += A["duration_ns"].value("total", 0.0);
-      }
-      if (A.contains("dynamic"))
-        addSource(K.Dynamic, A["dynamic"]);
-      if (A.contains("counters"))
-        addSource(K.Counters, A["counters"]);
-      if (A.contains("static") && A["static"].is_object()) {
-        const auto &S = A["static"];
-        addSource(K.Static, S);
-        K.StaticExact &= S.value("exact", true);
-        K.StaticMatches += S.value("matches_dynamic", uint64_t(0));
-        K.StaticDiffers += S.value("differs_from_dynamic", uint64_t(0));
-        for (const char *Field : {"problems", "unknown"})
-          if (S.contains(Field) && S[Field].is_array())
-            for (const auto &P : S[Field])
-              if (P.is_string()) {
-                auto &List = std::string(Field) == "problems" ? K.StaticProblems
-                                                               : K.StaticUnknown;
-                if (std::find(List.begin(), List.end(), P.get<std::string>()) ==
-                    List.end())
-                  List.push_back(P.get<std::string>());
-              }
-      }
-    }
+      Adder.addCounterWarps(J["launches"]);
+    for (size_t I = 0; I < J["kernels"].size(); ++I)
+      Adder.addKernel(J["kernels"][I], "/kernels/" + std::to_string(I));
   } catch (const nlohmann::json::exception &E) {
     throw UserError("'" + Path + "': malformed profile: " + E.what());
   }
@@ -200,16 +240,7 @@ Dataset loadInputs(const std::vector<std::string> &Paths) {
     if (Text[NonSpace] != '{' && Text[NonSpace] != '[')
       throw UserError("'" + P + "' is neither an hroof profile (JSON) nor an "
                       "Nsight Compute raw CSV export (ncu --csv --page raw)");
-    nlohmann::json J;
-    try {
-      J = nlohmann::json::parse(Text);
-    } catch (const nlohmann::json::parse_error &E) {
-      bool Truncated = E.byte >= Text.size();
-      throw UserError("'" + P + "' is not valid JSON" +
-                      (Truncated ? " (truncated: it ends before the JSON does)"
-                                 : " (error at byte " + std::to_string(E.byte) + ")"));
-    }
-    addProfile(D, P, J);
+    addProfile(D, P, parseProfileJson(P, Text));
   }
   for (const auto &[P, Text] : Ncu)
     addNcuCsv(D, P, Text);
@@ -334,22 +365,6 @@ std::string shortName(const std::string &Name) {
   return S;
 }
 
-std::string fmtNum(double V, int Prec) {
-  if (!std::isfinite(V))
-    return "-";
-  char Buf[64];
-  double A = std::fabs(V);
-  if (A == 0)
-    return "0";
-  if (A >= 1e3 && A < 1e9)
-    std::snprintf(Buf, sizeof Buf, "%.0f", V);
-  else if (A >= 1e9 || A < 1e-3)
-    std::snprintf(Buf, sizeof Buf, "%.*e", Prec - 1, V);
-  else
-    std::snprintf(Buf, sizeof Buf, "%.*g", Prec, V);
-  return Buf;
-}
-
 namespace {
 
 /// FLOPs per precision key (f32, ..., tensor_f16, ...) of a count set.
@@ -376,149 +391,181 @@ const char *levelCeiling(const std::string &Level) {
 
 } // namespace
 
+namespace {
+
+/// FLOPs per launch by precision and time per launch, each from the best
+/// source that has them (counters, dynamic, static; activity, counters).
+void analyzeFlopsAndTime(const KernelData &K, KernelAnalysis &A) {
+  const Flat &C = K.Counters.Counts;
+  bool CtrFlops = K.Counters.present() &&
+                  (hasPrefix(C, "flops.") || hasPrefix(C, "tensor_flops."));
+  // FLOPs.
+  if (CtrFlops) {
+    A.FlopSource = "counters";
+    A.FlopsByPrecision = flopsByPrecision(C, double(K.Counters.Launches));
+  } else if (K.Dynamic.present()) {
+    A.FlopSource = "dynamic";
+    A.FlopsByPrecision = flopsByPrecision(K.Dynamic.Counts, double(K.Dynamic.Launches));
+  } else if (K.Static.present()) {
+    A.FlopSource = "static";
+    A.FlopsByPrecision = flopsByPrecision(K.Static.Counts, double(K.Static.Launches));
+  } else {
+    A.Missing.push_back("no FLOP counts (uninstrumented and no hardware counters)");
+  }
+  for (const auto &[P, V] : A.FlopsByPrecision)
+    A.FlopsPerLaunch += V;
+  // Time.
+  if (K.TimedLaunches && K.DurationNs > 0) {
+    A.TimeSource = "activity";
+    A.TimeNsPerLaunch = K.DurationNs / double(K.TimedLaunches);
+  } else if (K.Counters.present() && get(C, "time_ns") > 0) {
+    A.TimeSource = "counters";
+    A.TimeNsPerLaunch = get(C, "time_ns") / double(K.Counters.Launches);
+  } else {
+    A.Missing.push_back("no duration (no activity record or counter time)");
+  }
+}
+
+/// The rate's time: rates pair counts and time of the same launches. With a
+/// launch limit the counters cover only the first launches of a kernel,
+/// whose own time (the counters' gpu__time_duration) goes with them.
+void analyzeRate(const KernelData &K, KernelAnalysis &A) {
+  const Flat &C = K.Counters.Counts;
+  A.RateTimeNsPerLaunch = A.TimeNsPerLaunch;
+  if (K.Counters.present() && get(C, "time_ns") > 0 &&
+      K.Counters.Launches < K.TimedLaunches &&
+      (A.FlopSource == "counters" || !K.Dynamic.present()))
+    A.RateTimeNsPerLaunch = get(C, "time_ns") / double(K.Counters.Launches);
+  if (A.RateTimeNsPerLaunch > 0)
+    A.GFlops = A.FlopsPerLaunch / A.RateTimeNsPerLaunch; // FLOP/ns == GFLOP/s
+}
+
+/// Bytes per launch at each memory level: the counters' cache levels, else
+/// the requested global bytes; and the AI at each.
+void analyzeBytes(const KernelData &K, KernelAnalysis &A) {
+  const Flat &C = K.Counters.Counts;
+  if (K.Counters.present() &&
+      (has(C, "l1_bytes") || has(C, "l2_bytes") || has(C, "dram_bytes"))) {
+    A.BytesSource = "counters";
+    double N = double(K.Counters.Launches);
+    for (const auto &[Key, Level] : {std::pair{"l1_bytes", "L1"},
+                                     std::pair{"l2_bytes", "L2"},
+                                     std::pair{"dram_bytes", "HBM"}})
+      if (has(C, Key))
+        A.Levels.push_back({Level, levelCeiling(Level), get(C, Key) / N, 0});
+  } else {
+    const SourceCounts *S = K.Dynamic.present() ? &K.Dynamic
+                            : (K.Counters.present() && hasPrefix(C, "bytes.global."))
+                                ? &K.Counters
+                            : K.Static.present() ? &K.Static
+                                                 : nullptr;
+    if (S) {
+      A.BytesSource = S == &K.Dynamic ? "dynamic" : S == &K.Counters ? "counters" : "static";
+      A.Levels.push_back({"global (requested)", "hbm",
+                          sumPrefix(S->Counts, "bytes.global.") / double(S->Launches), 0});
+    } else {
+      A.Missing.push_back("no byte counts");
+    }
+  }
+  for (LevelPoint &L : A.Levels)
+    L.AI = L.Bytes > 0 ? A.FlopsPerLaunch / L.Bytes : 0;
+  for (LevelPoint &L : A.Levels)
+    L.AI = L.Bytes > 0 ? A.FlopsPerLaunch / L.Bytes : 0;
+}
+
+/// Dominant precision and the compute ceiling of the mix (the time the mix
+/// takes at each precision's ceiling, summed: a harmonic combination).
+void analyzePrecision(const Machine *M, KernelAnalysis &A) {
+  double Best = 0, Secs = 0;
+  bool AllKnown = true;
+  for (const auto &[P, V] : A.FlopsByPrecision) {
+    if (V > Best)
+      Best = V, A.Precision = P;
+    if (M) {
+      auto It = M->Flops.find(P);
+      if (It == M->Flops.end()) {
+        AllKnown = false;
+        A.Missing.push_back("the machine file has no '" + P + "' ceiling");
+      } else {
+        Secs += V / It->second;
+      }
+    }
+  }
+  if (Best > 0 && Best < 0.9 * A.FlopsPerLaunch)
+    A.Precision += "+";
+  if (M && Secs > 0 && AllKnown)
+    A.PeakGFlops = A.FlopsPerLaunch / Secs;
+}
+
+/// The governing ceiling: the lowest attainable performance over the
+/// compute ceiling and every memory level (hierarchical roofline); without
+/// FLOPs, the busiest memory level's share of its bandwidth.
+void analyzeBound(const Machine *M, KernelAnalysis &A) {
+  if (M && A.FlopsPerLaunch > 0 && A.PeakGFlops > 0) {
+    A.GoverningGFlops = A.PeakGFlops;
+    A.Bound = "compute (" + A.Precision + ")";
+    for (LevelPoint &L : A.Levels) {
+      if (L.Bytes <= 0)
+        continue;
+      if (L.Level == "global (requested)") {
+        // Requested bytes: every one passes L1, but how many reach L2 or
+        // HBM is unknown. Take the slowest level (HBM, then L2, then L1)
+        // whose roof the kernel does not exceed: faster than the HBM roof
+        // means the caches served part of the bytes.
+        for (const char *Lv : {"hbm", "l2", "l1"}) {
+          auto It = M->Bandwidth.find(Lv);
+          if (It == M->Bandwidth.end())
+            continue;
+          L.Ceiling = Lv;
+          if (A.GFlops <= 1.02 * std::min(A.PeakGFlops, L.AI * It->second))
+            break;
+        }
+      }
+      auto It = M->Bandwidth.find(L.Ceiling);
+      if (It == M->Bandwidth.end())
+        continue;
+      double Att = L.AI * It->second;
+      if (Att < A.GoverningGFlops) {
+        A.GoverningGFlops = Att;
+        A.Bound = L.Level == "global (requested)"
+                      ? std::string(L.Ceiling == "hbm" ? "HBM" : L.Ceiling == "l2" ? "L2" : "L1") +
+                            " bandwidth (requested bytes)"
+                      : L.Level + " bandwidth";
+      }
+    }
+    if (A.GFlops > 0)
+      A.PctOfCeiling = 100.0 * A.GFlops / A.GoverningGFlops;
+  } else if (M && A.FlopsPerLaunch == 0 && A.RateTimeNsPerLaunch > 0) {
+    // No FLOPs: judge by the busiest memory level's share of its bandwidth.
+    for (const LevelPoint &L : A.Levels) {
+      auto It = M->Bandwidth.find(L.Ceiling);
+      if (It == M->Bandwidth.end() || L.Bytes <= 0)
+        continue;
+      double Pct = 100.0 * (L.Bytes / A.RateTimeNsPerLaunch) / It->second;
+      if (Pct > A.PctOfCeiling) {
+        A.PctOfCeiling = Pct;
+        A.Bound = (L.Level == "global (requested)" ? std::string("HBM (requested bytes)")
+                                                   : L.Level) + " bandwidth, no FLOPs";
+      }
+    }
+  }
+}
+
+} // namespace
+
 std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
   std::vector<KernelAnalysis> Out;
   double SumTime = 0;
   for (const KernelData &K : D.Kernels) {
     KernelAnalysis A;
     A.K = &K;
-    const Flat &C = K.Counters.Counts;
-    bool CtrFlops = K.Counters.present() &&
-                    (hasPrefix(C, "flops.") || hasPrefix(C, "tensor_flops."));
-    // FLOPs.
-    if (CtrFlops) {
-      A.FlopSource = "counters";
-      A.FlopsByPrecision = flopsByPrecision(C, double(K.Counters.Launches));
-    } else if (K.Dynamic.present()) {
-      A.FlopSource = "dynamic";
-      A.FlopsByPrecision = flopsByPrecision(K.Dynamic.Counts, double(K.Dynamic.Launches));
-    } else if (K.Static.present()) {
-      A.FlopSource = "static";
-      A.FlopsByPrecision = flopsByPrecision(K.Static.Counts, double(K.Static.Launches));
-    } else {
-      A.Missing.push_back("no FLOP counts (uninstrumented and no hardware counters)");
-    }
-    for (const auto &[P, V] : A.FlopsByPrecision)
-      A.FlopsPerLaunch += V;
-    // Time.
-    if (K.TimedLaunches && K.DurationNs > 0) {
-      A.TimeSource = "activity";
-      A.TimeNsPerLaunch = K.DurationNs / double(K.TimedLaunches);
-    } else if (K.Counters.present() && get(C, "time_ns") > 0) {
-      A.TimeSource = "counters";
-      A.TimeNsPerLaunch = get(C, "time_ns") / double(K.Counters.Launches);
-    } else {
-      A.Missing.push_back("no duration (no activity record or counter time)");
-    }
+    analyzeFlopsAndTime(K, A);
     A.TotalTimeNs = A.TimeNsPerLaunch * double(std::max<uint64_t>(K.Launches, 1));
     SumTime += A.TotalTimeNs;
-    // Rates pair counts and time of the same launches: with a launch limit
-    // the counters cover only the first launches of a kernel, whose own
-    // time (the counters' gpu__time_duration) goes with them.
-    A.RateTimeNsPerLaunch = A.TimeNsPerLaunch;
-    if (K.Counters.present() && get(C, "time_ns") > 0 &&
-        K.Counters.Launches < K.TimedLaunches &&
-        (A.FlopSource == "counters" || !K.Dynamic.present()))
-      A.RateTimeNsPerLaunch = get(C, "time_ns") / double(K.Counters.Launches);
-    if (A.RateTimeNsPerLaunch > 0)
-      A.GFlops = A.FlopsPerLaunch / A.RateTimeNsPerLaunch; // FLOP/ns == GFLOP/s
-    // Bytes per level.
-    if (K.Counters.present() &&
-        (has(C, "l1_bytes") || has(C, "l2_bytes") || has(C, "dram_bytes"))) {
-      A.BytesSource = "counters";
-      double N = double(K.Counters.Launches);
-      for (const auto &[Key, Level] : {std::pair{"l1_bytes", "L1"},
-                                       std::pair{"l2_bytes", "L2"},
-                                       std::pair{"dram_bytes", "HBM"}})
-        if (has(C, Key))
-          A.Levels.push_back({Level, levelCeiling(Level), get(C, Key) / N, 0});
-    } else {
-      const SourceCounts *S = K.Dynamic.present() ? &K.Dynamic
-                              : (K.Counters.present() && hasPrefix(C, "bytes.global."))
-                                  ? &K.Counters
-                              : K.Static.present() ? &K.Static
-                                                   : nullptr;
-      if (S) {
-        A.BytesSource = S == &K.Dynamic ? "dynamic" : S == &K.Counters ? "counters" : "static";
-        A.Levels.push_back({"global (requested)", "hbm",
-                            sumPrefix(S->Counts, "bytes.global.") / double(S->Launches), 0});
-      } else {
-        A.Missing.push_back("no byte counts");
-      }
-    }
-    for (LevelPoint &L : A.Levels)
-      L.AI = L.Bytes > 0 ? A.FlopsPerLaunch / L.Bytes : 0;
-    // Dominant precision and the compute ceiling of the mix (the time the mix
-    // takes at each precision's ceiling, summed: a harmonic combination).
-    double Best = 0, Secs = 0;
-    bool AllKnown = true;
-    for (const auto &[P, V] : A.FlopsByPrecision) {
-      if (V > Best)
-        Best = V, A.Precision = P;
-      if (M) {
-        auto It = M->Flops.find(P);
-        if (It == M->Flops.end()) {
-          AllKnown = false;
-          A.Missing.push_back("the machine file has no '" + P + "' ceiling");
-        } else {
-          Secs += V / It->second;
-        }
-      }
-    }
-    if (Best > 0 && Best < 0.9 * A.FlopsPerLaunch)
-      A.Precision += "+";
-    if (M && Secs > 0 && AllKnown)
-      A.PeakGFlops = A.FlopsPerLaunch / Secs;
-    // Governing ceiling: the lowest attainable performance over the compute
-    // ceiling and every memory level (hierarchical roofline).
-    if (M && A.FlopsPerLaunch > 0 && A.PeakGFlops > 0) {
-      A.GoverningGFlops = A.PeakGFlops;
-      A.Bound = "compute (" + A.Precision + ")";
-      for (LevelPoint &L : A.Levels) {
-        if (L.Bytes <= 0)
-          continue;
-        if (L.Level == "global (requested)") {
-          // Requested bytes: every one passes L1, but how many reach L2 or
-          // HBM is unknown. Take the slowest level (HBM, then L2, then L1)
-          // whose roof the kernel does not exceed: faster than the HBM roof
-          // means the caches served part of the bytes.
-          for (const char *Lv : {"hbm", "l2", "l1"}) {
-            auto It = M->Bandwidth.find(Lv);
-            if (It == M->Bandwidth.end())
-              continue;
-            L.Ceiling = Lv;
-            if (A.GFlops <= 1.02 * std::min(A.PeakGFlops, L.AI * It->second))
-              break;
-          }
-        }
-        auto It = M->Bandwidth.find(L.Ceiling);
-        if (It == M->Bandwidth.end())
-          continue;
-        double Att = L.AI * It->second;
-        if (Att < A.GoverningGFlops) {
-          A.GoverningGFlops = Att;
-          A.Bound = L.Level == "global (requested)"
-                        ? std::string(L.Ceiling == "hbm" ? "HBM" : L.Ceiling == "l2" ? "L2" : "L1") +
-                              " bandwidth (requested bytes)"
-                        : L.Level + " bandwidth";
-        }
-      }
-      if (A.GFlops > 0)
-        A.PctOfCeiling = 100.0 * A.GFlops / A.GoverningGFlops;
-    } else if (M && A.FlopsPerLaunch == 0 && A.RateTimeNsPerLaunch > 0) {
-      // No FLOPs: judge by the busiest memory level's share of its bandwidth.
-      for (const LevelPoint &L : A.Levels) {
-        auto It = M->Bandwidth.find(L.Ceiling);
-        if (It == M->Bandwidth.end() || L.Bytes <= 0)
-          continue;
-        double Pct = 100.0 * (L.Bytes / A.RateTimeNsPerLaunch) / It->second;
-        if (Pct > A.PctOfCeiling) {
-          A.PctOfCeiling = Pct;
-          A.Bound = (L.Level == "global (requested)" ? std::string("HBM (requested bytes)")
-                                                     : L.Level) + " bandwidth, no FLOPs";
-        }
-      }
-    }
+    analyzeRate(K, A);
+    analyzeBytes(K, A);
+    analyzePrecision(M, A);
+    analyzeBound(M, A);
     Out.push_back(std::move(A));
   }
   for (KernelAnalysis &A : Out)

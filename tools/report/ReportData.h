@@ -12,6 +12,8 @@
 #ifndef HROOF_TOOLS_REPORT_REPORTDATA_H
 #define HROOF_TOOLS_REPORT_REPORTDATA_H
 
+#include "Format.h"
+
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -69,7 +71,8 @@ struct Dataset {
   std::map<std::string, std::string> ProfileIds; ///< host/pid/start -> path
 };
 
-/// The whole file; throws UserError "cannot read 'PATH'".
+/// The whole file; throws UserError "'PATH' is a directory" or "cannot read
+/// 'PATH'".
 std::string readFile(const std::string &Path);
 
 /// Reads every input (profile JSON or ncu CSV; format by content) and merges
@@ -152,8 +155,6 @@ std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M);
 std::string signatureKey(const std::string &Name);
 /// Short display name: the demangled name without its parameter list.
 std::string shortName(const std::string &Name);
-/// "1.23 G", fixed-width friendly number formatting.
-std::string fmtNum(double V, int Prec = 3);
 
 } // namespace report
 } // namespace hroof

@@ -26,6 +26,7 @@ struct ModelParam {
   std::string Name; ///< source name where known, else "argN"
   std::string Type; ///< IR type, e.g. "i32", "ptr", "float"
   bool IsInteger = false;
+  unsigned Bits = 0; ///< width of an integer parameter ("i32" -> 32), else 0
 };
 
 struct ModelTerm {
