@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The addendum run's short table (case-studies/run-addendum.sh; stdlib only;
 runs on the GPU machine and here on the unpacked addendum.tgz).
 

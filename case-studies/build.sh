@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the case study HERE (clang++-22, CUDA, the hroof build; no GPU) into
 # .carry/case/ (git-ignored), everything case-studies/run.sh needs on the GPU
 # machine, which has no compiler:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes a copy of a hroof profile that keeps only the kernels whose
 demangled or mangled name matches REGEX (Python re.search), in `kernels`
 and `launches`, so one chart can show a chosen set (before/after).

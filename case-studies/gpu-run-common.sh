@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # gpu-run-common.sh - sourced by run.sh and run-addendum.sh (the case study's
 # GPU-machine scripts, run from the repository root ROOT): the run directory,
 # the start checks, logging, and the packing of the run directory, which the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """nofp_launch_share.py PROFILE.json... - per PyTorch profile, the share of
 kernel launches (all launches of the process, from the kernel aggregates)
 that belong to kernels with zero FLOPs, CUDA-core and tensor, in the sum of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Reports of the case study from the profiles in DIR (run.sh's working
 # directory, or an unpacked case.tgz): hroof report (table, CSV, HTML, SVG
 # where node + vega are available), hroof compare, summarize.py.

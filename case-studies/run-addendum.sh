@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ADDENDUM to the case study's GPU run (H100), from the repository root, with
 # the same carried folder as run.sh (.carry/case, built beforehand by
 # case-studies/build.sh, which must include the case.h warm-up); builds

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The case study's ONE GPU run (H100), from the repository root, with
 # .carry/case built beforehand by case-studies/build.sh; builds nothing.
 #   1. custom kernels (conv2d, lstm, lstm_fused), each program three ways:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Tests the case study's tooling HERE, without a GPU: builds (build.sh, unless
 # SKIP_BUILD=1), runs every program's --list-launches, exercises run.sh's
 # no-GPU path, then fabricates FAKE profiles (selftest_fake_profiles.py: made-up

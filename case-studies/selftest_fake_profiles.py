@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """FAKE profiles for testing the report pipeline only: every number is made up
 (derived from the static totals with invented times and cache ratios). Used by
 case-studies/selftest.sh; never a result. Usage: selftest_fake_profiles.py DIR"""

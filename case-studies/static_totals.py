@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Build-time (no GPU): for one case-study program, run `PROG --list-launches`
 (no CUDA), evaluate the plugin's static model (MODEL.json, written by the
 device compile with HROOF_STATIC_JSON) at each launch with

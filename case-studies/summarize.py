@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Summarizes the case-study profiles (stdlib only; runs on the GPU machine
 after run.sh's hroof runs, and anywhere later on the unpacked case.tgz).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # CarryPrograms.cmake - targets that build the CUDA programs the GPU-machine scripts run
 # (that machine has no compiler) into HROOF_CARRY_DIR (default <source>/.carry,
 # git-ignored), all through hroof_add_cuda_program (cmake/HroofCuda.cmake). Not built by

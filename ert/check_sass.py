@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks in the SASS of hroof-ert that each benchmark kernel's inner loop does the work it claims.
 
 Usage: cuobjdump --dump-sass build/bin/hroof-ert > sass.txt; python3 ert/check_sass.py sass.txt [--arch sm_90]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Generates ert/src/wgmma_gen.h: inline-PTX wrappers for the wgmma shapes hroof-ert times.
 
 One function per (input type, A operand source): m64n256kK with 128 accumulator registers

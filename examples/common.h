@@ -1,17 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared helpers of the hroof examples (host side only).
 #pragma once
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                      \
-              cudaGetErrorString(e_));                                         \
-      exit(1);                                                                 \
-    }                                                                          \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                  \
+      exit(1);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 // Overhead benchmark support: with HROOF_EXAMPLE_TIME=N in the environment,
@@ -41,8 +41,8 @@ template <typename Launch> void timeLaunches(const char *name, Launch launch) {
     CHECK(cudaEventElapsedTime(&ms[i], start, stop));
   }
   std::sort(ms.begin(), ms.end());
-  printf("HROOF_TIME {\"kernel\": \"%s\", \"median_ms\": %.6f, \"runs\": %d}\n", name,
-         ms[runs / 2], runs);
+  printf("HROOF_TIME {\"kernel\": \"%s\", \"median_ms\": %.6f, \"runs\": %d}\n", name, ms[runs / 2],
+         runs);
   CHECK(cudaEventDestroy(start));
   CHECK(cudaEventDestroy(stop));
 }

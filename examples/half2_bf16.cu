@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Packed half-precision elementwise kernels (n2 = number of packed pairs):
 //   haxpy2:     y[i] = alpha * x[i] + y[i]            on __half2   (__hfma2)
 //   bf16_axpby2: y[i] = alpha * x[i] + beta * y[i]    on __nv_bfloat162
@@ -5,9 +6,9 @@
 // cuda_fp16.h / cuda_bf16.h implement these with inline PTX
 // (fma.rn.f16x2, mul.bf16x2, fma.rn.bf16x2), one instruction for two lanes.
 #include "common.h"
+#include <cmath>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <cmath>
 
 __global__ void haxpy2(int n2, float alpha, const __half2 *__restrict__ x,
                        __half2 *__restrict__ y) {
@@ -18,8 +19,7 @@ __global__ void haxpy2(int n2, float alpha, const __half2 *__restrict__ x,
   }
 }
 
-__global__ void bf16_axpby2(int n2, float alpha, float beta,
-                            const __nv_bfloat162 *__restrict__ x,
+__global__ void bf16_axpby2(int n2, float alpha, float beta, const __nv_bfloat162 *__restrict__ x,
                             __nv_bfloat162 *__restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n2) {
@@ -68,8 +68,8 @@ int main() {
     float u = (float)(i % 9 - 4), v = (float)(i % 5);
     float h0 = __low2float(ry[i]), h1 = __high2float(ry[i]);
     float b0 = __low2float(rb[i]), b1 = __high2float(rb[i]);
-    if ((h0 != alpha * u + v || h1 != alpha * v + u ||
-         b0 != alpha * u + beta * v || b1 != alpha * v + beta * u) &&
+    if ((h0 != alpha * u + v || h1 != alpha * v + u || b0 != alpha * u + beta * v ||
+         b1 != alpha * v + beta * u) &&
         ++bad < 5)
       fprintf(stderr, "mismatch at %d: %f %f %f %f\n", i, h0, h1, b0, b1);
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // mma_gemm: C = A * B on Tensor Cores with inline PTX
 //   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // A is MxK half (row-major), B is given as Bt = B^T, NxK half (row-major, i.e.
@@ -5,28 +6,28 @@
 // K % 16 == 0. One warp computes one 16x8 tile of C, looping over K in steps
 // of 16; a block of 32x4 threads holds 4 warps side by side along N.
 #include "common.h"
-#include <cuda_fp16.h>
 #include <cmath>
 #include <cstdint>
+#include <cuda_fp16.h>
 
 #define WARPS_N 4
 
 __global__ void mma_gemm(int M, int N, int K, const __half *__restrict__ A,
                          const __half *__restrict__ Bt, float *__restrict__ C) {
-  int lane = threadIdx.x;                        // 0..31
-  int row0 = blockIdx.y * 16;                    // tile row
+  int lane = threadIdx.x;                              // 0..31
+  int row0 = blockIdx.y * 16;                          // tile row
   int col0 = (blockIdx.x * WARPS_N + threadIdx.y) * 8; // tile column
-  int g = lane >> 2, t = lane & 3;               // groupID, thread in group
+  int g = lane >> 2, t = lane & 3;                     // groupID, thread in group
   float c0 = 0.f, c1 = 0.f, c2 = 0.f, c3 = 0.f;
   for (int k0 = 0; k0 < K; k0 += 16) {
     const __half *a = A + (size_t)(row0 + g) * K + k0 + 2 * t;
     const __half *b = Bt + (size_t)(col0 + g) * K + k0 + 2 * t;
-    uint32_t a0 = *(const uint32_t *)(a);              // row g,   k 2t..2t+1
-    uint32_t a1 = *(const uint32_t *)(a + 8 * K);      // row g+8, k 2t..2t+1
-    uint32_t a2 = *(const uint32_t *)(a + 8);          // row g,   k 2t+8..
-    uint32_t a3 = *(const uint32_t *)(a + 8 * K + 8);  // row g+8, k 2t+8..
-    uint32_t b0 = *(const uint32_t *)(b);              // col g,   k 2t..2t+1
-    uint32_t b1 = *(const uint32_t *)(b + 8);          // col g,   k 2t+8..
+    uint32_t a0 = *(const uint32_t *)(a);             // row g,   k 2t..2t+1
+    uint32_t a1 = *(const uint32_t *)(a + 8 * K);     // row g+8, k 2t..2t+1
+    uint32_t a2 = *(const uint32_t *)(a + 8);         // row g,   k 2t+8..
+    uint32_t a3 = *(const uint32_t *)(a + 8 * K + 8); // row g+8, k 2t+8..
+    uint32_t b0 = *(const uint32_t *)(b);             // col g,   k 2t..2t+1
+    uint32_t b1 = *(const uint32_t *)(b + 8);         // col g,   k 2t+8..
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
                  "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                  : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3)

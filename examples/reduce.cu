@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // reduce_sum: *out += sum(in[0..n)) in f32.
 // Each thread accumulates a grid-stride loop over the input, the block then
 // reduces its BLOCK partial sums in shared memory (tree, 8 levels for 256
@@ -7,13 +8,11 @@
 
 #define BLOCK 256
 
-__global__ void reduce_sum(const float *__restrict__ in, float *__restrict__ out,
-                           int n) {
+__global__ void reduce_sum(const float *__restrict__ in, float *__restrict__ out, int n) {
   __shared__ float partial[BLOCK];
   unsigned tid = threadIdx.x;
   float acc = 0.0f;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x)
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     acc += in[i];
   partial[tid] = acc;
   __syncthreads();

@@ -1,8 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // saxpy: y[i] = a*x[i] + y[i] for i < n (guarded 1D elementwise, f32).
 #include "common.h"
 
-__global__ void saxpy(int n, float a, const float *__restrict__ x,
-                      float *__restrict__ y) {
+__global__ void saxpy(int n, float a, const float *__restrict__ x, float *__restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     y[i] = a * x[i] + y[i];

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // sgemm_tiled: C = A * B in f32, A is MxK, B is KxN, C is MxN (row-major),
 // M, N and K multiples of TILE. One TILE x TILE thread block per TILE x TILE
 // block of C; the loop over K stages one tile of A and one of B in shared

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // stencil2d: one Jacobi sweep of a 5-point stencil on an m x n grid (row-major,
 // n columns, m rows); only interior points are written:
 //   out[j][i] = a * in[j][i] + b * (in[j][i-1] + in[j][i+1] + in[j-1][i] + in[j+1][i])
 #include "common.h"
 #include <cmath>
 
-__global__ void stencil2d(int n, int m, float a, float b,
-                          const float *__restrict__ in, float *__restrict__ out) {
+__global__ void stencil2d(int n, int m, float a, float b, const float *__restrict__ in,
+                          float *__restrict__ out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x; // column
   int j = blockIdx.y * blockDim.y + threadIdx.y; // row
   if (i > 0 && i < n - 1 && j > 0 && j < m - 1) {

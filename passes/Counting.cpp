@@ -1,4 +1,5 @@
 //===- Counting.cpp - the counting model for single instructions ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Counting.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -127,8 +128,7 @@ std::optional<uint64_t> asmConstant(StringRef Text, const CallBase *CB) {
   if (!Text.getAsInteger(0, V))
     return V;
   unsigned N = 0;
-  if (CB && (Text.consume_front("$") || Text.consume_front("%")) &&
-      !Text.getAsInteger(10, N))
+  if (CB && (Text.consume_front("$") || Text.consume_front("%")) && !Text.getAsInteger(10, N))
     if (auto *C = dyn_cast_or_null<ConstantInt>(asmOperandValue(*CB, N)))
       return C->getZExtValue();
   return std::nullopt;
@@ -152,17 +152,14 @@ void countBulkAsm(StringRef Op, StringRef Line, const CallBase *CB, BlockCounts 
   std::optional<MemSpace> Src = T.size() > 4 ? bulkSpace(T[4]) : std::nullopt;
   SmallVector<StringRef, 4> Parts;
   Line.drop_front(Op.size()).split(Parts, ',');
-  std::optional<uint64_t> Bytes =
-      Parts.size() >= 3 ? asmConstant(Parts[2], CB) : std::nullopt;
+  std::optional<uint64_t> Bytes = Parts.size() >= 3 ? asmConstant(Parts[2], CB) : std::nullopt;
   if (!Dst || !Src || !Bytes) {
-    Out.Unknown.push_back("bulk copy '" + Line.str() +
-                          "': spaces or size not a constant");
+    Out.Unknown.push_back("bulk copy '" + Line.str() + "': spaces or size not a constant");
     return;
   }
   addBulkCopy(*Dst, *Src, *Bytes, Out);
 }
 } // namespace
-
 
 namespace {
 
@@ -218,8 +215,7 @@ uint64_t storeSize(const Instruction &I, Type *T) {
 /// read, like a scalar argument, not a memory access.
 bool isKernelParamRead(const Value *Ptr) {
   const auto *A = dyn_cast<Argument>(getUnderlyingObject(Ptr, 0));
-  return A && A->hasByValAttr() &&
-         A->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
+  return A && A->hasByValAttr() && A->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
 }
 
 void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
@@ -244,11 +240,16 @@ void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
 
 MemSpace spaceOfAS(unsigned AS) {
   switch (AS) {
-  case 1: return MemSpace::Global;
-  case 3: return MemSpace::Shared;
-  case 4: return MemSpace::Constant;
-  case 5: return MemSpace::Local;
-  default: return MemSpace::Generic;
+  case 1:
+    return MemSpace::Global;
+  case 3:
+    return MemSpace::Shared;
+  case 4:
+    return MemSpace::Constant;
+  case 5:
+    return MemSpace::Local;
+  default:
+    return MemSpace::Generic;
   }
 }
 
@@ -309,17 +310,22 @@ MemSpace resolveObject(const Value *Obj, int Depth) {
 }
 
 /// Tensor input type from the type tokens of an mma/wmma/wgmma name.
-std::optional<TensorType> tensorTypeOf(const SmallVectorImpl<StringRef> &Tokens,
-                                       bool F16IfNone) {
+std::optional<TensorType> tensorTypeOf(const SmallVectorImpl<StringRef> &Tokens, bool F16IfNone) {
   for (StringRef T : Tokens) {
-    if (T == "bf16") return TensorType::BF16;
-    if (T == "tf32") return TensorType::TF32;
-    if (T == "e4m3" || T == "e5m2") return TensorType::FP8;
-    if (T == "s8" || T == "u8") return TensorType::INT8;
+    if (T == "bf16")
+      return TensorType::BF16;
+    if (T == "tf32")
+      return TensorType::TF32;
+    if (T == "e4m3" || T == "e5m2")
+      return TensorType::FP8;
+    if (T == "s8" || T == "u8")
+      return TensorType::INT8;
   }
   for (StringRef T : Tokens) {
-    if (T == "f16") return TensorType::F16;
-    if (T == "f64") return TensorType::F64;
+    if (T == "f16")
+      return TensorType::F16;
+    if (T == "f64")
+      return TensorType::F64;
   }
   if (F16IfNone)
     return TensorType::F16;
@@ -333,16 +339,14 @@ uint64_t shapeFlops(StringRef S) {
   if (!Shape.match(S, &M))
     return 0;
   uint64_t A, B, C;
-  if (M[1].getAsInteger(10, A) || M[2].getAsInteger(10, B) ||
-      M[3].getAsInteger(10, C))
+  if (M[1].getAsInteger(10, A) || M[2].getAsInteger(10, B) || M[3].getAsInteger(10, C))
     return 0;
   return 2 * A * B * C;
 }
 
 /// Counts a matrix instruction named by dot-separated tokens (NVVM intrinsic
 /// or PTX opcode). \p LanesPerOp: 32 (warp) or 128 (warpgroup).
-bool countMatrixOp(StringRef Name, uint64_t LanesPerOp, bool F16IfNone,
-                   BlockCounts &Out) {
+bool countMatrixOp(StringRef Name, uint64_t LanesPerOp, bool F16IfNone, BlockCounts &Out) {
   SmallVector<StringRef, 12> Tokens;
   Name.split(Tokens, '.');
   uint64_t Flops = 0;
@@ -426,16 +430,30 @@ void countCall(const CallBase &CB, BlockCounts &Out) {
     case Intrinsic::sqrt:
       addSpecial(Out, RT, SpecialOp::Sqrt);
       return;
-    case Intrinsic::exp: case Intrinsic::exp2: case Intrinsic::exp10:
-    case Intrinsic::log: case Intrinsic::log2: case Intrinsic::log10:
-    case Intrinsic::sin: case Intrinsic::cos: case Intrinsic::tan:
-    case Intrinsic::asin: case Intrinsic::acos: case Intrinsic::atan:
-    case Intrinsic::atan2: case Intrinsic::sinh: case Intrinsic::cosh:
-    case Intrinsic::tanh: case Intrinsic::pow: case Intrinsic::powi:
+    case Intrinsic::exp:
+    case Intrinsic::exp2:
+    case Intrinsic::exp10:
+    case Intrinsic::log:
+    case Intrinsic::log2:
+    case Intrinsic::log10:
+    case Intrinsic::sin:
+    case Intrinsic::cos:
+    case Intrinsic::tan:
+    case Intrinsic::asin:
+    case Intrinsic::acos:
+    case Intrinsic::atan:
+    case Intrinsic::atan2:
+    case Intrinsic::sinh:
+    case Intrinsic::cosh:
+    case Intrinsic::tanh:
+    case Intrinsic::pow:
+    case Intrinsic::powi:
       addSpecial(Out, RT, SpecialOp::Transcendental);
       return;
-    case Intrinsic::memcpy: case Intrinsic::memmove:
-    case Intrinsic::memcpy_inline: case Intrinsic::memset:
+    case Intrinsic::memcpy:
+    case Intrinsic::memmove:
+    case Intrinsic::memcpy_inline:
+    case Intrinsic::memset:
     case Intrinsic::memset_inline: {
       auto *Len = dyn_cast<ConstantInt>(CB.getArgOperand(2));
       if (!Len) {
@@ -458,15 +476,30 @@ void countCall(const CallBase &CB, BlockCounts &Out) {
       return;
     }
     StringRef N = Name.drop_front(strlen("llvm.nvvm."));
-    if (N.starts_with("fma.")) { addFlops(Out, RT, 2); return; }
+    if (N.starts_with("fma.")) {
+      addFlops(Out, RT, 2);
+      return;
+    }
     if ((N.starts_with("add.r") || N.starts_with("mul.r")) && precisionOf(RT)) {
       addFlops(Out, RT, 1);
       return;
     }
-    if (N.starts_with("div.")) { addSpecial(Out, RT, SpecialOp::Div); return; }
-    if (N.starts_with("sqrt.")) { addSpecial(Out, RT, SpecialOp::Sqrt); return; }
-    if (N.starts_with("rcp.")) { addSpecial(Out, RT, SpecialOp::Rcp); return; }
-    if (N.starts_with("rsqrt.")) { addSpecial(Out, RT, SpecialOp::Rsqrt); return; }
+    if (N.starts_with("div.")) {
+      addSpecial(Out, RT, SpecialOp::Div);
+      return;
+    }
+    if (N.starts_with("sqrt.")) {
+      addSpecial(Out, RT, SpecialOp::Sqrt);
+      return;
+    }
+    if (N.starts_with("rcp.")) {
+      addSpecial(Out, RT, SpecialOp::Rcp);
+      return;
+    }
+    if (N.starts_with("rsqrt.")) {
+      addSpecial(Out, RT, SpecialOp::Rsqrt);
+      return;
+    }
     if (N.starts_with("ex2.") || N.starts_with("lg2.") || N.starts_with("sin.") ||
         N.starts_with("cos.") || N.starts_with("tanh.")) {
       addSpecial(Out, RT, SpecialOp::Transcendental);
@@ -501,8 +534,7 @@ void countCall(const CallBase &CB, BlockCounts &Out) {
       Out.add(bytesIndex(MemSpace::Shared, MemDir::Store), Bytes);
       return;
     }
-    if (N.starts_with("cp.async.bulk") || N.starts_with("tcgen05") ||
-        N.starts_with("wgmma")) {
+    if (N.starts_with("cp.async.bulk") || N.starts_with("tcgen05") || N.starts_with("wgmma")) {
       Out.Unknown.push_back("unmodeled " + Name.str());
       return;
     }
@@ -534,12 +566,39 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
   std::optional<Precision> P;
   uint64_t Lanes = 1;
   auto Parse = [&](StringRef Tok) -> bool {
-    if (Tok == "f64") { P = Precision::F64; Lanes = 1; return true; }
-    if (Tok == "f32" || Tok == "ftz") { if (Tok == "f32") { P = Precision::F32; Lanes = 1; return true; } return false; }
-    if (Tok == "f16") { P = Precision::F16; Lanes = 1; return true; }
-    if (Tok == "f16x2") { P = Precision::F16; Lanes = 2; return true; }
-    if (Tok == "bf16") { P = Precision::BF16; Lanes = 1; return true; }
-    if (Tok == "bf16x2") { P = Precision::BF16; Lanes = 2; return true; }
+    if (Tok == "f64") {
+      P = Precision::F64;
+      Lanes = 1;
+      return true;
+    }
+    if (Tok == "f32" || Tok == "ftz") {
+      if (Tok == "f32") {
+        P = Precision::F32;
+        Lanes = 1;
+        return true;
+      }
+      return false;
+    }
+    if (Tok == "f16") {
+      P = Precision::F16;
+      Lanes = 1;
+      return true;
+    }
+    if (Tok == "f16x2") {
+      P = Precision::F16;
+      Lanes = 2;
+      return true;
+    }
+    if (Tok == "bf16") {
+      P = Precision::BF16;
+      Lanes = 1;
+      return true;
+    }
+    if (Tok == "bf16x2") {
+      P = Precision::BF16;
+      Lanes = 2;
+      return true;
+    }
     return false;
   };
   if (Base == "cvt") {
@@ -555,15 +614,22 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
     MemSpace S = MemSpace::Generic;
     uint64_t Vec = 1, Bits = 0;
     for (StringRef Tok : T) {
-      if (Tok == "global") S = MemSpace::Global;
-      else if (Tok == "shared" || Tok.starts_with("shared::")) S = MemSpace::Shared;
-      else if (Tok == "local") S = MemSpace::Local;
-      else if (Tok == "const") S = MemSpace::Constant;
-      else if (Tok == "v2") Vec = 2;
-      else if (Tok == "v4") Vec = 4;
-      else if (Tok == "v8") Vec = 8;
-      else if (Tok.size() >= 2 && (Tok[0] == 'b' || Tok[0] == 'u' || Tok[0] == 's' ||
-                                   Tok[0] == 'f')) {
+      if (Tok == "global")
+        S = MemSpace::Global;
+      else if (Tok == "shared" || Tok.starts_with("shared::"))
+        S = MemSpace::Shared;
+      else if (Tok == "local")
+        S = MemSpace::Local;
+      else if (Tok == "const")
+        S = MemSpace::Constant;
+      else if (Tok == "v2")
+        Vec = 2;
+      else if (Tok == "v4")
+        Vec = 4;
+      else if (Tok == "v8")
+        Vec = 8;
+      else if (Tok.size() >= 2 &&
+               (Tok[0] == 'b' || Tok[0] == 'u' || Tok[0] == 's' || Tok[0] == 'f')) {
         uint64_t B = 0;
         if (!Tok.drop_front().getAsInteger(10, B))
           Bits = B;
@@ -583,8 +649,8 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
   if (!P) {
     // Integer arithmetic (e.g. libdevice's "mad.lo.cc.u32"): no FLOPs, no
     // memory.
-    static const char *IntOps[] = {"add",  "addc", "sub", "subc", "mul", "mad",
-                                   "madc", "min",  "max", "abs",  "neg", "div",
+    static const char *IntOps[] = {"add",  "addc", "sub",   "subc",  "mul",  "mad",
+                                   "madc", "min",  "max",   "abs",   "neg",  "div",
                                    "rem",  "sad",  "mul24", "mad24", "dp4a", "dp2a"};
     bool IntType = false;
     for (StringRef Tok : T)
@@ -607,12 +673,11 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
     Out.add(specialIndex(*P, SpecialOp::Rcp), Lanes);
   } else if (Base == "rsqrt") {
     Out.add(specialIndex(*P, SpecialOp::Rsqrt), Lanes);
-  } else if (Base == "ex2" || Base == "lg2" || Base == "sin" || Base == "cos" ||
-             Base == "tanh") {
+  } else if (Base == "ex2" || Base == "lg2" || Base == "sin" || Base == "cos" || Base == "tanh") {
     Out.add(specialIndex(*P, SpecialOp::Transcendental), Lanes);
-  } else if (Base == "neg" || Base == "abs" || Base == "min" || Base == "max" ||
-             Base == "cvt" || Base == "setp" || Base == "set" ||
-             Base == "testp" || Base == "copysign" || Base == "selp") {
+  } else if (Base == "neg" || Base == "abs" || Base == "min" || Base == "max" || Base == "cvt" ||
+             Base == "setp" || Base == "set" || Base == "testp" || Base == "copysign" ||
+             Base == "selp") {
     Out.add(otherIndex(*P), Lanes);
   } else {
     return false;
@@ -634,8 +699,7 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out, const CallBase *CB) {
     S.split(Lines, '\n');
     for (StringRef L : Lines) {
       L = L.trim(" \t\r{}");
-      if (L.empty() || L.starts_with("//") || L.starts_with(".reg") ||
-          L.ends_with(":"))
+      if (L.empty() || L.starts_with("//") || L.starts_with(".reg") || L.ends_with(":"))
         continue;
       bool Predicated = L.starts_with("@");
       if (Predicated)
@@ -677,24 +741,20 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out, const CallBase *CB) {
                                 "' counted as always executed");
       } else if (Op.starts_with("tcgen05")) {
         Out.Unknown.push_back("unmodeled tcgen05 instruction '" + L.str() + "'");
-      } else if (Op.starts_with("mov") || Op.starts_with("bar") ||
-                 Op.starts_with("fence") || Op.starts_with("membar") ||
-                 Op.starts_with("wgmma.fence") || Op.starts_with("wgmma.commit") ||
-                 Op.starts_with("wgmma.wait") || Op.starts_with("cp.async.commit") ||
-                 Op.starts_with("cp.async.wait") || Op.starts_with("setmaxnreg") ||
-                 Op.starts_with("griddepcontrol") || Op.starts_with("elect") ||
-                 Op.starts_with("activemask") || Op.starts_with("nanosleep") ||
-                 Op.starts_with("trap") || Op.starts_with("exit") ||
+      } else if (Op.starts_with("mov") || Op.starts_with("bar") || Op.starts_with("fence") ||
+                 Op.starts_with("membar") || Op.starts_with("wgmma.fence") ||
+                 Op.starts_with("wgmma.commit") || Op.starts_with("wgmma.wait") ||
+                 Op.starts_with("cp.async.commit") || Op.starts_with("cp.async.wait") ||
+                 Op.starts_with("setmaxnreg") || Op.starts_with("griddepcontrol") ||
+                 Op.starts_with("elect") || Op.starts_with("activemask") ||
+                 Op.starts_with("nanosleep") || Op.starts_with("trap") || Op.starts_with("exit") ||
                  Op.starts_with("prefetch") || Op.starts_with("createpolicy") ||
-                 Op.starts_with("shfl") || Op.starts_with("vote") ||
-                 Op.starts_with("cvt") || Op.starts_with("setp") ||
-                 Op.starts_with("selp") || Op.starts_with("and") ||
-                 Op.starts_with("or") || Op.starts_with("xor") ||
-                 Op.starts_with("not") || Op.starts_with("brev") ||
-                 Op.starts_with("popc") || Op.starts_with("clz") ||
-                 Op.starts_with("bfe") || Op.starts_with("bfi") ||
-                 Op.starts_with("prmt") || Op.starts_with("lop3") ||
-                 Op.starts_with("shf") || Op.starts_with("shl") ||
+                 Op.starts_with("shfl") || Op.starts_with("vote") || Op.starts_with("cvt") ||
+                 Op.starts_with("setp") || Op.starts_with("selp") || Op.starts_with("and") ||
+                 Op.starts_with("or") || Op.starts_with("xor") || Op.starts_with("not") ||
+                 Op.starts_with("brev") || Op.starts_with("popc") || Op.starts_with("clz") ||
+                 Op.starts_with("bfe") || Op.starts_with("bfi") || Op.starts_with("prmt") ||
+                 Op.starts_with("lop3") || Op.starts_with("shf") || Op.starts_with("shl") ||
                  Op.starts_with("shr")) {
         // No FLOPs and no memory access.
       } else {

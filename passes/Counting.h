@@ -1,4 +1,5 @@
 //===- Counting.h - what one instruction counts (the counting model) ------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // InstructionCounter applies the counting model (docs/counting-model.md) to single LLVM
 // instructions of NVPTX device code: FLOPs by precision, Tensor Core FLOPs by
@@ -59,8 +60,7 @@ void countInstruction(const llvm::Instruction &I, BlockCounts &Out);
 
 /// Tensor/memory counts of an inline-asm string, per thread. Unparsed
 /// statements that may compute or access memory are reported in Unknown.
-void countInlineAsm(llvm::StringRef Asm, BlockCounts &Out,
-                    const llvm::CallBase *CB = nullptr);
+void countInlineAsm(llvm::StringRef Asm, BlockCounts &Out, const llvm::CallBase *CB = nullptr);
 
 /// Counts of a whole basic block.
 BlockCounts countBlock(const llvm::BasicBlock &BB);

@@ -1,4 +1,5 @@
 //===- ExprBuilder.cpp - IR values and SCEVs as launch-time expressions ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ExprBuilder.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -14,9 +15,7 @@ using json::Array;
 
 namespace hroof {
 
-JExpr jOp(StringRef Op, JExpr A, JExpr B) {
-  return Array{Op, std::move(A), std::move(B)};
-}
+JExpr jOp(StringRef Op, JExpr A, JExpr B) { return Array{Op, std::move(A), std::move(B)}; }
 JExpr jWOp(StringRef Op, unsigned W, JExpr A, JExpr B) {
   return Array{Op, W, std::move(A), std::move(B)};
 }
@@ -31,35 +30,59 @@ JExpr jCmp(StringRef Pred, unsigned W, JExpr A, JExpr B) {
 
 static std::optional<const char *> sregName(Intrinsic::ID ID) {
   switch (ID) {
-  case Intrinsic::nvvm_read_ptx_sreg_tid_x: return "tid.x";
-  case Intrinsic::nvvm_read_ptx_sreg_tid_y: return "tid.y";
-  case Intrinsic::nvvm_read_ptx_sreg_tid_z: return "tid.z";
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_x: return "ntid.x";
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_y: return "ntid.y";
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_z: return "ntid.z";
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return "ctaid.x";
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return "ctaid.y";
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return "ctaid.z";
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: return "nctaid.x";
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y: return "nctaid.y";
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z: return "nctaid.z";
-  default: return std::nullopt;
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    return "tid.x";
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+    return "tid.y";
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+    return "tid.z";
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+    return "ntid.x";
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+    return "ntid.y";
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+    return "ntid.z";
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    return "ctaid.x";
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    return "ctaid.y";
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+    return "ctaid.z";
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    return "nctaid.x";
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+    return "nctaid.y";
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return "nctaid.z";
+  default:
+    return std::nullopt;
   }
 }
 
 static const char *predName(CmpInst::Predicate P) {
   switch (P) {
-  case CmpInst::ICMP_EQ: return "eq";
-  case CmpInst::ICMP_NE: return "ne";
-  case CmpInst::ICMP_SLT: return "slt";
-  case CmpInst::ICMP_SLE: return "sle";
-  case CmpInst::ICMP_SGT: return "sgt";
-  case CmpInst::ICMP_SGE: return "sge";
-  case CmpInst::ICMP_ULT: return "ult";
-  case CmpInst::ICMP_ULE: return "ule";
-  case CmpInst::ICMP_UGT: return "ugt";
-  case CmpInst::ICMP_UGE: return "uge";
-  default: return nullptr;
+  case CmpInst::ICMP_EQ:
+    return "eq";
+  case CmpInst::ICMP_NE:
+    return "ne";
+  case CmpInst::ICMP_SLT:
+    return "slt";
+  case CmpInst::ICMP_SLE:
+    return "sle";
+  case CmpInst::ICMP_SGT:
+    return "sgt";
+  case CmpInst::ICMP_SGE:
+    return "sge";
+  case CmpInst::ICMP_ULT:
+    return "ult";
+  case CmpInst::ICMP_ULE:
+    return "ule";
+  case CmpInst::ICMP_UGT:
+    return "ugt";
+  case CmpInst::ICMP_UGE:
+    return "uge";
+  default:
+    return nullptr;
   }
 }
 
@@ -89,9 +112,9 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
   auto LaneId = [] {
     // Lanes are assigned in order of the linear thread index in the block.
     auto S = [](const char *R) { return JExpr(Array{"sreg", R}); };
-    JExpr Linear = jOp("add", S("tid.x"),
-                       jOp("mul", S("ntid.x"),
-                           jOp("add", S("tid.y"), jOp("mul", S("ntid.y"), S("tid.z")))));
+    JExpr Linear =
+        jOp("add", S("tid.x"),
+            jOp("mul", S("ntid.x"), jOp("add", S("tid.y"), jOp("mul", S("ntid.y"), S("tid.z")))));
     return jWOp("urem", 32, std::move(Linear), 32);
   };
   if (const auto *CI = dyn_cast<CallInst>(V))
@@ -116,11 +139,16 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
       return jWOp(Op, W, std::move(*A), std::move(*B));
     };
     switch (II->getIntrinsicID()) {
-    case Intrinsic::smin: return Bin("smin");
-    case Intrinsic::smax: return Bin("smax");
-    case Intrinsic::umin: return Bin("umin");
-    case Intrinsic::umax: return Bin("umax");
-    default: return std::nullopt;
+    case Intrinsic::smin:
+      return Bin("smin");
+    case Intrinsic::smax:
+      return Bin("smax");
+    case Intrinsic::umin:
+      return Bin("umin");
+    case Intrinsic::umax:
+      return Bin("umax");
+    default:
+      return std::nullopt;
     }
   }
   if (const auto *Fr = dyn_cast<FreezeInst>(V))
@@ -130,23 +158,36 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
     if (!A || !B)
       return std::nullopt;
     switch (BO->getOpcode()) {
-    case Instruction::Add: return jOp("add", std::move(*A), std::move(*B));
-    case Instruction::Sub: return jOp("sub", std::move(*A), std::move(*B));
-    case Instruction::Mul: return jOp("mul", std::move(*A), std::move(*B));
-    case Instruction::Shl: return jOp("shl", std::move(*A), std::move(*B));
-    case Instruction::And: return jOp("and", std::move(*A), std::move(*B));
-    case Instruction::Or: return jOp("or", std::move(*A), std::move(*B));
+    case Instruction::Add:
+      return jOp("add", std::move(*A), std::move(*B));
+    case Instruction::Sub:
+      return jOp("sub", std::move(*A), std::move(*B));
+    case Instruction::Mul:
+      return jOp("mul", std::move(*A), std::move(*B));
+    case Instruction::Shl:
+      return jOp("shl", std::move(*A), std::move(*B));
+    case Instruction::And:
+      return jOp("and", std::move(*A), std::move(*B));
+    case Instruction::Or:
+      return jOp("or", std::move(*A), std::move(*B));
     case Instruction::Xor:
       if (W == 1) // i1 xor: keep it 0/1
         return jWOp("urem", 64, jOp("add", std::move(*A), std::move(*B)), 2);
       return jOp("xor", std::move(*A), std::move(*B));
-    case Instruction::UDiv: return jWOp("udiv", W, std::move(*A), std::move(*B));
-    case Instruction::SDiv: return jWOp("sdiv", W, std::move(*A), std::move(*B));
-    case Instruction::URem: return jWOp("urem", W, std::move(*A), std::move(*B));
-    case Instruction::SRem: return jWOp("srem", W, std::move(*A), std::move(*B));
-    case Instruction::LShr: return jWOp("lshr", W, std::move(*A), std::move(*B));
-    case Instruction::AShr: return jWOp("ashr", W, std::move(*A), std::move(*B));
-    default: return std::nullopt;
+    case Instruction::UDiv:
+      return jWOp("udiv", W, std::move(*A), std::move(*B));
+    case Instruction::SDiv:
+      return jWOp("sdiv", W, std::move(*A), std::move(*B));
+    case Instruction::URem:
+      return jWOp("urem", W, std::move(*A), std::move(*B));
+    case Instruction::SRem:
+      return jWOp("srem", W, std::move(*A), std::move(*B));
+    case Instruction::LShr:
+      return jWOp("lshr", W, std::move(*A), std::move(*B));
+    case Instruction::AShr:
+      return jWOp("ashr", W, std::move(*A), std::move(*B));
+    default:
+      return std::nullopt;
     }
   }
   if (const auto *C = dyn_cast<CastInst>(V)) {
@@ -160,9 +201,12 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
     case Instruction::SExt:
       // i1 true sign-extends to -1.
       return jExt(true, SW, std::move(*A));
-    case Instruction::ZExt: return jExt(false, SW, std::move(*A));
-    case Instruction::Trunc: return A; // later width-aware uses truncate
-    default: return std::nullopt;
+    case Instruction::ZExt:
+      return jExt(false, SW, std::move(*A));
+    case Instruction::Trunc:
+      return A; // later width-aware uses truncate
+    default:
+      return std::nullopt;
     }
   }
   if (const auto *Cmp = dyn_cast<ICmpInst>(V)) {
@@ -172,12 +216,11 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
     auto A = build(Cmp->getOperand(0)), B = build(Cmp->getOperand(1));
     if (!A || !B)
       return std::nullopt;
-    return jCmp(P, Cmp->getOperand(0)->getType()->getIntegerBitWidth(),
-                std::move(*A), std::move(*B));
+    return jCmp(P, Cmp->getOperand(0)->getType()->getIntegerBitWidth(), std::move(*A),
+                std::move(*B));
   }
   if (const auto *S = dyn_cast<SelectInst>(V)) {
-    auto C = build(S->getCondition()), A = build(S->getTrueValue()),
-         B = build(S->getFalseValue());
+    auto C = build(S->getCondition()), A = build(S->getTrueValue()), B = build(S->getFalseValue());
     if (!C || !A || !B)
       return std::nullopt;
     return Array{"select", std::move(*C), std::move(*A), std::move(*B)};
@@ -210,10 +253,14 @@ std::optional<JExpr> ExprBuilder::build(const SCEV *S) {
       return std::nullopt;
     unsigned SW = C->getOperand(0)->getType()->getIntegerBitWidth();
     switch (S->getSCEVType()) {
-    case scTruncate: return A;
-    case scZeroExtend: return jExt(false, SW, std::move(*A));
-    case scSignExtend: return jExt(true, SW, std::move(*A));
-    default: return std::nullopt;
+    case scTruncate:
+      return A;
+    case scZeroExtend:
+      return jExt(false, SW, std::move(*A));
+    case scSignExtend:
+      return jExt(true, SW, std::move(*A));
+    default:
+      return std::nullopt;
     }
   }
   if (const auto *D = dyn_cast<SCEVUDivExpr>(S)) {
@@ -228,14 +275,29 @@ std::optional<JExpr> ExprBuilder::build(const SCEV *S) {
     const char *Op = nullptr;
     bool Width = true;
     switch (S->getSCEVType()) {
-    case scAddExpr: Op = "add"; Width = false; break;
-    case scMulExpr: Op = "mul"; Width = false; break;
-    case scSMaxExpr: Op = "smax"; break;
-    case scUMaxExpr: Op = "umax"; break;
-    case scSMinExpr: Op = "smin"; break;
+    case scAddExpr:
+      Op = "add";
+      Width = false;
+      break;
+    case scMulExpr:
+      Op = "mul";
+      Width = false;
+      break;
+    case scSMaxExpr:
+      Op = "smax";
+      break;
+    case scUMaxExpr:
+      Op = "umax";
+      break;
+    case scSMinExpr:
+      Op = "smin";
+      break;
     case scUMinExpr:
-    case scSequentialUMinExpr: Op = "umin"; break;
-    default: return std::nullopt;
+    case scSequentialUMinExpr:
+      Op = "umin";
+      break;
+    default:
+      return std::nullopt;
     }
     std::optional<JExpr> Acc;
     for (const SCEV *O : N->operands()) {
@@ -255,16 +317,15 @@ std::optional<JExpr> ExprBuilder::build(const SCEV *S) {
 
 std::optional<JExpr> ExprBuilder::condition(const Value *C, bool Polarity) {
   if (const auto *Cmp = dyn_cast<ICmpInst>(C)) {
-    CmpInst::Predicate P =
-        Polarity ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    CmpInst::Predicate P = Polarity ? Cmp->getPredicate() : Cmp->getInversePredicate();
     const char *Name = predName(P);
     if (!Name || !Cmp->getOperand(0)->getType()->isIntegerTy())
       return std::nullopt;
     auto A = build(Cmp->getOperand(0)), B = build(Cmp->getOperand(1));
     if (!A || !B)
       return std::nullopt;
-    return jCmp(Name, Cmp->getOperand(0)->getType()->getIntegerBitWidth(),
-                std::move(*A), std::move(*B));
+    return jCmp(Name, Cmp->getOperand(0)->getType()->getIntegerBitWidth(), std::move(*A),
+                std::move(*B));
   }
   auto E = build(C);
   if (!E)
@@ -310,17 +371,21 @@ std::string exprToString(const JExpr &E, const Function *F) {
   }
   if (Op == "sreg")
     return (*A)[1].getAsString()->str();
-  if (Op == "add") return "(" + S(1) + " + " + S(2) + ")";
-  if (Op == "sub") return "(" + S(1) + " - " + S(2) + ")";
-  if (Op == "mul") return S(1) + "*" + S(2);
+  if (Op == "add")
+    return "(" + S(1) + " + " + S(2) + ")";
+  if (Op == "sub")
+    return "(" + S(1) + " - " + S(2) + ")";
+  if (Op == "mul")
+    return S(1) + "*" + S(2);
   if (Op == "icmp")
     return "[" + S(3) + " " + (*A)[1].getAsString()->str() + " " + S(4) + "]";
-  if (Op == "not") return "!" + S(1);
-  if (Op == "sext" || Op == "zext") return S(2);
+  if (Op == "not")
+    return "!" + S(1);
+  if (Op == "sext" || Op == "zext")
+    return S(2);
   std::string R = Op.str() + "(";
-  size_t First = (Op == "udiv" || Op == "sdiv" || Op == "urem" || Op == "srem" ||
-                  Op == "lshr" || Op == "ashr" || Op == "smin" || Op == "smax" ||
-                  Op == "umin" || Op == "umax")
+  size_t First = (Op == "udiv" || Op == "sdiv" || Op == "urem" || Op == "srem" || Op == "lshr" ||
+                  Op == "ashr" || Op == "smin" || Op == "smax" || Op == "umin" || Op == "umax")
                      ? 2
                      : 1;
   for (size_t K = First; K < A->size(); ++K)

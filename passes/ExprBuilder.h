@@ -1,4 +1,5 @@
 //===- ExprBuilder.h - IR values and SCEVs as launch-time expressions ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Turns integer IR values (kernel arguments, PTX special registers and
 // arithmetic on them) and ScalarEvolution expressions into the JSON

@@ -1,4 +1,5 @@
 //===- InductionLoop.cpp - rotated loops with a linear induction variable -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "InductionLoop.h"
 
 #include "llvm/IR/Constants.h"
@@ -18,8 +19,7 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
   if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
     return std::nullopt;
   InductionLoop R;
-  R.Pred = L.contains(BI->getSuccessor(0)) ? Cmp->getPredicate()
-                                            : Cmp->getInversePredicate();
+  R.Pred = L.contains(BI->getSuccessor(0)) ? Cmp->getPredicate() : Cmp->getInversePredicate();
   Value *X = Cmp->getOperand(0);
   R.Bound = Cmp->getOperand(1);
   if (!L.isLoopInvariant(R.Bound)) {
@@ -36,8 +36,7 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
       return std::nullopt;
     for (int I = 0; I < 2; ++I) {
       auto *Ph = dyn_cast<PHINode>(Inc->getOperand(I));
-      if (Ph && Ph->getParent() == L.getHeader() &&
-          L.isLoopInvariant(Inc->getOperand(1 - I)) &&
+      if (Ph && Ph->getParent() == L.getHeader() && L.isLoopInvariant(Inc->getOperand(1 - I)) &&
           Ph->getIncomingValueForBlock(Latch) == Inc) {
         Phi = Ph;
         R.Step = Inc->getOperand(1 - I);
@@ -57,11 +56,15 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
   R.Start = Phi->getIncomingValueForBlock(Pred);
   R.Width = Phi->getType()->getIntegerBitWidth();
   switch (R.Pred) {
-  case CmpInst::ICMP_SLT: case CmpInst::ICMP_SLE:
-  case CmpInst::ICMP_ULT: case CmpInst::ICMP_ULE:
+  case CmpInst::ICMP_SLT:
+  case CmpInst::ICMP_SLE:
+  case CmpInst::ICMP_ULT:
+  case CmpInst::ICMP_ULE:
     break;
-  case CmpInst::ICMP_SGT: case CmpInst::ICMP_SGE:
-  case CmpInst::ICMP_UGT: case CmpInst::ICMP_UGE:
+  case CmpInst::ICMP_SGT:
+  case CmpInst::ICMP_SGE:
+  case CmpInst::ICMP_UGT:
+  case CmpInst::ICMP_UGE:
     R.Downward = true;
     break;
   case CmpInst::ICMP_NE: {

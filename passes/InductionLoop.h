@@ -1,4 +1,5 @@
 //===- InductionLoop.h - rotated loops with a linear induction variable ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Recognizes loops whose single latch is their only exit and continues while
 // (IV [+ Step]) pred Bound, with Step and Bound loop-invariant: the shape of
@@ -24,8 +25,8 @@ struct InductionLoop {
   llvm::CmpInst::Predicate Pred; ///< continue while X Pred Bound
   bool PostInc = false;          ///< X is IV + Step (else the IV itself)
   unsigned Width = 32;
-  bool Signed = true;            ///< how Start and Bound extend
-  bool Downward = false;         ///< Step is subtracted: X > Bound style
+  bool Signed = true;    ///< how Start and Bound extend
+  bool Downward = false; ///< Step is subtracted: X > Bound style
 };
 
 std::optional<InductionLoop> matchInductionLoop(const llvm::Loop &L);

@@ -1,4 +1,5 @@
 //===- Instrument.cpp - dynamic counting: instrument device code ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Instrument.h"
 #include "Counting.h"
 #include "InductionLoop.h"
@@ -29,38 +30,34 @@
 
 using namespace llvm;
 
-static cl::opt<std::string> Mode(
-    "hroof-mode",
-    cl::desc("hroof: 'dynamic' (default) instruments kernels and embeds the "
-             "static model; 'static' embeds only the static model"),
-    cl::init("dynamic"));
-static cl::opt<unsigned> CounterSlots(
-    "hroof-counter-slots",
-    cl::desc("hroof: copies of each kernel's counter array; each warp adds to "
-             "the copy (8*smid + warpid%8) mod slots, which spreads the "
-             "atomics over addresses (power of two)"),
-    cl::init(1024));
-static cl::opt<bool> HoistLoops(
-    "hroof-hoist-loops",
-    cl::desc("hroof: count once per loop entry (trip count x counts) where "
-             "the trip count can be computed at the preheader"),
-    cl::init(true));
+static cl::opt<std::string>
+    Mode("hroof-mode",
+         cl::desc("hroof: 'dynamic' (default) instruments kernels and embeds the "
+                  "static model; 'static' embeds only the static model"),
+         cl::init("dynamic"));
+static cl::opt<unsigned>
+    CounterSlots("hroof-counter-slots",
+                 cl::desc("hroof: copies of each kernel's counter array; each warp adds to "
+                          "the copy (8*smid + warpid%8) mod slots, which spreads the "
+                          "atomics over addresses (power of two)"),
+                 cl::init(1024));
+static cl::opt<bool>
+    HoistLoops("hroof-hoist-loops",
+               cl::desc("hroof: count once per loop entry (trip count x counts) where "
+                        "the trip count can be computed at the preheader"),
+               cl::init(true));
 
 namespace hroof {
 
 bool dynamicModeEnabled() { return Mode != "static"; }
 
-std::string counterArrayName(StringRef Mangled) {
-  return (CounterArrayPrefix + Mangled).str();
-}
+std::string counterArrayName(StringRef Mangled) { return (CounterArrayPrefix + Mangled).str(); }
 
 namespace {
 
 using CounterSet = std::set<int>;
 
-bool isKernel(const Function &F) {
-  return F.getCallingConv() == CallingConv::PTX_Kernel;
-}
+bool isKernel(const Function &F) { return F.getCallingConv() == CallingConv::PTX_Kernel; }
 
 /// Memory accesses whose space is only known at run time.
 struct GenericAccess {
@@ -200,8 +197,8 @@ private:
     SmallVector<Type *, 8> Params(F.getFunctionType()->params());
     Params.push_back(PointerType::get(Ctx, AS));
     auto *FTy = FunctionType::get(F.getReturnType(), Params, F.isVarArg());
-    Function *NF = Function::Create(FTy, F.getLinkage(), F.getAddressSpace(),
-                                    F.getName() + ".hroof", &M);
+    Function *NF =
+        Function::Create(FTy, F.getLinkage(), F.getAddressSpace(), F.getName() + ".hroof", &M);
     NF->copyAttributesFrom(&F);
     NF->setCallingConv(F.getCallingConv());
     NF->splice(NF->begin(), &F);
@@ -245,8 +242,8 @@ private:
         if (C[K])
           Acc.insert(K);
       for (const GenericAccess &G : genericAccesses(BB))
-        for (MemSpace Sp : {MemSpace::Global, MemSpace::Shared, MemSpace::Local,
-                            MemSpace::Constant})
+        for (MemSpace Sp :
+             {MemSpace::Global, MemSpace::Shared, MemSpace::Local, MemSpace::Constant})
           Acc.insert(bytesIndex(Sp, G.Dir));
       for (Instruction &I : BB)
         if (auto *CB = dyn_cast<CallInst>(&I))
@@ -268,8 +265,7 @@ private:
       SCEVExpander Exp(SE, "hroof.trip");
       if (Exp.isSafeToExpandAt(BTC, Pre->getTerminator())) {
         Value *V = Exp.expandCodeFor(BTC, BTC->getType(), Pre->getTerminator());
-        return B.CreateAdd(B.CreateZExtOrTrunc(V, I64), ConstantInt::get(I64, 1),
-                           "hroof.trips");
+        return B.CreateAdd(B.CreateZExtOrTrunc(V, I64), ConstantInt::get(I64, 1), "hroof.trips");
       }
     }
     auto IL = matchInductionLoop(*L);
@@ -321,15 +317,14 @@ private:
       auto [It, New] = Acc.try_emplace(V, nullptr);
       if (New) {
         IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-        It->second = B.CreateAlloca(I64, AllocaAS, nullptr,
-                                    "hroof.acc." + std::to_string(Acc.size() - 1));
+        It->second =
+            B.CreateAlloca(I64, AllocaAS, nullptr, "hroof.acc." + std::to_string(Acc.size() - 1));
         B.CreateStore(ConstantInt::get(I64, 0), It->second);
         Promote.push_back(It->second);
       }
       return It->second;
     }
-    void add(IRBuilder<> &B, const CountVector &V, Value *Times,
-             uint64_t MaxTimes = Unbounded) {
+    void add(IRBuilder<> &B, const CountVector &V, Value *Times, uint64_t MaxTimes = Unbounded) {
       AllocaInst *A = accOf(V);
       B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), Times), A);
       uint64_t &Bd = Bound[V];
@@ -347,8 +342,8 @@ private:
 
   /// Loops counted once at their preheader (trip count x the counts of the
   /// blocks that run every iteration); returns block -> loop that counts it.
-  std::map<BasicBlock *, Loop *> hoistLoops(CountingPoints &P, DominatorTree &DT,
-                                            LoopInfo &LI, ScalarEvolution &SE,
+  std::map<BasicBlock *, Loop *> hoistLoops(CountingPoints &P, DominatorTree &DT, LoopInfo &LI,
+                                            ScalarEvolution &SE,
                                             std::map<BasicBlock *, CountVector> &Counts) {
     std::map<BasicBlock *, Loop *> HoistedTo;
     if (!HoistLoops)
@@ -405,8 +400,7 @@ private:
   }
 
   /// Counts returned by instrumented callees through the call's buffer.
-  void countCallees(CountingPoints &P, const std::vector<CallInst *> &Calls,
-                    AllocaInst *&CallBuf) {
+  void countCallees(CountingPoints &P, const std::vector<CallInst *> &Calls, AllocaInst *&CallBuf) {
     for (CallInst *CI : Calls) {
       Function *G = CI->getCalledFunction();
       if (!CallBuf) {
@@ -529,23 +523,23 @@ private:
       Final = std::move(PerCounter);
     }
     Value *Mask = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_activemask));
-    Value *Lane = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_laneid));
+    Value *Lane =
+        B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_laneid));
     Value *Leader = B.CreateIntrinsic(Intrinsic::cttz, {I32}, {Mask, B.getTrue()});
     // Atomics of all warps to one address serialize in L2: warps add to one
     // of many copies of the array, by SM and warp slot; the runtime sums them.
-    Value *SM = B.CreateCall(
-        Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_smid));
-    Value *Warp = B.CreateCall(
-        Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_warpid));
+    Value *SM =
+        B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_smid));
+    Value *Warp =
+        B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_warpid));
     Value *Slot = B.CreateAnd(B.CreateAdd(B.CreateShl(SM, 3), B.CreateAnd(Warp, 7)),
                               ConstantInt::get(I32, slots() - 1));
     // Warp sums. Fast path: every lane's counts are below 2^27, so one
     // redux.sync (u32) per counter cannot overflow (32 lanes). Otherwise
     // each count is summed in chunks of 27, 27 and 10 bits.
     auto Redux = [&](IRBuilder<> &IB, Value *V32) {
-      return IB.CreateCall(
-          Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_redux_sync_add),
-          {V32, Mask});
+      return IB.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_redux_sync_add),
+                           {V32, Mask});
     };
     // Values provably below 2^27 in every lane (straight-line code) need no
     // overflow check: one redux each.
@@ -562,9 +556,9 @@ private:
     Value *High = ConstantInt::get(I64, 0);
     for (FinalValue &FV : Final)
       High = B.CreateOr(High, B.CreateLShr(FV.Value, 27));
-    Value *AllSmall = B.CreateCall(
-        Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_vote_all_sync),
-        {Mask, B.CreateICmpEQ(High, ConstantInt::get(I64, 0))});
+    Value *AllSmall =
+        B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_vote_all_sync),
+                     {Mask, B.CreateICmpEQ(High, ConstantInt::get(I64, 0))});
     Instruction *FastT = nullptr, *SlowT = nullptr;
     SplitBlockAndInsertIfThenElse(AllSmall, R, &FastT, &SlowT);
     IRBuilder<> FB(FastT), SB(SlowT);
@@ -575,8 +569,7 @@ private:
       Value *Slow = ConstantInt::get(I64, 0);
       for (unsigned Shift : {0u, 27u, 54u}) {
         Value *Chunk = SB.CreateTrunc(
-            SB.CreateAnd(SB.CreateLShr(V, Shift), ConstantInt::get(I64, (1ull << 27) - 1)),
-            I32);
+            SB.CreateAnd(SB.CreateLShr(V, Shift), ConstantInt::get(I64, (1ull << 27) - 1)), I32);
         Slow = SB.CreateAdd(Slow, SB.CreateShl(SB.CreateZExt(Redux(SB, Chunk), I64), Shift));
       }
       PHINode *Total = B.CreatePHI(I64, 2);
@@ -593,20 +586,18 @@ private:
                   const std::vector<FinalValue> &Final, const std::vector<Value *> &Sums,
                   const CounterSet &Used, GlobalVariable *Counters, Value *Slot) {
     B.SetInsertPoint(R);
-    Instruction *Then =
-        SplitBlockAndInsertIfThen(B.CreateICmpEQ(Lane, Leader), R, false);
+    Instruction *Then = SplitBlockAndInsertIfThen(B.CreateICmpEQ(Lane, Leader), R, false);
     IRBuilder<> TB(Then);
     // The leader turns the warp's point sums into counter totals.
     for (int K : Used) {
       Value *Total = ConstantInt::get(I64, 0);
       for (size_t I = 0; I < Final.size(); ++I)
         if (uint64_t C = Final[I].Vec[K])
-          Total = TB.CreateAdd(Total, C == 1 ? Sums[I]
-                                             : TB.CreateMul(Sums[I], ConstantInt::get(I64, C)));
+          Total = TB.CreateAdd(Total,
+                               C == 1 ? Sums[I] : TB.CreateMul(Sums[I], ConstantInt::get(I64, C)));
       Value *P = TB.CreateInBoundsGEP(Counters->getValueType(), Counters,
                                       {TB.getInt32(0), Slot, TB.getInt32(K)});
-      TB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8),
-                         AtomicOrdering::Monotonic);
+      TB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8), AtomicOrdering::Monotonic);
     }
   }
 
@@ -634,9 +625,8 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
   json::Value J = modelToJson(M, MAM.getResult<KernelModelAnalysis>(M));
   std::string Text = formatv("{0}", J).str();
   Constant *Str = ConstantDataArray::getString(M.getContext(), Text, true);
-  auto *G = new GlobalVariable(M, Str->getType(), true, GlobalValue::ExternalLinkage,
-                               Str, ModelSymbol, nullptr,
-                               GlobalValue::NotThreadLocal, 1);
+  auto *G = new GlobalVariable(M, Str->getType(), true, GlobalValue::ExternalLinkage, Str,
+                               ModelSymbol, nullptr, GlobalValue::NotThreadLocal, 1);
   G->setAlignment(Align(8));
   appendToUsed(M, {G});
   if (dynamicModeEnabled()) {

@@ -1,4 +1,5 @@
 //===- Instrument.h - dynamic counting: instrument device code ------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // hroof-instrument (module pass, device modules only) makes each kernel count,
 // at run time and per thread, exactly what the static model counts

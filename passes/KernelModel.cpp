@@ -1,4 +1,5 @@
 //===- KernelModel.cpp - the static model of every kernel in a module -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "KernelModel.h"
 #include "InductionLoop.h"
 
@@ -10,20 +11,20 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CallingConv.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/PatternMatch.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <cstdlib>
-#include <stdexcept>
 #include <set>
+#include <stdexcept>
 
 #define DEBUG_TYPE "hroof-kernels"
 
@@ -34,16 +35,15 @@ static cl::opt<std::string>
                    cl::desc("hroof: write the static model of the device "
                             "module to this JSON file (%a: GPU architecture)"),
                    cl::init(""));
-static cl::opt<unsigned> MaxPaths(
-    "hroof-max-paths",
-    cl::desc("hroof: most distinct path conditions kept per basic block"),
-    cl::init(64));
+static cl::opt<unsigned>
+    MaxPaths("hroof-max-paths",
+             cl::desc("hroof: most distinct path conditions kept per basic block"), cl::init(64));
 
-static cl::opt<std::string> TestFailOn(
-    "hroof-test-fail-on", cl::Hidden,
-    cl::desc("hroof (tests only): throw while modelling the function of this "
-             "name, to exercise the not-modelled path"),
-    cl::init(""));
+static cl::opt<std::string>
+    TestFailOn("hroof-test-fail-on", cl::Hidden,
+               cl::desc("hroof (tests only): throw while modelling the function of this "
+                        "name, to exercise the not-modelled path"),
+               cl::init(""));
 
 namespace hroof {
 
@@ -61,17 +61,14 @@ std::string blockName(const BasicBlock &BB) {
   return S;
 }
 
-bool isKernel(const Function &F) {
-  return F.getCallingConv() == CallingConv::PTX_Kernel;
-}
+bool isKernel(const Function &F) { return F.getCallingConv() == CallingConv::PTX_Kernel; }
 
 class ModuleModeler;
 
 class FunctionModeler {
 public:
   FunctionModeler(Function &F, FunctionAnalysisManager &FAM, ModuleModeler &MM)
-      : F(F), LI(FAM.getResult<LoopAnalysis>(F)),
-        DT(FAM.getResult<DominatorTreeAnalysis>(F)),
+      : F(F), LI(FAM.getResult<LoopAnalysis>(F)), DT(FAM.getResult<DominatorTreeAnalysis>(F)),
         PDT(FAM.getResult<PostDominatorTreeAnalysis>(F)),
         SE(FAM.getResult<ScalarEvolutionAnalysis>(F)), EB(F), MM(MM) {}
 
@@ -92,9 +89,7 @@ private:
     if (std::find(Out.Unknown.begin(), Out.Unknown.end(), Why) == Out.Unknown.end())
       Out.Unknown.push_back(std::move(Why));
   }
-  std::string at(const BasicBlock &BB) {
-    return F.getName().str() + ":" + blockName(BB);
-  }
+  std::string at(const BasicBlock &BB) { return F.getName().str() + ":" + blockName(BB); }
 
   /// The node representing \p BB in the region of loop \p L: BB itself, the
   /// header of the sub-loop of L that contains it, or null when outside L.
@@ -118,8 +113,7 @@ private:
         R.push_back(std::move(P));
       }
     if (R.size() > MaxPaths) {
-      unknown("too many distinct paths to " + at(Where) +
-              " (raise -hroof-max-paths)");
+      unknown("too many distinct paths to " + at(Where) + " (raise -hroof-max-paths)");
       R.resize(MaxPaths);
     }
     return R;
@@ -199,8 +193,7 @@ private:
         R.push_back(std::move(Default));
       return R;
     }
-    unknown("unsupported terminator '" + std::string(T->getOpcodeName()) +
-            "' in " + at(*P));
+    unknown("unsupported terminator '" + std::string(T->getOpcodeName()) + "' in " + at(*P));
     return {Product{}};
   }
 
@@ -209,9 +202,7 @@ private:
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
     if (!isa<SCEVCouldNotCompute>(BTC) && BTC->getType()->isIntegerTy())
       if (auto E = EB.build(BTC))
-        return jOp("add", jExt(false, BTC->getType()->getIntegerBitWidth(),
-                               std::move(*E)),
-                   1);
+        return jOp("add", jExt(false, BTC->getType()->getIntegerBitWidth(), std::move(*E)), 1);
     return inductionTripCount(L);
   }
 
@@ -224,14 +215,13 @@ private:
     if (!S || !St || !B)
       return std::nullopt;
     unsigned W = IL->Width;
-    JExpr SX = jExt(IL->Signed, W, *S), BX = jExt(IL->Signed, W, *B),
-          StX = jExt(true, W, *St);
+    JExpr SX = jExt(IL->Signed, W, *S), BX = jExt(IL->Signed, W, *B), StX = jExt(true, W, *St);
     bool Inclusive = IL->Pred == CmpInst::ICMP_SLE || IL->Pred == CmpInst::ICMP_ULE ||
                      IL->Pred == CmpInst::ICMP_SGE || IL->Pred == CmpInst::ICMP_UGE;
-    JExpr Trips = IL->Downward
-        ? jOp("ceildiv", jOp("sub", Inclusive ? jOp("add", SX, 1) : SX, BX),
-              jOp("sub", 0, StX))
-        : jOp("ceildiv", jOp("sub", Inclusive ? jOp("add", BX, 1) : BX, SX), StX);
+    JExpr Trips =
+        IL->Downward
+            ? jOp("ceildiv", jOp("sub", Inclusive ? jOp("add", SX, 1) : SX, BX), jOp("sub", 0, StX))
+            : jOp("ceildiv", jOp("sub", Inclusive ? jOp("add", BX, 1) : BX, SX), StX);
     if (!IL->PostInc) // the compare sees the value before the increment
       Trips = jOp("add", std::move(Trips), 1);
     return json::Array{"max", 1, std::move(Trips)};
@@ -241,8 +231,7 @@ private:
     BlockCounts C = countBlock(*BB);
     for (const std::string &U : C.Unknown)
       unknown(U + " in " + at(*BB));
-    bool Any = std::any_of(C.Counts.begin(), C.Counts.end(),
-                           [](uint64_t V) { return V != 0; }) ||
+    bool Any = std::any_of(C.Counts.begin(), C.Counts.end(), [](uint64_t V) { return V != 0; }) ||
                !C.ArgBytes.empty();
     if (Any)
       for (const Product &P : Mult)
@@ -263,9 +252,8 @@ private:
       } else {
         // A block that post-dominates its immediate dominator runs exactly
         // when the dominator does (within one iteration of L).
-        BasicBlock *IDom = DT.getNode(BB)->getIDom()
-                               ? DT.getNode(BB)->getIDom()->getBlock()
-                               : nullptr;
+        BasicBlock *IDom =
+            DT.getNode(BB)->getIDom() ? DT.getNode(BB)->getIDom()->getBlock() : nullptr;
         BasicBlock *DN = IDom ? nodeOf(IDom, L) : nullptr;
         auto DomCond = DN ? Cond.find(DN) : Cond.end();
         if (DomCond != Cond.end() && PDT.dominates(BB, IDom)) {
@@ -301,8 +289,7 @@ private:
             Sum.insert(Sum.end(), C.begin(), C.end());
           }
           if (Sum.size() > MaxPaths) {
-            unknown("too many distinct paths to " + at(*BB) +
-                    " (raise -hroof-max-paths)");
+            unknown("too many distinct paths to " + at(*BB) + " (raise -hroof-max-paths)");
             Sum.resize(MaxPaths);
           }
           Cond[BB] = std::move(Sum);
@@ -365,8 +352,8 @@ public:
       FM.Unknown.push_back(std::string("not modelled: hroof failed on this "
                                        "function (") +
                            E.what() + "); please report it");
-      F.getContext().diagnose(DiagnosticInfoGeneric(
-          "hroof: " + F.getName() + ": " + FM.Unknown.back(), DS_Remark));
+      F.getContext().diagnose(
+          DiagnosticInfoGeneric("hroof: " + F.getName() + ": " + FM.Unknown.back(), DS_Remark));
       return FM;
     }
   }
@@ -388,8 +375,7 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
   Function *G = CB.getCalledFunction();
   const IRFunctionModel *GM = MM.get(*G);
   if (!GM) {
-    unknown("recursive call to " + G->getName().str() + " in " +
-            at(*CB.getParent()));
+    unknown("recursive call to " + G->getName().str() + " in " + at(*CB.getParent()));
     return;
   }
   auto Add = [](std::vector<std::string> &V, const std::string &S) {
@@ -421,7 +407,8 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
           continue;
         }
         unknown("generic access whose address space is not provable "
-                "statically (counted under bytes.generic) in " + T.Where);
+                "statically (counted under bytes.generic) in " +
+                T.Where);
       }
       T.Counts[bytesIndex(S, Key.second)] += N;
     }
@@ -516,9 +503,8 @@ json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
       json::Array Factors;
       for (const JExpr &E : T.Factors)
         Factors.push_back(E);
-      Terms.push_back(json::Object{{"where", T.Where},
-                                   {"counts", std::move(Counts)},
-                                   {"factors", std::move(Factors)}});
+      Terms.push_back(json::Object{
+          {"where", T.Where}, {"counts", std::move(Counts)}, {"factors", std::move(Factors)}});
     }
     json::Array Unknown, Callees;
     for (const std::string &U : FM.Unknown)
@@ -556,8 +542,7 @@ PreservedAnalyses StaticModelWriter::run(Module &M, ModuleAnalysisManager &MAM) 
   std::error_code EC;
   raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
   if (EC) {
-    M.getContext().emitError("hroof: cannot write static model to '" + Path +
-                             "': " + EC.message());
+    M.getContext().emitError("hroof: cannot write static model to '" + Path + "': " + EC.message());
     return PreservedAnalyses::all();
   }
   OS << formatv("{0:2}", J) << "\n";

@@ -1,4 +1,5 @@
 //===- KernelModel.h - the static model of every kernel in a module -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // KernelModelAnalysis (module analysis, registered as "hroof-kernels") builds
 // for each kernel (ptx_kernel calling convention) and each device function it
@@ -49,8 +50,8 @@ struct IRModelTerm {
 struct IRFunctionModel {
   bool IsKernel = false;
   std::vector<IRModelTerm> Terms;
-  std::vector<std::string> Unknown;       ///< why not exact (deduplicated)
-  std::vector<std::string> Callees;       ///< device functions counted in
+  std::vector<std::string> Unknown; ///< why not exact (deduplicated)
+  std::vector<std::string> Callees; ///< device functions counted in
   bool exact() const { return Unknown.empty(); }
 };
 

@@ -1,4 +1,5 @@
 //===- Plugin.cpp - hroof.so: registers every hroof pass ------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // One plugin, loadable both ways:
 //   clang++ -fpass-plugin=build/lib/hroof.so -x cuda --cuda-gpu-arch=sm_90 ...
@@ -19,15 +20,12 @@
 using namespace llvm;
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "hroof", LLVM_VERSION_STRING,
-          [](PassBuilder &PB) {
-            PB.registerAnalysisRegistrationCallback(
-                [](ModuleAnalysisManager &MAM) {
-                  MAM.registerPass([] { return hroof::KernelModelAnalysis(); });
-                });
+  return {LLVM_PLUGIN_API_VERSION, "hroof", LLVM_VERSION_STRING, [](PassBuilder &PB) {
+            PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
+              MAM.registerPass([] { return hroof::KernelModelAnalysis(); });
+            });
             PB.registerPipelineParsingCallback(
-                [](StringRef Name, ModulePassManager &MPM,
-                   ArrayRef<PassBuilder::PipelineElement>) {
+                [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
                   if (Name == "print<hroof-kernels>") {
                     MPM.addPass(hroof::KernelModelPrinter(outs()));
                     return true;
@@ -45,12 +43,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             // Class names -> pass names, so -print-after=hroof-instrument,
             // -print-before, -time-passes and -debug-pass-manager name them.
             if (auto *PIC = PB.getPassInstrumentationCallbacks()) {
-              PIC->addClassToPassName(hroof::KernelModelPrinter::name(),
-                                      "print<hroof-kernels>");
-              PIC->addClassToPassName(hroof::StaticModelWriter::name(),
-                                      "hroof-static-json");
-              PIC->addClassToPassName(hroof::InstrumentPass::name(),
-                                      "hroof-instrument");
+              PIC->addClassToPassName(hroof::KernelModelPrinter::name(), "print<hroof-kernels>");
+              PIC->addClassToPassName(hroof::StaticModelWriter::name(), "hroof-static-json");
+              PIC->addClassToPassName(hroof::InstrumentPass::name(), "hroof-instrument");
             }
             // End of every clang compile: both passes act on device modules
             // only (target nvptx64-nvidia-cuda); the host compile is untouched.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compile-time cost of the hroof plugin on the bundled examples.
 
 For each example: full CUDA compile (host + device, -O2, sm_90, -c) without the

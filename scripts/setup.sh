@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs every dependency of hroof with apt and builds into build/.
 # Idempotent: a second run skips installed packages and rebuilds incrementally.
 set -euo pipefail

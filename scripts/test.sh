@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs every test this machine can run: ctest runs the unit tests and the lit suites.
 # GPU tests report UNSUPPORTED (lit) or are skipped (ctest) without a GPU; skips never count as passes.
 set -euo pipefail

@@ -1,4 +1,5 @@
 //===- CompareCommand.cpp - hroof compare PROFILE... ---------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Per kernel, the three sources side by side (per launch): the static model,
 // the dynamic counts and the hardware counters: FLOPs per precision, special
@@ -104,8 +105,8 @@ std::vector<Line> comparisonLines(const KernelData &K) {
   };
   Lines.push_back({"AI global (requested)", AI(K.Static, "bytes.global."),
                    AI(K.Dynamic, "bytes.global."), AI(K.Counters, "bytes.global.")});
-  for (const auto &[Name, Key] : {std::pair{"AI L1", "l1_bytes"}, {"AI L2", "l2_bytes"},
-                                  {"AI HBM", "dram_bytes"}})
+  for (const auto &[Name, Key] :
+       {std::pair{"AI L1", "l1_bytes"}, {"AI L2", "l2_bytes"}, {"AI HBM", "dram_bytes"}})
     if (auto V = AI(K.Counters, Key))
       Lines.push_back({Name, std::nullopt, std::nullopt, V});
 
@@ -138,8 +139,8 @@ void staticReasons(const KernelData &K, const Totals &T, double Tolerance,
       P += (P.empty() ? "" : "; ") + S;
     Why.push_back("no static totals at these launches" + (P.empty() ? "" : ": " + P));
   }
-  bool StaticDiffers = differ(SF, DF, Tolerance) || differ(SB, DB, Tolerance) ||
-                       K.StaticDiffers > 0;
+  bool StaticDiffers =
+      differ(SF, DF, Tolerance) || differ(SB, DB, Tolerance) || K.StaticDiffers > 0;
   if (StaticDiffers) {
     if (!K.StaticExact) {
       std::string U;
@@ -147,8 +148,9 @@ void staticReasons(const KernelData &K, const Totals &T, double Tolerance,
         U += (U.empty() ? "" : "; ") + S;
       Why.push_back("static != dynamic: the static model is not exact for this kernel "
                     "(guards or loops it cannot sum, unknown calls)" +
-                    (U.empty() ? std::string(" - see `hroof static --terms` for what it could not model")
-                               : ": " + U));
+                    (U.empty()
+                         ? std::string(" - see `hroof static --terms` for what it could not model")
+                         : ": " + U));
     } else {
       Why.push_back("static != dynamic on " + std::to_string(K.StaticDiffers) +
                     " launch(es) although the model claims exactness: a model bug worth reporting");
@@ -170,8 +172,8 @@ void counterReasons(const KernelData &K, const Totals &T, double Tolerance,
                     "/launch: special-function expansion - " + fmtNum(Special) +
                     " div/sqrt/rcp/rsqrt/transcendental ops per launch, counted apart by hroof, "
                     "execute as FFMA/FMUL sequences the hardware counts as FLOPs");
-    else if (*CF > *DF &&
-             perLaunch(K.Counters, "flops.f16").value_or(0) > perLaunch(K.Dynamic, "flops.f16").value_or(0))
+    else if (*CF > *DF && perLaunch(K.Counters, "flops.f16").value_or(0) >
+                              perLaunch(K.Dynamic, "flops.f16").value_or(0))
       Why.push_back("counters > dynamic f16 FLOPs: the counters take every half instruction as "
                     "packed (HADD2/HMUL2 = 2, HFMA2 = 4 FLOPs), also scalar ones, and count "
                     "the HFMA2.MMA instructions ptxas uses to load constants");
@@ -204,13 +206,14 @@ void counterReasons(const KernelData &K, const Totals &T, double Tolerance,
     if (*CB > *DB && Flush > 0 && std::fabs(*CB - *DB - Flush) <= 0.01 * Flush)
       Why.push_back("counters see " + fmtNum(*CB - *DB) +
                     " more global bytes per launch: the instrumentation's own flush "
-                    "(one 8-byte atomic per warp and counter = " + fmtNum(Flush) +
-                    "); a plain build has no such bytes");
+                    "(one 8-byte atomic per warp and counter = " +
+                    fmtNum(Flush) + "); a plain build has no such bytes");
     else if (*CB > *DB)
       Why.push_back(std::string("counters see more requested global bytes (") + fmtRatio(*CB, *DB) +
-                    "): " + (Bulk ? "unmodeled bulk/TMA copies (the static model lists them)"
-                                  : "bulk/TMA or cp.async copies and library code the "
-                                    "instrumentation does not count"));
+                    "): " +
+                    (Bulk ? "unmodeled bulk/TMA copies (the static model lists them)"
+                          : "bulk/TMA or cp.async copies and library code the "
+                            "instrumentation does not count"));
     else
       Why.push_back("counters see fewer requested global bytes (" + fmtRatio(*CB, *DB) +
                     "): the hardware counts a warp's access to one address once "
@@ -245,15 +248,20 @@ void cacheReasons(const KernelData &K, const Totals &T, std::vector<std::string>
 
 nlohmann::json kernelJson(const KernelData &K, const std::vector<Line> &Lines,
                           const std::vector<std::string> &Why) {
-  nlohmann::json KJ = {{"kernel", K.Name}, {"mangled", K.Mangled}, {"launches", K.Launches},
+  nlohmann::json KJ = {{"kernel", K.Name},
+                       {"mangled", K.Mangled},
+                       {"launches", K.Launches},
                        {"static_launches", K.Static.Launches},
                        {"dynamic_launches", K.Dynamic.Launches},
                        {"counter_launches", K.Counters.Launches},
-                       {"static_exact", K.StaticExact}, {"reasons", Why}};
+                       {"static_exact", K.StaticExact},
+                       {"reasons", Why}};
   nlohmann::json Rows = nlohmann::json::array();
   for (const Line &L : Lines)
-    Rows.push_back({{"what", L.What}, {"static", optJson(L.Static)},
-                    {"dynamic", optJson(L.Dynamic)}, {"counters", optJson(L.Counters)}});
+    Rows.push_back({{"what", L.What},
+                    {"static", optJson(L.Static)},
+                    {"dynamic", optJson(L.Dynamic)},
+                    {"counters", optJson(L.Counters)}});
   KJ["per_launch"] = Rows;
   return KJ;
 }
@@ -264,7 +272,8 @@ void printKernel(const KernelData &K, const std::vector<Line> &Lines,
             << K.Static.Launches << ", dynamic at " << K.Dynamic.Launches << ", counters at "
             << K.Counters.Launches << "); per launch:\n";
   std::cout << "  " << std::left << std::setw(26) << "" << std::right << std::setw(14) << "static"
-            << std::setw(14) << "dynamic" << std::setw(14) << "counters" << "\n";
+            << std::setw(14) << "dynamic" << std::setw(14) << "counters"
+            << "\n";
   for (const Line &L : Lines)
     std::cout << "  " << std::left << std::setw(26) << L.What << std::right << std::setw(14)
               << cell(L.Static) << std::setw(14) << cell(L.Dynamic) << std::setw(14)
@@ -319,8 +328,9 @@ Subcommand addCompareCommand(CLI::App &App) {
   C->add_option("inputs", O->Inputs, "profile JSON files (merged) and/or ncu raw CSV files")
       ->required();
   C->add_option("--kernel", O->Kernel, "only kernels whose name matches this regular expression");
-  C->add_option("--tolerance", O->Tolerance, "relative difference (percent) that counts as a "
-                                             "disagreement (default 1)");
+  C->add_option("--tolerance", O->Tolerance,
+                "relative difference (percent) that counts as a "
+                "disagreement (default 1)");
   C->add_flag("--json", O->Json, "print JSON");
   return {C, [O] { return runCompare(*O); }};
 }

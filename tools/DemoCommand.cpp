@@ -1,4 +1,5 @@
 //===- DemoCommand.cpp - hroof demo: the bundled examples -----------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Reads examples/demo.json (each entry: file, kernel, grid, block, args and a
 // one-line description). Where clang and the plugin are here, compiles each
@@ -8,8 +9,8 @@
 // launch next to the exact dynamic counts, with the measured time.
 //===----------------------------------------------------------------------===//
 #include "Settings.h"
-#include "Subcommand.h"
 #include "StaticReport.h"
+#include "Subcommand.h"
 #include "Toolchain.h"
 #include "report/Format.h"
 #include "report/ProfileReader.h"
@@ -21,9 +22,9 @@
 #include <iostream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <set>
 
 using namespace hroof;
 
@@ -45,9 +46,7 @@ static bool fileExists(const std::string &P) {
   return stat(P.c_str(), &S) == 0;
 }
 
-static bool gpuPresent() {
-  return runProgram({"nvidia-smi", "-L"}, "/dev/null", "/dev/null") == 0;
-}
+static bool gpuPresent() { return runProgram({"nvidia-smi", "-L"}, "/dev/null", "/dev/null") == 0; }
 
 static u128 sumFlops(const nlohmann::json &C) {
   u128 S = 0;
@@ -112,13 +111,11 @@ static int reportProfiles(const std::string &Bin, const std::string &Tmp,
     if (runProgram({Bin + "/hroof-ert", "--quick", "--out", Ert}, Tmp + "/ert.log",
                    Tmp + "/ert.log") != 0 ||
         runReport(Report, "") != 0) {
-      std::cerr << "hroof: the report failed (" << Tmp << "/report.err, " << Tmp
-                << "/ert.log)\n";
+      std::cerr << "hroof: the report failed (" << Tmp << "/report.err, " << Tmp << "/ert.log)\n";
       return 1;
     }
   }
-  std::cout << "\nStatic, dynamic and counters side by side (hroof compare):\n"
-            << std::flush;
+  std::cout << "\nStatic, dynamic and counters side by side (hroof compare):\n" << std::flush;
   int RC = 0;
   try {
     RC = runSubcommand(addCompareCommand, Profiles) != 0;
@@ -127,8 +124,7 @@ static int reportProfiles(const std::string &Bin, const std::string &Tmp,
     RC = 1;
   }
   std::cout << "\nReport: " << Out << ".html (chart and table, opens offline), "
-            << (Node ? Out + ".svg, " : std::string("no SVG (needs node), ")) << Out
-            << ".csv\n";
+            << (Node ? Out + ".svg, " : std::string("no SVG (needs node), ")) << Out << ".csv\n";
   return RC;
 }
 
@@ -140,13 +136,14 @@ static int runOnGpu(const nlohmann::json &Manifest) {
   char Tmp[] = "/tmp/hroof-demo-XXXXXX";
   if (!mkdtemp(Tmp))
     throw UserError("cannot create a temporary directory in /tmp");
-  std::cerr << "hroof demo: GPU found: running the instrumented examples from "
-            << ExDir << " under hroof run (profiles in " << Tmp << ")\n";
-  std::cout << "\n" << std::left << std::setw(22) << "kernel" << std::right
-            << std::setw(12) << "time (us)" << std::setw(12) << "GFLOP/s"
-            << std::setw(13) << "static FLOPs" << std::setw(14) << "dynamic FLOPs"
-            << std::setw(13) << "static glob.B" << std::setw(14) << "dynamic glob.B"
-            << std::setw(7) << "equal" << "\n";
+  std::cerr << "hroof demo: GPU found: running the instrumented examples from " << ExDir
+            << " under hroof run (profiles in " << Tmp << ")\n";
+  std::cout << "\n"
+            << std::left << std::setw(22) << "kernel" << std::right << std::setw(12) << "time (us)"
+            << std::setw(12) << "GFLOP/s" << std::setw(13) << "static FLOPs" << std::setw(14)
+            << "dynamic FLOPs" << std::setw(13) << "static glob.B" << std::setw(14)
+            << "dynamic glob.B" << std::setw(7) << "equal"
+            << "\n";
   std::set<std::string> Ran;
   int RC = 0;
   for (const auto &E : Manifest) {
@@ -163,10 +160,10 @@ static int runOnGpu(const nlohmann::json &Manifest) {
       }
       std::string Log = std::string(Tmp) + "/" + Stem + ".log";
       std::cerr << "  running " << Stem << "\n";
-      if (runProgram({Bin + "/hroof", "run", "--no-summary", "--output", Profile, "--", Exe},
-                     Log, Log) != 0) {
-        std::cerr << "hroof: " << Stem << " failed under hroof run (log: " << Tmp
-                  << "/" << Stem << ".log)\n";
+      if (runProgram({Bin + "/hroof", "run", "--no-summary", "--output", Profile, "--", Exe}, Log,
+                     Log) != 0) {
+        std::cerr << "hroof: " << Stem << " failed under hroof run (log: " << Tmp << "/" << Stem
+                  << ".log)\n";
         RC = 1;
       }
     }
@@ -196,17 +193,16 @@ static int runOnGpu(const nlohmann::json &Manifest) {
     const auto &Dyn = (*L)["dynamic"];
     double Us = (*L)["duration_ns"].is_number() ? (*L)["duration_ns"].get<double>() / 1e3 : 0;
     u128 DF = sumFlops(Dyn), DB = sumGlobal(Dyn);
-    std::cout << std::setw(12) << std::fixed << std::setprecision(1) << Us
-              << std::setw(12) << std::setprecision(1) << (Us > 0 ? double(DF) / Us / 1e3 : 0.0);
+    std::cout << std::setw(12) << std::fixed << std::setprecision(1) << Us << std::setw(12)
+              << std::setprecision(1) << (Us > 0 ? double(DF) / Us / 1e3 : 0.0);
     bool Equal = L->value("static_matches_dynamic", false);
     if (L->contains("static") && !(*L)["static"].is_null()) {
       const auto &St = (*L)["static"];
-      std::cout << std::setw(13) << fmt(double(sumFlops(St))) << std::setw(14)
-                << fmt(double(DF)) << std::setw(13) << fmt(double(sumGlobal(St)))
-                << std::setw(14) << fmt(double(DB));
+      std::cout << std::setw(13) << fmt(double(sumFlops(St))) << std::setw(14) << fmt(double(DF))
+                << std::setw(13) << fmt(double(sumGlobal(St))) << std::setw(14) << fmt(double(DB));
     } else {
-      std::cout << std::setw(13) << "-" << std::setw(14) << fmt(double(DF))
-                << std::setw(13) << "-" << std::setw(14) << fmt(double(DB));
+      std::cout << std::setw(13) << "-" << std::setw(14) << fmt(double(DF)) << std::setw(13) << "-"
+                << std::setw(14) << fmt(double(DB));
     }
     std::cout << std::setw(7) << (Equal ? "yes" : "NO") << "\n";
     if (!Equal)
@@ -235,24 +231,21 @@ int demoMain() {
               << "); the static model comes from the binaries\n";
     return runOnGpu(Manifest);
   }
-  std::cerr << "hroof demo: static model of " << Manifest.size()
-            << " example kernels from " << Dir
+  std::cerr << "hroof demo: static model of " << Manifest.size() << " example kernels from " << Dir
             << (Gpu ? "" : " (no GPU here: static counts only)") << "\n";
   std::map<std::string, StaticModule> Modules;
-  std::cout << std::left << std::setw(22) << "kernel" << std::setw(7) << "exact"
-            << std::setw(26) << "launch" << std::right << std::setw(10) << "FLOPs"
-            << std::setw(26) << "by type" << std::setw(11) << "glob. B"
-            << std::setw(10) << "shared B" << std::setw(8) << "AI" << "\n";
+  std::cout << std::left << std::setw(22) << "kernel" << std::setw(7) << "exact" << std::setw(26)
+            << "launch" << std::right << std::setw(10) << "FLOPs" << std::setw(26) << "by type"
+            << std::setw(11) << "glob. B" << std::setw(10) << "shared B" << std::setw(8) << "AI"
+            << "\n";
   int RC = 0;
   for (const auto &E : Manifest) {
     std::string File = Dir + "/" + E.at("file").get<std::string>();
     std::string Arch = E.value("arch", "sm_90");
     std::string Key = File + "@" + Arch;
     if (!Modules.count(Key)) {
-      std::cerr << "  compiling " << E.at("file").get<std::string>() << " for "
-                << Arch << "\n";
-      nlohmann::json J = nlohmann::json::parse(
-          compileStaticModel(TC, File, Arch, {}).ModelJson);
+      std::cerr << "  compiling " << E.at("file").get<std::string>() << " for " << Arch << "\n";
+      nlohmann::json J = nlohmann::json::parse(compileStaticModel(TC, File, Arch, {}).ModelJson);
       Modules[Key] = parseStaticModel(J);
     }
     const StaticModule &M = Modules[Key];
@@ -262,8 +255,8 @@ int demoMain() {
       if (std::regex_search(C.Name, Re))
         K = &C;
     if (!K)
-      throw UserError("demo.json: no kernel matching '" +
-                      E.at("kernel").get<std::string>() + "' in " + File);
+      throw UserError("demo.json: no kernel matching '" + E.at("kernel").get<std::string>() +
+                      "' in " + File);
     LaunchRequest Req;
     auto Dims = [](const nlohmann::json &A) {
       std::array<int64_t, 3> D{1, 1, 1};
@@ -278,10 +271,10 @@ int demoMain() {
     KernelResult R = evaluateForLaunch(*K, Req);
     std::string Short = K->Name.substr(0, K->Name.find('('));
     std::ostringstream Launch;
-    Launch << Req.Shape->Grid[0] << "x" << Req.Shape->Grid[1] << " / "
-           << Req.Shape->Block[0] << "x" << Req.Shape->Block[1];
-    std::cout << std::left << std::setw(22) << Short << std::setw(7)
-              << (K->Exact ? "yes" : "no") << std::setw(26) << Launch.str();
+    Launch << Req.Shape->Grid[0] << "x" << Req.Shape->Grid[1] << " / " << Req.Shape->Block[0] << "x"
+           << Req.Shape->Block[1];
+    std::cout << std::left << std::setw(22) << Short << std::setw(7) << (K->Exact ? "yes" : "no")
+              << std::setw(26) << Launch.str();
     if (!R.Total) {
       std::cout << R.Problem << "\n";
       RC = 1;
@@ -292,17 +285,16 @@ int demoMain() {
     for (int I = FlopsBase; I < SpecialBase; ++I)
       if (T[I]) {
         CounterKey CK = counterKey(I);
-        Types += (Types.empty() ? "" : " ") +
-                 std::string(I >= TensorBase ? "tc_" : "") + CK.Parts[1];
+        Types +=
+            (Types.empty() ? "" : " ") + std::string(I >= TensorBase ? "tc_" : "") + CK.Parts[1];
       }
     u128 F = totalFlops(T), B = globalBytes(T);
     u128 Sh = 0;
     for (int D = 0; D < NumMemDirs; ++D)
       Sh += T[bytesIndex(MemSpace::Shared, MemDir(D))];
-    std::cout << std::right << std::setw(10) << fmt(double(F)) << std::setw(26)
-              << Types << std::setw(11) << fmt(double(B)) << std::setw(10)
-              << fmt(double(Sh)) << std::setw(8) << std::setprecision(3)
-              << (B ? double(F) / double(B) : 0.0) << "\n";
+    std::cout << std::right << std::setw(10) << fmt(double(F)) << std::setw(26) << Types
+              << std::setw(11) << fmt(double(B)) << std::setw(10) << fmt(double(Sh)) << std::setw(8)
+              << std::setprecision(3) << (B ? double(F) / double(B) : 0.0) << "\n";
   }
   if (Gpu)
     RC |= runOnGpu(Manifest);

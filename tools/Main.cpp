@@ -1,4 +1,5 @@
 //===- Main.cpp - the hroof command-line tool -----------------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //   hroof static FILE.cu [--arch sm_90] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]
 //                [--arg NAME=VALUE]... [--kernel REGEX] [--json] [-- clang args]
@@ -69,8 +70,8 @@ int runStatic(const StaticOptions &O) {
   if (M.Kernels.empty())
     throw UserError("'" + O.File + "' has no kernels");
   if (Selected.empty())
-    throw UserError("--kernel '" + O.KernelRegex + "' matches no kernel in '" +
-                    O.File + "' (kernels: " + All + ")");
+    throw UserError("--kernel '" + O.KernelRegex + "' matches no kernel in '" + O.File +
+                    "' (kernels: " + All + ")");
   // Launch.
   LaunchRequest Req;
   if (O.Grid.empty() != O.Block.empty())
@@ -103,13 +104,14 @@ int runStatic(const StaticOptions &O) {
     Out["source"] = O.File;
     Out["arch"] = M.Arch;
     if (Req.Shape)
-      Out["launch"] = {{"grid", Req.Shape->Grid}, {"block", Req.Shape->Block},
-                       {"args", Req.Args}};
+      Out["launch"] = {{"grid", Req.Shape->Grid}, {"block", Req.Shape->Block}, {"args", Req.Args}};
     Out["kernels"] = nlohmann::json::array();
     for (const KernelResult &R : Results) {
       const KernelModel &K = *R.Kernel;
-      nlohmann::json KJ = {{"name", K.Name}, {"mangled", K.Mangled},
-                           {"exact", K.Exact}, {"unknown", K.Unknown},
+      nlohmann::json KJ = {{"name", K.Name},
+                           {"mangled", K.Mangled},
+                           {"exact", K.Exact},
+                           {"unknown", K.Unknown},
                            {"functions", K.Functions}};
       KJ["params"] = nlohmann::json::array();
       for (const ModelParam &P : K.Params)
@@ -118,8 +120,8 @@ int runStatic(const StaticOptions &O) {
         KJ["total"] = countsToJson(*R.Total);
         u128 F = totalFlops(*R.Total), B = globalBytes(*R.Total);
         KJ["flops_total"] = uint64_t(F);
-        KJ["ai"] = {{"global", B ? nlohmann::json(double(F) / double(B))
-                                 : nlohmann::json(nullptr)}};
+        KJ["ai"] = {
+            {"global", B ? nlohmann::json(double(F) / double(B)) : nlohmann::json(nullptr)}};
       } else {
         KJ["total"] = nullptr;
         KJ["problem"] = R.Problem;
@@ -172,13 +174,12 @@ int main(int argc, char **argv) {
   App.footer(EnvHelp);
 
   StaticOptions SO;
-  CLI::App *Static = App.add_subcommand(
-      "static", "Compile FILE.cu with the plugin (no GPU needed) and print each "
-                "kernel's static counts; with --grid/--block (and --arg values) "
-                "the totals of that launch and the static arithmetic intensity. "
-                "FILE may also be a static-model .json written by the plugin.");
-  Static->add_option("file", SO.File, "CUDA source (.cu) or static model (.json)")
-      ->required();
+  CLI::App *Static =
+      App.add_subcommand("static", "Compile FILE.cu with the plugin (no GPU needed) and print each "
+                                   "kernel's static counts; with --grid/--block (and --arg values) "
+                                   "the totals of that launch and the static arithmetic intensity. "
+                                   "FILE may also be a static-model .json written by the plugin.");
+  Static->add_option("file", SO.File, "CUDA source (.cu) or static model (.json)")->required();
   Static->add_option("--arch", SO.Arch, "GPU architecture (default sm_90)");
   Static->add_option("--grid", SO.Grid, "grid dimensions X[,Y[,Z]]");
   Static->add_option("--block", SO.Block, "block dimensions X[,Y[,Z]]");

@@ -1,4 +1,5 @@
 //===- NcuCommand.cpp - hroof ncu EXPORT.csv -------------------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Prints each launch row of an Nsight Compute `--csv --page raw` export as
 // the CLI reads it: the kernel, the metric values in base units and the

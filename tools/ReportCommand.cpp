@@ -1,12 +1,13 @@
 //===- ReportCommand.cpp - hroof report PROFILE... -----------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The hierarchical roofline of one or more profiles (or Nsight Compute raw
 // CSV exports): a terminal table per kernel and, on request, the chart as a
 // self-contained HTML page (Vega-Lite, inlined) and a standalone SVG
 // (rendered by the same spec in node), and the table as CSV. docs/report.md.
 //===----------------------------------------------------------------------===//
-#include "Subcommand.h"
 #include "Settings.h"
+#include "Subcommand.h"
 #include "Toolchain.h"
 #include "report/ReportData.h"
 
@@ -61,23 +62,28 @@ void finishOut(std::ofstream &Out, const std::string &Path) {
     throw UserError("cannot write '" + Path + "': write failed");
 }
 
-std::string jsDir() {
-  return setting(Setting::ReportJs, HROOF_REPORT_JS_DIR);
-}
+std::string jsDir() { return setting(Setting::ReportJs, HROOF_REPORT_JS_DIR); }
 
-std::string assetsDir() {
-  return setting(Setting::ReportAssets, HROOF_SOURCE_DIR "/tools/report");
-}
+std::string assetsDir() { return setting(Setting::ReportAssets, HROOF_SOURCE_DIR "/tools/report"); }
 
 std::string htmlEscape(const std::string &S) {
   std::string R;
   for (char C : S) {
     switch (C) {
-    case '&': R += "&amp;"; break;
-    case '<': R += "&lt;"; break;
-    case '>': R += "&gt;"; break;
-    case '"': R += "&quot;"; break;
-    default: R += C;
+    case '&':
+      R += "&amp;";
+      break;
+    case '<':
+      R += "&lt;";
+      break;
+    case '>':
+      R += "&gt;";
+      break;
+    case '"':
+      R += "&quot;";
+      break;
+    default:
+      R += C;
     }
   }
   return R;
@@ -178,8 +184,8 @@ ChartPoints chartPoints(const std::vector<KernelAnalysis> &As, const Machine &M)
                           {"precision", A.Precision},
                           {"pct", A.PctOfCeiling},
                           {"bound", A.Bound},
-                          {"sources", "FLOPs: " + A.FlopSource + ", bytes: " +
-                                          A.BytesSource + ", time: " + A.TimeSource}});
+                          {"sources", "FLOPs: " + A.FlopSource + ", bytes: " + A.BytesSource +
+                                          ", time: " + A.TimeSource}});
       if (!Last || L.AI > Last->AI)
         Last = &L;
     }
@@ -231,8 +237,13 @@ void chartCeilings(const ChartFrame &Fr, const Machine &M, nlohmann::json &Ceil,
     double Bw = M.Bandwidth.at(L);
     std::string Name = std::string(levelLabel(L)) + " " + fmtNum(Bw / 1e3, 3) + " TB/s";
     double XEnd = PMax / Bw, XStart = std::max(X0, Y0 / Bw);
-    Ceil.push_back({{"ceiling", Name}, {"kind", "memory"}, {"end", 0}, {"ai", XStart}, {"gflops", XStart * Bw}});
-    Ceil.push_back({{"ceiling", Name}, {"kind", "memory"}, {"end", 1}, {"ai", XEnd}, {"gflops", PMax}});
+    Ceil.push_back({{"ceiling", Name},
+                    {"kind", "memory"},
+                    {"end", 0},
+                    {"ai", XStart},
+                    {"gflops", XStart * Bw}});
+    Ceil.push_back(
+        {{"ceiling", Name}, {"kind", "memory"}, {"end", 1}, {"ai", XEnd}, {"gflops", PMax}});
     double XL = std::max(XStart * 1.6, X0 * 1.6);
     CeilLabels.push_back({{"text", Name}, {"ai", XL}, {"gflops", XL * Bw}, {"kind", "memory"}});
   }
@@ -240,7 +251,8 @@ void chartCeilings(const ChartFrame &Fr, const Machine &M, nlohmann::json &Ceil,
     double F = M.Flops.at(P);
     std::string Name = precisionLabel(P) + " " + fmtNum(F / 1e3, 3) + " TFLOP/s";
     double XStart = F / BwMax;
-    Ceil.push_back({{"ceiling", Name}, {"kind", "compute"}, {"end", 0}, {"ai", XStart}, {"gflops", F}});
+    Ceil.push_back(
+        {{"ceiling", Name}, {"kind", "compute"}, {"end", 0}, {"ai", XStart}, {"gflops", F}});
     Ceil.push_back({{"ceiling", Name}, {"kind", "compute"}, {"end", 1}, {"ai", X1}, {"gflops", F}});
     CeilLabels.push_back({{"text", Name}, {"ai", X1 / 1.15}, {"gflops", F}, {"kind", "compute"}});
   }
@@ -249,59 +261,90 @@ void chartCeilings(const ChartFrame &Fr, const Machine &M, nlohmann::json &Ceil,
 /// The Vega-Lite layers: ceilings, their labels, the kernels' lines and
 /// points (with tooltips) and the kernel labels; \p X and \p Y the axes.
 nlohmann::json chartLayers(const nlohmann::json &X, const nlohmann::json &Y, double Angle) {
-  nlohmann::json LevelScale = {
-      {"domain", {"L1", "L2", "HBM", "global (requested)"}},
-      {"range", {"circle", "square", "triangle-up", "diamond"}}};
+  nlohmann::json LevelScale = {{"domain", {"L1", "L2", "HBM", "global (requested)"}},
+                               {"range", {"circle", "square", "triangle-up", "diamond"}}};
   return nlohmann::json::array(
       {{{"data", {{"name", "ceilings"}}},
-         {"mark", {{"type", "line"}, {"clip", true}, {"color", "#555"}, {"strokeWidth", 1.6}}},
-         {"encoding", {{"x", X}, {"y", Y}, {"detail", {{"field", "ceiling"}}},
-                       {"strokeDash", {{"field", "kind"}, {"type", "nominal"},
-                                       {"scale", {{"domain", {"compute", "memory"}},
-                                                  {"range", {{1, 0}, {6, 3}}}}},
-                                       {"legend", nullptr}}}}}},
-        {{"data", {{"name", "ceiling_labels"}}},
-         {"transform", {{{"filter", "datum.kind === 'compute'"}}}},
-         {"mark", {{"type", "text"}, {"clip", true}, {"fontSize", 11}, {"color", "#444"},
-                   {"dy", -7}, {"align", "right"}}},
-         {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "text"}}}}}},
-        {{"data", {{"name", "ceiling_labels"}}},
-         {"transform", {{{"filter", "datum.kind === 'memory'"}}}},
-         {"mark", {{"type", "text"}, {"clip", true}, {"fontSize", 11}, {"color", "#444"},
-                   {"dy", -6}, {"align", "left"}, {"angle", Angle}}},
-         {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "text"}}}}}},
-        {{"data", {{"name", "points"}}},
-         {"mark", {{"type", "line"}, {"strokeWidth", 1}, {"opacity", 0.45}}},
-         {"encoding", {{"x", X}, {"y", Y}, {"detail", {{"field", "kernel"}}},
-                       {"color", {{"field", "kernel"}, {"type", "nominal"}}}}}},
-        {{"data", {{"name", "points"}}},
-         {"mark", {{"type", "point"}, {"filled", true}, {"size", 110}, {"opacity", 0.9},
-                   {"stroke", "#222"}, {"strokeWidth", 0.6}}},
-         {"encoding",
-          {{"x", X},
-           {"y", Y},
-           {"color", {{"field", "kernel"}, {"type", "nominal"}, {"title", "Kernel"},
-                      {"scale", {{"scheme", "tableau10"}}}}},
-           {"shape", {{"field", "level"}, {"type", "nominal"}, {"title", "Memory level"},
-                      {"scale", LevelScale}}},
-           {"tooltip",
-            {{{"field", "full_name"}, {"title", "kernel"}},
-             {{"field", "level"}, {"title", "level"}},
-             {{"field", "ai"}, {"title", "AI (FLOP/B)"}, {"format", ".4~g"}},
-             {{"field", "gflops"}, {"title", "GFLOP/s"}, {"format", ".4~g"}},
-             {{"field", "bytes"}, {"title", "bytes/launch"}, {"format", ".4~s"}},
-             {{"field", "flops"}, {"title", "FLOPs/launch"}, {"format", ".4~s"}},
-             {{"field", "time_us"}, {"title", "time/launch (us)"}, {"format", ".4~g"}},
-             {{"field", "launches"}, {"title", "launches"}},
-             {{"field", "time_share"}, {"title", "% of time"}, {"format", ".1f"}},
-             {{"field", "precision"}, {"title", "precision"}},
-             {{"field", "pct"}, {"title", "% of ceiling"}, {"format", ".1f"}},
-             {{"field", "bound"}, {"title", "bound by"}},
-             {{"field", "sources"}, {"title", "sources"}}}}}}},
-        {{"data", {{"name", "labels"}}},
-         {"mark", {{"type", "text"}, {"align", "left"}, {"dx", 9}, {"dy", 3}, {"fontSize", 11}}},
-         {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "kernel"}}},
-                       {"color", {{"field", "kernel"}, {"type", "nominal"}}}}}}});
+        {"mark", {{"type", "line"}, {"clip", true}, {"color", "#555"}, {"strokeWidth", 1.6}}},
+        {"encoding",
+         {{"x", X},
+          {"y", Y},
+          {"detail", {{"field", "ceiling"}}},
+          {"strokeDash",
+           {{"field", "kind"},
+            {"type", "nominal"},
+            {"scale", {{"domain", {"compute", "memory"}}, {"range", {{1, 0}, {6, 3}}}}},
+            {"legend", nullptr}}}}}},
+       {{"data", {{"name", "ceiling_labels"}}},
+        {"transform", {{{"filter", "datum.kind === 'compute'"}}}},
+        {"mark",
+         {{"type", "text"},
+          {"clip", true},
+          {"fontSize", 11},
+          {"color", "#444"},
+          {"dy", -7},
+          {"align", "right"}}},
+        {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "text"}}}}}},
+       {{"data", {{"name", "ceiling_labels"}}},
+        {"transform", {{{"filter", "datum.kind === 'memory'"}}}},
+        {"mark",
+         {{"type", "text"},
+          {"clip", true},
+          {"fontSize", 11},
+          {"color", "#444"},
+          {"dy", -6},
+          {"align", "left"},
+          {"angle", Angle}}},
+        {"encoding", {{"x", X}, {"y", Y}, {"text", {{"field", "text"}}}}}},
+       {{"data", {{"name", "points"}}},
+        {"mark", {{"type", "line"}, {"strokeWidth", 1}, {"opacity", 0.45}}},
+        {"encoding",
+         {{"x", X},
+          {"y", Y},
+          {"detail", {{"field", "kernel"}}},
+          {"color", {{"field", "kernel"}, {"type", "nominal"}}}}}},
+       {{"data", {{"name", "points"}}},
+        {"mark",
+         {{"type", "point"},
+          {"filled", true},
+          {"size", 110},
+          {"opacity", 0.9},
+          {"stroke", "#222"},
+          {"strokeWidth", 0.6}}},
+        {"encoding",
+         {{"x", X},
+          {"y", Y},
+          {"color",
+           {{"field", "kernel"},
+            {"type", "nominal"},
+            {"title", "Kernel"},
+            {"scale", {{"scheme", "tableau10"}}}}},
+          {"shape",
+           {{"field", "level"},
+            {"type", "nominal"},
+            {"title", "Memory level"},
+            {"scale", LevelScale}}},
+          {"tooltip",
+           {{{"field", "full_name"}, {"title", "kernel"}},
+            {{"field", "level"}, {"title", "level"}},
+            {{"field", "ai"}, {"title", "AI (FLOP/B)"}, {"format", ".4~g"}},
+            {{"field", "gflops"}, {"title", "GFLOP/s"}, {"format", ".4~g"}},
+            {{"field", "bytes"}, {"title", "bytes/launch"}, {"format", ".4~s"}},
+            {{"field", "flops"}, {"title", "FLOPs/launch"}, {"format", ".4~s"}},
+            {{"field", "time_us"}, {"title", "time/launch (us)"}, {"format", ".4~g"}},
+            {{"field", "launches"}, {"title", "launches"}},
+            {{"field", "time_share"}, {"title", "% of time"}, {"format", ".1f"}},
+            {{"field", "precision"}, {"title", "precision"}},
+            {{"field", "pct"}, {"title", "% of ceiling"}, {"format", ".1f"}},
+            {{"field", "bound"}, {"title", "bound by"}},
+            {{"field", "sources"}, {"title", "sources"}}}}}}},
+       {{"data", {{"name", "labels"}}},
+        {"mark", {{"type", "text"}, {"align", "left"}, {"dx", 9}, {"dy", 3}, {"fontSize", 11}}},
+        {"encoding",
+         {{"x", X},
+          {"y", Y},
+          {"text", {{"field", "kernel"}}},
+          {"color", {{"field", "kernel"}, {"type", "nominal"}}}}}}});
 }
 
 nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M,
@@ -319,21 +362,30 @@ nlohmann::json chartSpec(const std::vector<KernelAnalysis> &As, const Machine &M
   // Memory labels follow their diagonal: slope 1 in log-log space.
   double Angle = 360.0 - std::atan((540.0 / std::log10(Y1 / Y0)) / (860.0 / std::log10(X1 / X0))) *
                              180.0 / M_PI;
-  nlohmann::json X = {{"field", "ai"}, {"type", "quantitative"},
+  nlohmann::json X = {{"field", "ai"},
+                      {"type", "quantitative"},
                       {"scale", {{"type", "log"}, {"domain", {X0, X1}}}},
                       {"axis", {{"title", "Arithmetic intensity (FLOP/byte)"}, {"format", "~g"}}}};
-  nlohmann::json Y = {{"field", "gflops"}, {"type", "quantitative"},
+  nlohmann::json Y = {{"field", "gflops"},
+                      {"type", "quantitative"},
                       {"scale", {{"type", "log"}, {"domain", {Y0, Y1}}}},
                       {"axis", {{"title", "Performance (GFLOP/s)"}, {"format", "~s"}}}};
   nlohmann::json Spec = {
       {"$schema", "https://vega.github.io/schema/vega-lite/v6.json"},
-      {"title", {{"text", Title}, {"subtitle", "ceilings: " + M.Name + " (" + M.Path.substr(M.Path.rfind('/') + 1) + ", hroof-ert)"}}},
+      {"title",
+       {{"text", Title},
+        {"subtitle",
+         "ceilings: " + M.Name + " (" + M.Path.substr(M.Path.rfind('/') + 1) + ", hroof-ert)"}}},
       {"width", 860},
       {"height", 540},
       {"background", "white"},
-      {"datasets", {{"points", C.Points}, {"ceilings", Ceil}, {"ceiling_labels", CeilLabels},
-                    {"labels", Labels}}},
-      {"config", {{"legend", {{"labelLimit", 320}}}, {"axis", {{"grid", true}, {"gridOpacity", 0.35}}}}},
+      {"datasets",
+       {{"points", C.Points},
+        {"ceilings", Ceil},
+        {"ceiling_labels", CeilLabels},
+        {"labels", Labels}}},
+      {"config",
+       {{"legend", {{"labelLimit", 320}}}, {"axis", {{"grid", true}, {"gridOpacity", 0.35}}}}},
       {"layer", chartLayers(X, Y, Angle)},
       {"resolve", {{"scale", {{"color", "shared"}}}}}};
   return Spec;
@@ -356,7 +408,9 @@ std::string aiAt(const KernelAnalysis &A, const std::string &Level) {
 /// chart's levels are.
 double aiRequestedValue(const KernelAnalysis &A) {
   const KernelData &K = *A.K;
-  const SourceCounts *S = K.Dynamic.present() ? &K.Dynamic : K.Counters.present() ? &K.Counters : nullptr;
+  const SourceCounts *S = K.Dynamic.present()    ? &K.Dynamic
+                          : K.Counters.present() ? &K.Counters
+                                                 : nullptr;
   if (!S)
     return 0;
   double B = sumPrefix(S->Counts, "bytes.global.") / double(S->Launches);
@@ -369,16 +423,20 @@ std::string aiRequested(const KernelAnalysis &A) {
 }
 
 std::string srcCode(const std::string &S) {
-  if (S == "counters") return "ctr";
-  if (S == "dynamic") return "dyn";
-  if (S == "static") return "sta";
-  if (S == "activity") return "act";
+  if (S == "counters")
+    return "ctr";
+  if (S == "dynamic")
+    return "dyn";
+  if (S == "static")
+    return "sta";
+  if (S == "activity")
+    return "act";
   return "-";
 }
 
 std::vector<std::string> header() {
-  return {"kernel", "launches", "time%", "time ms", "GFLOP/s", "prec", "AI L1", "AI L2",
-          "AI HBM", "AI req", "%ceil", "bound", "src F/B/T"};
+  return {"kernel", "launches", "time%",  "time ms", "GFLOP/s", "prec",     "AI L1",
+          "AI L2",  "AI HBM",   "AI req", "%ceil",   "bound",   "src F/B/T"};
 }
 
 std::vector<std::vector<std::string>> tableRows(const std::vector<KernelAnalysis> &As) {
@@ -388,11 +446,12 @@ std::vector<std::vector<std::string>> tableRows(const std::vector<KernelAnalysis
     const KernelAnalysis &A = As[I];
     std::string Share = fmtFixed(A.TimeShare, 1), Ms = fmtFixed(A.TotalTimeNs / 1e6, 3);
     std::string Pct = A.PctOfCeiling > 0 ? fmtFixed(A.PctOfCeiling, 1) : "-";
-    Rows.push_back({Names[I], std::to_string(A.K->Launches), A.TimeNsPerLaunch > 0 ? Share : "-",
-                    A.TimeNsPerLaunch > 0 ? Ms : "-", A.GFlops > 0 ? fmtNum(A.GFlops) : "-",
-                    A.Precision.empty() ? "-" : A.Precision, aiAt(A, "L1"), aiAt(A, "L2"),
-                    aiAt(A, "HBM"), aiRequested(A), Pct, A.Bound.empty() ? "-" : A.Bound,
-                    srcCode(A.FlopSource) + "/" + srcCode(A.BytesSource) + "/" + srcCode(A.TimeSource)});
+    Rows.push_back(
+        {Names[I], std::to_string(A.K->Launches), A.TimeNsPerLaunch > 0 ? Share : "-",
+         A.TimeNsPerLaunch > 0 ? Ms : "-", A.GFlops > 0 ? fmtNum(A.GFlops) : "-",
+         A.Precision.empty() ? "-" : A.Precision, aiAt(A, "L1"), aiAt(A, "L2"), aiAt(A, "HBM"),
+         aiRequested(A), Pct, A.Bound.empty() ? "-" : A.Bound,
+         srcCode(A.FlopSource) + "/" + srcCode(A.BytesSource) + "/" + srcCode(A.TimeSource)});
   }
   return Rows;
 }
@@ -439,10 +498,26 @@ std::string htmlTable(const std::vector<KernelAnalysis> &As) {
 }
 
 void writeCsv(std::ostream &OS, const std::vector<KernelAnalysis> &As) {
-  writeCsvRow(OS, {"kernel", "mangled", "launches", "time_ns_total", "time_share_pct",
-                   "time_ns_per_launch", "flops_per_launch", "gflops", "precision", "ai_l1",
-                   "ai_l2", "ai_hbm", "ai_requested", "peak_gflops", "governing_gflops",
-                   "pct_of_ceiling", "bound", "flop_source", "bytes_source", "time_source"});
+  writeCsvRow(OS, {"kernel",
+                   "mangled",
+                   "launches",
+                   "time_ns_total",
+                   "time_share_pct",
+                   "time_ns_per_launch",
+                   "flops_per_launch",
+                   "gflops",
+                   "precision",
+                   "ai_l1",
+                   "ai_l2",
+                   "ai_hbm",
+                   "ai_requested",
+                   "peak_gflops",
+                   "governing_gflops",
+                   "pct_of_ceiling",
+                   "bound",
+                   "flop_source",
+                   "bytes_source",
+                   "time_source"});
   for (const KernelAnalysis &A : As) {
     auto Num = [](double V) { return fmtSignificant(V, 6); };
     // A level's AI, empty where the kernel has none.
@@ -453,12 +528,26 @@ void writeCsv(std::ostream &OS, const std::vector<KernelAnalysis> &As) {
       return std::string();
     };
     double ReqV = aiRequestedValue(A);
-    writeCsvRow(OS, {A.K->Name, A.K->Mangled, std::to_string(A.K->Launches),
-                     Num(A.TotalTimeNs), Num(A.TimeShare), Num(A.TimeNsPerLaunch),
-                     Num(A.FlopsPerLaunch), Num(A.GFlops), A.Precision, Ai("L1"), Ai("L2"),
-                     Ai("HBM"), ReqV > 0 ? Num(ReqV) : "", Num(A.PeakGFlops),
-                     Num(A.GoverningGFlops), Num(A.PctOfCeiling), A.Bound, A.FlopSource,
-                     A.BytesSource, A.TimeSource});
+    writeCsvRow(OS, {A.K->Name,
+                     A.K->Mangled,
+                     std::to_string(A.K->Launches),
+                     Num(A.TotalTimeNs),
+                     Num(A.TimeShare),
+                     Num(A.TimeNsPerLaunch),
+                     Num(A.FlopsPerLaunch),
+                     Num(A.GFlops),
+                     A.Precision,
+                     Ai("L1"),
+                     Ai("L2"),
+                     Ai("HBM"),
+                     ReqV > 0 ? Num(ReqV) : "",
+                     Num(A.PeakGFlops),
+                     Num(A.GoverningGFlops),
+                     Num(A.PctOfCeiling),
+                     A.Bound,
+                     A.FlopSource,
+                     A.BytesSource,
+                     A.TimeSource});
   }
 }
 
@@ -600,8 +689,9 @@ int produceReport(const ReportOptions &O) {
     }
     return A.TotalTimeNs;
   };
-  std::stable_sort(As.begin(), As.end(),
-                   [&](const KernelAnalysis &A, const KernelAnalysis &B) { return Key(A) > Key(B); });
+  std::stable_sort(As.begin(), As.end(), [&](const KernelAnalysis &A, const KernelAnalysis &B) {
+    return Key(A) > Key(B);
+  });
   if (O.Top > 0 && size_t(O.Top) < As.size())
     As.resize(size_t(O.Top));
 
@@ -622,8 +712,9 @@ int produceReport(const ReportOptions &O) {
   for (const std::string &N : Notes)
     std::cout << "note: " << N << "\n";
 
-  std::string Title = "Hierarchical roofline: " + (D.Inputs.size() == 1 ? D.Inputs[0]
-                                                   : std::to_string(D.Inputs.size()) + " inputs");
+  std::string Title =
+      "Hierarchical roofline: " +
+      (D.Inputs.size() == 1 ? D.Inputs[0] : std::to_string(D.Inputs.size()) + " inputs");
   nlohmann::json Spec = chartSpec(As, *M, Title, O.AllCeilings);
   for (const std::string *PP : {&O.Html, &O.Svg, &O.Csv}) {
     const std::string &Path = *PP;
@@ -632,8 +723,7 @@ int produceReport(const ReportOptions &O) {
     std::ostringstream Out;
     if (PP == &O.Html) {
       Out << buildHtml(Spec, As, Title,
-                       "inputs: " + Inputs + " | ceilings: " + M->Name + " (" + M->Path + ")",
-                       [&] {
+                       "inputs: " + Inputs + " | ceilings: " + M->Name + " (" + M->Path + ")", [&] {
                          std::vector<std::string> N = {SrcLegend};
                          N.insert(N.end(), Notes.begin(), Notes.end());
                          return N;

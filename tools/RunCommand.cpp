@@ -1,4 +1,5 @@
 //===- RunCommand.cpp - hroof run [options] -- CMD ARGS... ----------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Runs CMD under the hroof runtime: sets CUDA_INJECTION64_PATH to
 // <bin>/../lib/libhroof_rt.so (or --runtime-lib) and one environment variable
@@ -97,19 +98,18 @@ double globalBytes(const nlohmann::json &T) {
 void printSummary(const std::string &Path, const nlohmann::json &P) {
   report::ProfileFields F(Path);
   std::cout << "hroof: profile " << Path
-            << (F.flag(P, "", "complete") ? "" : " (incomplete: the process "
-                                                  "did not finish normally)")
+            << (F.flag(P, "", "complete") ? ""
+                                          : " (incomplete: the process "
+                                            "did not finish normally)")
             << "\n";
   if (P.contains("devices"))
     for (auto &D : P["devices"])
-      std::cout << "  device " << D.value("ordinal", 0) << ": "
-                << D.value("name", std::string("?")) << " (sm "
-                << D.value("compute_capability", std::string("?")) << ")\n";
-  std::cout << "  " << std::left << std::setw(40) << "kernel" << std::right
-            << std::setw(9) << "launches" << std::setw(12) << "total ms"
-            << std::setw(11) << "mean us" << std::setw(10) << "flops"
-            << std::setw(10) << "gl.bytes" << std::setw(14) << "static=dyn"
-            << std::setw(10) << "hw.flops" << std::setw(10) << "hw.dram"
+      std::cout << "  device " << D.value("ordinal", 0) << ": " << D.value("name", std::string("?"))
+                << " (sm " << D.value("compute_capability", std::string("?")) << ")\n";
+  std::cout << "  " << std::left << std::setw(40) << "kernel" << std::right << std::setw(9)
+            << "launches" << std::setw(12) << "total ms" << std::setw(11) << "mean us"
+            << std::setw(10) << "flops" << std::setw(10) << "gl.bytes" << std::setw(14)
+            << "static=dyn" << std::setw(10) << "hw.flops" << std::setw(10) << "hw.dram"
             << "\n";
   const nlohmann::json Kernels = P.value("kernels", nlohmann::json::array());
   for (size_t I = 0; I < Kernels.size(); ++I) {
@@ -141,13 +141,11 @@ void printSummary(const std::string &Path, const nlohmann::json &P) {
       if (T.contains("dram_bytes"))
         HwDram = fmtCount(T["dram_bytes"].get<double>());
     }
-    std::cout << "  " << std::left << std::setw(40) << Name << std::right
-              << std::setw(9) << F.count(K, Where, "launches") << std::setw(12)
-              << std::fixed << std::setprecision(3) << Total / 1e6
-              << std::setw(11) << std::setprecision(1) << Mean / 1e3
-              << std::setw(10) << Flops << std::setw(10) << Bytes
-              << std::setw(14) << Match << std::setw(10) << HwFlops
-              << std::setw(10) << HwDram << "\n";
+    std::cout << "  " << std::left << std::setw(40) << Name << std::right << std::setw(9)
+              << F.count(K, Where, "launches") << std::setw(12) << std::fixed
+              << std::setprecision(3) << Total / 1e6 << std::setw(11) << std::setprecision(1)
+              << Mean / 1e3 << std::setw(10) << Flops << std::setw(10) << Bytes << std::setw(14)
+              << Match << std::setw(10) << HwFlops << std::setw(10) << HwDram << "\n";
   }
   if (P.value("graph_launches", 0) > 0)
     std::cout << "  " << P["graph_launches"].get<uint64_t>()
@@ -158,8 +156,7 @@ void printSummary(const std::string &Path, const nlohmann::json &P) {
 }
 
 /// Profiles written by this run: the runtime stores HROOF_RUN_ID in each.
-std::vector<std::string> findProfiles(const std::string &Output,
-                                      const std::string &RunId) {
+std::vector<std::string> findProfiles(const std::string &Output, const std::string &RunId) {
   std::string Dir = endsWith(Output, ".json") ? dirOf(Output) : Output;
   std::vector<std::string> Out;
   std::unique_ptr<DIR, int (*)(DIR *)> D(::opendir(Dir.c_str()), ::closedir);
@@ -191,14 +188,13 @@ int runRun(const RunOptions &O) {
     if (!O.Values[I].empty()) {
       std::string E = rt::checkRtSetting(rt::RtSetting(I), O.Values[I]);
       if (!E.empty())
-        throw UserError("--" + std::string(rt::rtSettingInfo(rt::RtSetting(I)).Option) +
-                        ": " + E);
+        throw UserError("--" + std::string(rt::rtSettingInfo(rt::RtSetting(I)).Option) + ": " + E);
     }
-  std::string Lib = O.RuntimeLib.empty()
-                        ? executableDir() + "/../lib/libhroof_rt.so"
-                        : O.RuntimeLib;
+  std::string Lib =
+      O.RuntimeLib.empty() ? executableDir() + "/../lib/libhroof_rt.so" : O.RuntimeLib;
   if (!fileExists(Lib))
-    throw UserError("runtime library '" + Lib + "' not found (build it: ninja -C "
+    throw UserError("runtime library '" + Lib +
+                    "' not found (build it: ninja -C "
                     "build hroof_rt, or give --runtime-lib)");
   char Real[PATH_MAX];
   if (::realpath(Lib.c_str(), Real))
@@ -252,16 +248,17 @@ int runRun(const RunOptions &O) {
   ::sigaction(SIGHUP, &OldHup, nullptr);
   ::sigaction(SIGINT, &OldInt, nullptr);
   ::sigaction(SIGQUIT, &OldQuit, nullptr);
-  int RC = WIFEXITED(Status) ? WEXITSTATUS(Status)
-                             : WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1;
+  int RC = WIFEXITED(Status)     ? WEXITSTATUS(Status)
+           : WIFSIGNALED(Status) ? 128 + WTERMSIG(Status)
+                                 : 1;
   if (WIFSIGNALED(Status))
-    std::cerr << "hroof: '" << O.Command[0] << "' was killed by signal "
-              << WTERMSIG(Status) << "\n";
+    std::cerr << "hroof: '" << O.Command[0] << "' was killed by signal " << WTERMSIG(Status)
+              << "\n";
 
   bool Enabled = true;
   rt::parseRtBool(rt::rtSettingText(rt::RtSetting::Enable), Enabled);
-  if (O.NoSummary || !Enabled || (WIFEXITED(Status) && RC == 127 &&
-                                  findProfiles(Output, RunId).empty()))
+  if (O.NoSummary || !Enabled ||
+      (WIFEXITED(Status) && RC == 127 && findProfiles(Output, RunId).empty()))
     return RC;
   std::vector<std::string> Profiles = findProfiles(Output, RunId);
   if (Profiles.empty())
@@ -295,20 +292,19 @@ Subcommand addRunCommand(CLI::App &App) {
                     "help; the variables work without hroof run too (set "
                     "CUDA_INJECTION64_PATH to build/lib/libhroof_rt.so).\n";
   S.Parser = App.add_subcommand(
-      "run",
-      "Run CMD under the hroof runtime (libhroof_rt.so, via "
-      "CUDA_INJECTION64_PATH): every kernel launch with its duration; for "
-      "kernels compiled with the hroof plugin, the exact dynamic counts of "
-      "each launch and the static model evaluated with its grid, block and "
-      "arguments. Writes hroof-<pid>.json per CUDA process (schema: "
-      "docs/profile-format.md), then prints a per-kernel summary. Exit "
-      "status: CMD's (128+N if a signal N killed it). Usage: hroof run "
-      "[options] -- CMD ARGS...");
+      "run", "Run CMD under the hroof runtime (libhroof_rt.so, via "
+             "CUDA_INJECTION64_PATH): every kernel launch with its duration; for "
+             "kernels compiled with the hroof plugin, the exact dynamic counts of "
+             "each launch and the static model evaluated with its grid, block and "
+             "arguments. Writes hroof-<pid>.json per CUDA process (schema: "
+             "docs/profile-format.md), then prints a per-kernel summary. Exit "
+             "status: CMD's (128+N if a signal N killed it). Usage: hroof run "
+             "[options] -- CMD ARGS...");
   S.Parser->footer(Env);
   for (int I = 0; I < int(rt::RtSetting::Count); ++I) {
     const rt::RuntimeSettingInfo &Info = rt::rtSettingInfo(rt::RtSetting(I));
-    std::string Help = std::string(Info.Help) + " [" + Info.Env + ", default '" +
-                       Info.Default + "']";
+    std::string Help =
+        std::string(Info.Help) + " [" + Info.Env + ", default '" + Info.Default + "']";
     S.Parser->add_option(std::string("--") + Info.Option, O->Values[I], Help);
   }
   S.Parser->add_option("--runtime-lib", O->RuntimeLib,

@@ -1,4 +1,5 @@
 //===- Settings.h - every hroof setting, declared once --------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Each runtime setting is an environment variable declared here with its help
 // text; `hroof --help` prints this table.
@@ -44,8 +45,7 @@ inline const SettingInfo &settingInfo(Setting S) {
                               "chart.html (default: the source tree's "
                               "tools/report/)"},
   };
-  static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(Setting::Count),
-                "one row per Setting");
+  static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(Setting::Count), "one row per Setting");
   return Table[int(S)];
 }
 

@@ -1,4 +1,5 @@
 //===- StaticReport.cpp - evaluate and print static models ----------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "StaticReport.h"
 #include "Toolchain.h"
 
@@ -19,8 +20,7 @@ std::array<int64_t, 3> parseDims(const std::string &S, const std::string &What) 
     char *End = nullptr;
     long long V = std::strtoll(Part.c_str(), &End, 0);
     if (I >= 3 || Part.empty() || *End || V < 1)
-      throw UserError("bad " + What + " '" + S +
-                      "': expected X[,Y[,Z]] with positive integers");
+      throw UserError("bad " + What + " '" + S + "': expected X[,Y[,Z]] with positive integers");
     D[I++] = V;
   }
   if (I == 0)
@@ -40,12 +40,10 @@ static void checkLaunchLimits(const std::array<int64_t, 3> &D, const std::string
     int64_t Max = IsBlock ? BlockMax[I] : GridMax[I];
     if (D[I] > Max)
       throw UserError("bad " + What + " '" + Text + "': " + Axis[I] + " is " +
-                      std::to_string(D[I]) + ", above CUDA's limit of " +
-                      std::to_string(Max));
+                      std::to_string(D[I]) + ", above CUDA's limit of " + std::to_string(Max));
   }
   if (IsBlock && D[0] * D[1] * D[2] > 1024)
-    throw UserError("bad " + What + " '" + Text + "': " +
-                    std::to_string(D[0] * D[1] * D[2]) +
+    throw UserError("bad " + What + " '" + Text + "': " + std::to_string(D[0] * D[1] * D[2]) +
                     " threads per block, above CUDA's limit of 1024");
 }
 
@@ -68,9 +66,9 @@ static int64_t parseIntegerArg(const ModelParam &P, const std::string &Value) {
   if (P.Bits > 0 && P.Bits < 64) {
     long long Min = -(1LL << (P.Bits - 1)), Max = (1LL << P.Bits) - 1;
     if (V < Min || V > Max)
-      throw UserError("--arg " + P.Name + "=" + Value + ": " + Value +
-                      " does not fit parameter " + P.Name + " of type " + P.Type +
-                      " (" + std::to_string(Min) + " to " + std::to_string(Max) + ")");
+      throw UserError("--arg " + P.Name + "=" + Value + ": " + Value + " does not fit parameter " +
+                      P.Name + " of type " + P.Type + " (" + std::to_string(Min) + " to " +
+                      std::to_string(Max) + ")");
   }
   return V;
 }
@@ -158,11 +156,11 @@ void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms) {
   OS << "  total:\n";
   for (int I = 0; I < NumCounters; ++I)
     if ((*R.Total)[I])
-      OS << "    " << std::left << std::setw(34) << counterName(I)
-         << u128ToString((*R.Total)[I]) << "\n";
+      OS << "    " << std::left << std::setw(34) << counterName(I) << u128ToString((*R.Total)[I])
+         << "\n";
   u128 F = totalFlops(*R.Total), B = globalBytes(*R.Total);
-  OS << "    " << std::left << std::setw(34) << "flops (all, tensor included)"
-     << u128ToString(F) << "\n";
+  OS << "    " << std::left << std::setw(34) << "flops (all, tensor included)" << u128ToString(F)
+     << "\n";
   if (B)
     OS << "    " << std::left << std::setw(34) << "AI (flops / global bytes)"
        << std::setprecision(4) << double(F) / double(B) << "\n";

@@ -1,4 +1,5 @@
 //===- StaticReport.h - evaluate and print static models ------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Shared by `hroof static` and `hroof demo`: select kernels, evaluate a
 // kernel's static model for one launch, and print counts as a table or as JSON
@@ -18,7 +19,7 @@
 namespace hroof {
 
 struct LaunchRequest {
-  std::optional<LaunchShape> Shape; ///< both --grid and --block given
+  std::optional<LaunchShape> Shape;        ///< both --grid and --block given
   std::map<std::string, std::string> Args; ///< --arg NAME=VALUE
 };
 

@@ -1,4 +1,5 @@
 //===- Subcommand.h - how a subcommand plugs into the hroof CLI -----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #ifndef HROOF_TOOLS_SUBCOMMAND_H
 #define HROOF_TOOLS_SUBCOMMAND_H
 
@@ -32,8 +33,7 @@ Subcommand addNcuCommand(CLI::App &App);
 /// given (`hroof demo` runs report and compare this way): \p Add registers
 /// it, \p Args are its arguments. Returns its exit status; throws UserError
 /// as the subcommand does, and for arguments it does not accept.
-inline int runSubcommand(Subcommand (*Add)(CLI::App &),
-                         const std::vector<std::string> &Args) {
+inline int runSubcommand(Subcommand (*Add)(CLI::App &), const std::vector<std::string> &Args) {
   CLI::App App("hroof");
   Subcommand S = Add(App);
   std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
@@ -41,8 +41,8 @@ inline int runSubcommand(Subcommand (*Add)(CLI::App &),
   try {
     App.parse(Reversed);
   } catch (const CLI::ParseError &E) {
-    throw UserError(std::string("bad arguments to hroof ") +
-                             S.Parser->get_name() + ": " + E.what());
+    throw UserError(std::string("bad arguments to hroof ") + S.Parser->get_name() + ": " +
+                    E.what());
   }
   return S.Run();
 }

@@ -1,13 +1,14 @@
 //===- Toolchain.cpp - find clang, the plugin and CUDA; compile with them -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Toolchain.h"
 #include "Settings.h"
 
 #include <cerrno>
 #include <cstdio>
-#include <iostream>
-#include <fcntl.h>
 #include <cstdlib>
+#include <fcntl.h>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -72,8 +73,7 @@ int runProgram(const std::vector<std::string> &Argv, const std::string &OutPath,
   int Status = 0;
   while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
   }
-  return WIFEXITED(Status) ? WEXITSTATUS(Status)
-                           : WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1;
+  return WIFEXITED(Status) ? WEXITSTATUS(Status) : WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1;
 }
 
 Toolchain Toolchain::find() {
@@ -94,15 +94,14 @@ Toolchain Toolchain::find() {
   if (TC.CudaPath.empty())
     TC.CudaPath = HROOF_DEFAULT_CUDA_PATH;
   if (!isFile(TC.CudaPath + "/include/cuda.h"))
-    throw UserError("the CUDA toolkit is missing at '" + TC.CudaPath +
-                    "' (set CUDA_PATH)");
+    throw UserError("the CUDA toolkit is missing at '" + TC.CudaPath + "' (set CUDA_PATH)");
   return TC;
 }
 
 namespace {
 /// Runs Argv with extra environment; returns exit status, stderr captured.
-int runProcess(const std::vector<std::string> &Argv,
-               const std::vector<std::string> &Env, std::string &Stderr) {
+int runProcess(const std::vector<std::string> &Argv, const std::vector<std::string> &Env,
+               std::string &Stderr) {
   char ErrPath[] = "/tmp/hroof-err-XXXXXX";
   int ErrFd = mkstemp(ErrPath);
   if (ErrFd < 0)
@@ -157,20 +156,24 @@ CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
   bool HasOpt = false;
   for (const std::string &A : ExtraArgs)
     HasOpt |= A.size() >= 2 && A.compare(0, 2, "-O") == 0;
-  std::vector<std::string> Argv = {TC.Clang, "-x", "cuda", "--cuda-device-only",
+  std::vector<std::string> Argv = {TC.Clang,
+                                   "-x",
+                                   "cuda",
+                                   "--cuda-device-only",
                                    "--cuda-gpu-arch=" + Arch,
                                    "--cuda-path=" + TC.CudaPath,
                                    "-Wno-unknown-cuda-version",
                                    "-fno-discard-value-names",
-                                   "-fpass-plugin=" + TC.Plugin, "-S",
-                                   "-o", "/dev/null"};
+                                   "-fpass-plugin=" + TC.Plugin,
+                                   "-S",
+                                   "-o",
+                                   "/dev/null"};
   if (!HasOpt)
     Argv.push_back("-O2");
   Argv.insert(Argv.end(), ExtraArgs.begin(), ExtraArgs.end());
   Argv.push_back(File);
   CompileResult R;
-  int RC = runProcess(Argv, {"HROOF_STATIC_JSON=" + std::string(JsonPath)},
-                      R.Diagnostics);
+  int RC = runProcess(Argv, {"HROOF_STATIC_JSON=" + std::string(JsonPath)}, R.Diagnostics);
   std::ifstream In(JsonPath);
   std::stringstream SS;
   SS << In.rdbuf();
@@ -187,13 +190,12 @@ CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
     std::string PlainDiagnostics;
     if (runProcess(Plain, {}, PlainDiagnostics) == 0)
       throw UserError("the hroof plugin failed on '" + File +
-                      "' (clang compiles it without the plugin): " + First +
-                      "; please report it");
+                      "' (clang compiles it without the plugin): " + First + "; please report it");
     throw UserError("'" + File + "' does not compile: " + First);
   }
   if (R.ModelJson.empty())
-    throw UserError("the plugin wrote no static model for '" + File +
-                    "' (is '" + TC.Plugin + "' an hroof plugin?)");
+    throw UserError("the plugin wrote no static model for '" + File + "' (is '" + TC.Plugin +
+                    "' an hroof plugin?)");
   return R;
 }
 

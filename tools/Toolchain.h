@@ -1,4 +1,5 @@
 //===- Toolchain.h - find clang, the plugin and CUDA; compile with them ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // `hroof static` and `hroof demo` compile CUDA files with clang and the hroof
 // plugin. Each location is an environment variable (declared in Settings.h)

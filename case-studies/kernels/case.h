@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared host helpers of the case-study kernels (case-studies/kernels/*.cu).
 // Each program: runs its kernels at 2-3 sizes, REPS launches each (argv[1],
 // default 3), checks a subset of the outputs against a CPU reference, and
@@ -27,21 +28,20 @@
 #include <cuda_runtime.h>
 #include <vector>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                      \
-              cudaGetErrorString(e_));                                         \
-      exit(1);                                                                 \
-    }                                                                          \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                  \
+      exit(1);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 static int g_fail = 0;
 static int g_reps = 3;
 
 static bool g_list = false; // --list-launches: print LAUNCH lines, no CUDA
-static int g_warmup = 1;     // untimed launches before the timed ones (above)
+static int g_warmup = 1;    // untimed launches before the timed ones (above)
 
 static void case_init(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
@@ -61,8 +61,8 @@ static void case_init(int argc, char **argv) {
 // One line per (kernel, size) for build-time static totals (touches no CUDA):
 //   LAUNCH {"kernel":..,"size":..,"grid":[x,y,z],"block":[x,y,z],
 //           "args":{..},"flops":<hand formula>,"tensor":0|1}
-static void launch_line(const char *kernel, const char *size, dim3 g, dim3 b,
-                        const char *args, double flops, int tensor) {
+static void launch_line(const char *kernel, const char *size, dim3 g, dim3 b, const char *args,
+                        double flops, int tensor) {
   printf("LAUNCH {\"kernel\":\"%s\",\"size\":\"%s\",\"grid\":[%u,%u,%u],"
          "\"block\":[%u,%u,%u],\"args\":{%s},\"flops\":%.0f,\"tensor\":%d}\n",
          kernel, size, g.x, g.y, g.z, b.x, b.y, b.z, args, flops, tensor);
@@ -111,24 +111,22 @@ struct Checker {
       worst = err;
     if (!(err <= atol + rtol * fabs(ref))) {
       if (++bad <= 5)
-        fprintf(stderr, "%s: mismatch at %ld: got %.6g, want %.6g\n", what, idx,
-                got, ref);
+        fprintf(stderr, "%s: mismatch at %ld: got %.6g, want %.6g\n", what, idx, got, ref);
     }
   }
   bool ok() const { return bad == 0 && n > 0; }
 };
 
-static void case_line(const char *program, const char *kernel, const char *size,
-                      double flops, int tensor, float ms, const Checker &c) {
+static void case_line(const char *program, const char *kernel, const char *size, double flops,
+                      int tensor, float ms, const Checker &c) {
   if (!c.ok())
     ++g_fail;
   printf("CASE {\"program\":\"%s\",\"kernel\":\"%s\",\"size\":\"%s\","
          "\"flops\":%.0f,\"tensor\":%d,\"ms\":%.6f,\"gflops\":%.1f,"
          "\"checked\":%d,\"max_abs_err\":%.3g,\"reps\":%d,\"warmup\":%d,"
          "\"check\":\"%s\"}\n",
-         program, kernel, size, flops, tensor, ms,
-         ms > 0 ? flops / (ms * 1e6) : 0.0, c.n, c.worst, g_reps, g_warmup,
-         c.ok() ? "ok" : "FAIL");
+         program, kernel, size, flops, tensor, ms, ms > 0 ? flops / (ms * 1e6) : 0.0, c.n, c.worst,
+         g_reps, g_warmup, c.ok() ? "ok" : "FAIL");
   fflush(stdout);
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // conv2d: 2D convolution, 3x3 filter, stride 1, padding 1 (output P=H, Q=W),
 // the convolution layers of the seed papers (Yang et al., Wang et al.), as four
 // kernels, each at three sizes (the template tag Z = 1, 2, 3 names the size so
@@ -40,7 +41,9 @@
 #include <mma.h>
 using namespace nvcuda;
 
-struct Size { int N, C, K, H, W; };
+struct Size {
+  int N, C, K, H, W;
+};
 static const Size kSizes[4] = {{0, 0, 0, 0, 0},
                                {8, 64, 64, 56, 56},    // Z=1
                                {16, 128, 128, 28, 28}, // Z=2
@@ -48,10 +51,8 @@ static const Size kSizes[4] = {{0, 0, 0, 0, 0},
 
 // ---- naive direct convolution, NCHW ----------------------------------------
 template <int Z>
-__global__ void conv2d_direct_f32(int N, int C, int K, int H, int W,
-                                  const float *__restrict__ x,
-                                  const float *__restrict__ wt,
-                                  float *__restrict__ y) {
+__global__ void conv2d_direct_f32(int N, int C, int K, int H, int W, const float *__restrict__ x,
+                                  const float *__restrict__ wt, float *__restrict__ y) {
   long idx = (long)blockIdx.x * blockDim.x + threadIdx.x;
   long total = (long)N * K * H * W;
   if (idx >= total)
@@ -85,10 +86,8 @@ __global__ void conv2d_direct_f32(int N, int C, int K, int H, int W,
 #define TY 8
 #define KT 8
 template <int Z>
-__global__ void conv2d_tiled_f32(int N, int C, int K, int H, int W,
-                                 const float *__restrict__ x,
-                                 const float *__restrict__ wt,
-                                 float *__restrict__ y) {
+__global__ void conv2d_tiled_f32(int N, int C, int K, int H, int W, const float *__restrict__ x,
+                                 const float *__restrict__ wt, float *__restrict__ y) {
   __shared__ float xs[TY + 2][TX + 2];
   __shared__ __align__(16) float ws[9][KT];
   int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
@@ -147,10 +146,8 @@ __global__ void conv2d_tiled_f32(int N, int C, int K, int H, int W,
 // (column-major, leading dimension 9*C). Needs C%16 == 0, K%64 == 0,
 // (N*H*W)%16 == 0.
 template <typename T, int Z>
-__global__ void conv2d_igemm_wmma(int N, int C, int K, int H, int W,
-                                  const T *__restrict__ x,
-                                  const T *__restrict__ wt,
-                                  float *__restrict__ y) {
+__global__ void conv2d_igemm_wmma(int N, int C, int K, int H, int W, const T *__restrict__ x,
+                                  const T *__restrict__ wt, float *__restrict__ y) {
   __shared__ __align__(32) T As[16 * 16];
   int tid = threadIdx.y * 32 + threadIdx.x;
   int row = tid >> 3, col2 = (tid & 7) * 2;
@@ -178,8 +175,8 @@ __global__ void conv2d_igemm_wmma(int N, int C, int K, int H, int W,
 }
 
 // ---- host ------------------------------------------------------------------
-static double ref_nchw(const std::vector<float> &x, const std::vector<float> &wt,
-                       const Size &S, int n, int k, int p, int q) {
+static double ref_nchw(const std::vector<float> &x, const std::vector<float> &wt, const Size &S,
+                       int n, int k, int p, int q) {
   double acc = 0;
   for (int c = 0; c < S.C; ++c)
     for (int r = 0; r < 3; ++r)
@@ -205,7 +202,8 @@ static void check_f32(const char *what, const Size &S, const std::vector<float> 
   for (int i = 0; i < kSamples; ++i) {
     seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
     long idx = (long)((seed >> 17) % (uint64_t)total);
-    if (i < 4) idx = i == 0 ? 0 : i == 1 ? total - 1 : i == 2 ? S.W - 1 : (long)S.H * S.W - S.W;
+    if (i < 4)
+      idx = i == 0 ? 0 : i == 1 ? total - 1 : i == 2 ? S.W - 1 : (long)S.H * S.W - S.W;
     int q = idx % S.W, p = (idx / S.W) % S.H, k = (idx / ((long)S.W * S.H)) % S.K;
     int n = idx / ((long)S.W * S.H * S.K);
     ck.near(idx, y[idx], ref_nchw(x, wt, S, n, k, p, q), 1e-4, 1e-3);
@@ -229,7 +227,8 @@ template <int Z> static void run_size() {
   double flops = 2.0 * S.N * S.K * S.C * 9.0 * S.H * S.W;
   if (g_list) {
     char args[128], kn[96];
-    snprintf(args, sizeof args, "\"N\":%d,\"C\":%d,\"K\":%d,\"H\":%d,\"W\":%d", S.N, S.C, S.K, S.H, S.W);
+    snprintf(args, sizeof args, "\"N\":%d,\"C\":%d,\"K\":%d,\"H\":%d,\"W\":%d", S.N, S.C, S.K, S.H,
+             S.W);
     snprintf(kn, sizeof kn, "conv2d_direct_f32<%d>", Z);
     launch_line(kn, sz, dim3((unsigned)((ny + 255) / 256)), dim3(256), args, flops, 0);
     snprintf(kn, sizeof kn, "conv2d_tiled_f32<%d>", Z);
@@ -244,8 +243,10 @@ template <int Z> static void run_size() {
   }
   std::vector<float> x(nx), wt(nw);
   uint64_t seed = 1234 + Z;
-  for (auto &v : x) v = urand(seed);
-  for (auto &v : wt) v = urand(seed) * 0.25f;
+  for (auto &v : x)
+    v = urand(seed);
+  for (auto &v : wt)
+    v = urand(seed) * 0.25f;
   float *dx, *dw, *dy;
   CHECK(cudaMalloc(&dx, nx * 4));
   CHECK(cudaMalloc(&dw, nw * 4));
@@ -257,9 +258,8 @@ template <int Z> static void run_size() {
     CHECK(cudaMemset(dy, 0, ny * 4));
     int bs = 256;
     unsigned gs = (unsigned)((ny + bs - 1) / bs);
-    float ms = time_launches([&] {
-      conv2d_direct_f32<Z><<<gs, bs>>>(S.N, S.C, S.K, S.H, S.W, dx, dw, dy);
-    });
+    float ms = time_launches(
+        [&] { conv2d_direct_f32<Z><<<gs, bs>>>(S.N, S.C, S.K, S.H, S.W, dx, dw, dy); });
     Checker ck("conv2d_direct_f32");
     check_f32<int>("direct", S, x, wt, dy, ck);
     case_line("conv2d", "conv2d_direct_f32", sz, flops, 0, ms, ck);
@@ -268,9 +268,8 @@ template <int Z> static void run_size() {
     CHECK(cudaMemset(dy, 0, ny * 4));
     dim3 block(TX, TY);
     dim3 grid(((S.W + TX - 1) / TX) * ((S.H + TY - 1) / TY), S.K / KT, S.N);
-    float ms = time_launches([&] {
-      conv2d_tiled_f32<Z><<<grid, block>>>(S.N, S.C, S.K, S.H, S.W, dx, dw, dy);
-    });
+    float ms = time_launches(
+        [&] { conv2d_tiled_f32<Z><<<grid, block>>>(S.N, S.C, S.K, S.H, S.W, dx, dw, dy); });
     Checker ck("conv2d_tiled_f32");
     check_f32<int>("tiled", S, x, wt, dy, ck);
     case_line("conv2d", "conv2d_tiled_f32", sz, flops, 0, ms, ck);
@@ -306,9 +305,8 @@ template <int Z> static void run_size() {
     CHECK(cudaMemcpy(dwh, wh.data(), nw * sizeof(T), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dy, 0, ny * 4));
     dim3 block(32, 4), grid((unsigned)((long)S.N * S.H * S.W / 16), S.K / 64);
-    float ms = time_launches([&] {
-      conv2d_igemm_wmma<T, Z><<<grid, block>>>(S.N, S.C, S.K, S.H, S.W, dxh, dwh, dy);
-    });
+    float ms = time_launches(
+        [&] { conv2d_igemm_wmma<T, Z><<<grid, block>>>(S.N, S.C, S.K, S.H, S.W, dxh, dwh, dy); });
     std::vector<float> y(ny);
     CHECK(cudaMemcpy(y.data(), dy, ny * 4, cudaMemcpyDeviceToHost));
     Checker ck(name);

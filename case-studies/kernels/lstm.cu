@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // lstm: one LSTM cell step (the recurrent layer of the seed papers), as the
 // two kernels a framework launches per time step, at three sizes (template tag
 // Z = 1, 2, 3 names the size so hroof keeps sizes apart; see kSizes):
@@ -35,7 +36,9 @@
 #include <mma.h>
 using namespace nvcuda;
 
-struct Size { int B, H; };
+struct Size {
+  int B, H;
+};
 static const Size kSizes[4] = {{0, 0}, {64, 512}, {128, 1024}, {256, 1024}};
 
 // ---- SGEMM C[M][N] = A[M][K] * Bm[K][N], row-major, M%64 = N%64 = K%16 = 0 --
@@ -44,8 +47,7 @@ static const Size kSizes[4] = {{0, 0}, {64, 512}, {128, 1024}, {256, 1024}};
 #define BK 16
 template <int Z>
 __global__ void lstm_gemm_f32(int M, int N, int K, const float *__restrict__ A,
-                              const float *__restrict__ Bm,
-                              float *__restrict__ C) {
+                              const float *__restrict__ Bm, float *__restrict__ C) {
   __shared__ float As[BK][BM + 4];
   __shared__ float Bs[BK][BN];
   int tx = threadIdx.x % 16, ty = threadIdx.x / 16, tid = threadIdx.x;
@@ -111,8 +113,8 @@ __device__ __forceinline__ float sigmoidf_(float x) { return 1.f / (1.f + expf(-
 
 template <int Z>
 __global__ void lstm_pointwise_f32(int Bn, int H, const float *__restrict__ gates,
-                                   const float *__restrict__ bias,
-                                   float *__restrict__ c, float *__restrict__ h) {
+                                   const float *__restrict__ bias, float *__restrict__ c,
+                                   float *__restrict__ h) {
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= Bn * H)
     return;
@@ -159,10 +161,14 @@ template <int Z> static void run_size() {
   }
   std::vector<float> A((long)M * K), Bm((long)K * N), bias(N), c0((long)S.B * S.H);
   uint64_t seed = 77 + Z;
-  for (auto &v : A) v = urand(seed);
-  for (auto &v : Bm) v = urand(seed) * 0.05f;
-  for (auto &v : bias) v = urand(seed) * 0.1f;
-  for (auto &v : c0) v = urand(seed);
+  for (auto &v : A)
+    v = urand(seed);
+  for (auto &v : Bm)
+    v = urand(seed) * 0.05f;
+  for (auto &v : bias)
+    v = urand(seed) * 0.1f;
+  for (auto &v : c0)
+    v = urand(seed);
   float *dA, *dB, *dC, *dbias, *dc, *dh;
   CHECK(cudaMalloc(&dA, A.size() * 4));
   CHECK(cudaMalloc(&dB, Bm.size() * 4));
@@ -174,8 +180,8 @@ template <int Z> static void run_size() {
   CHECK(cudaMemcpy(dB, Bm.data(), Bm.size() * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(dbias, bias.data(), N * 4, cudaMemcpyHostToDevice));
   std::vector<float> C((long)M * N);
-  auto gemm_check = [&](Checker &ck, const std::vector<float> &Ar,
-                        const std::vector<float> &Br, double rtol, double atol) {
+  auto gemm_check = [&](Checker &ck, const std::vector<float> &Ar, const std::vector<float> &Br,
+                        double rtol, double atol) {
     CHECK(cudaMemcpy(C.data(), dC, C.size() * 4, cudaMemcpyDeviceToHost));
     uint64_t s = 5;
     for (int t = 0; t < 300; ++t) {
@@ -199,8 +205,14 @@ template <int Z> static void run_size() {
     using T = decltype(tag);
     std::vector<T> Ah(A.size()), Bh(Bm.size());
     std::vector<float> Ar(A.size()), Br(Bm.size());
-    for (size_t i = 0; i < A.size(); ++i) { Ah[i] = to_t<T>(A[i]); Ar[i] = from_t<T>(Ah[i]); }
-    for (size_t i = 0; i < Bm.size(); ++i) { Bh[i] = to_t<T>(Bm[i]); Br[i] = from_t<T>(Bh[i]); }
+    for (size_t i = 0; i < A.size(); ++i) {
+      Ah[i] = to_t<T>(A[i]);
+      Ar[i] = from_t<T>(Ah[i]);
+    }
+    for (size_t i = 0; i < Bm.size(); ++i) {
+      Bh[i] = to_t<T>(Bm[i]);
+      Br[i] = from_t<T>(Bh[i]);
+    }
     T *dAh, *dBh;
     CHECK(cudaMalloc(&dAh, Ah.size() * sizeof(T)));
     CHECK(cudaMalloc(&dBh, Bh.size() * sizeof(T)));
@@ -222,9 +234,8 @@ template <int Z> static void run_size() {
     int n = S.B * S.H;
     // c is updated in place: reset before every launch is not possible inside
     // time_launches, so the check uses one extra launch from c0.
-    float ms = time_launches([&] {
-      lstm_pointwise_f32<Z><<<(n + 255) / 256, 256>>>(S.B, S.H, dC, dbias, dc, dh);
-    });
+    float ms = time_launches(
+        [&] { lstm_pointwise_f32<Z><<<(n + 255) / 256, 256>>>(S.B, S.H, dC, dbias, dc, dh); });
     CHECK(cudaMemcpy(dc, c0.data(), c0.size() * 4, cudaMemcpyHostToDevice));
     lstm_pointwise_f32<Z><<<(n + 255) / 256, 256>>>(S.B, S.H, dC, dbias, dc, dh);
     CHECK(cudaGetLastError());
@@ -244,8 +255,12 @@ template <int Z> static void run_size() {
     }
     case_line("lstm", "lstm_pointwise_f32", sz, 11.0 * n, 0, ms, ck);
   }
-  CHECK(cudaFree(dA)); CHECK(cudaFree(dB)); CHECK(cudaFree(dC));
-  CHECK(cudaFree(dbias)); CHECK(cudaFree(dc)); CHECK(cudaFree(dh));
+  CHECK(cudaFree(dA));
+  CHECK(cudaFree(dB));
+  CHECK(cudaFree(dC));
+  CHECK(cudaFree(dbias));
+  CHECK(cudaFree(dc));
+  CHECK(cudaFree(dh));
 }
 
 int main(int argc, char **argv) {

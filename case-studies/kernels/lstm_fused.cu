@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // lstm_fused: the LSTM cell step of lstm.cu with the pointwise gate update
 // fused into the epilogue of the Tensor-Core GEMM (the second optimization of
 // the case study: removes the gates' round trip through global memory, 4*B*H
@@ -23,15 +24,16 @@
 #include <mma.h>
 using namespace nvcuda;
 
-struct Size { int B, H; };
+struct Size {
+  int B, H;
+};
 static const Size kSizes[4] = {{0, 0}, {64, 512}, {128, 1024}, {256, 1024}};
 
 __device__ __forceinline__ float sigmoidf_(float x) { return 1.f / (1.f + expf(-x)); }
 
 template <int Z>
 __global__ void lstm_fused_wmma(int Bn, int H, const __half *__restrict__ A,
-                                const __half *__restrict__ Wt,
-                                const float *__restrict__ bias,
+                                const __half *__restrict__ Wt, const float *__restrict__ bias,
                                 float *__restrict__ c, float *__restrict__ h) {
   __shared__ __align__(32) float G[4][16 * 16];
   int warp = threadIdx.x / 32, K = 2 * H, N = 4 * H;
@@ -81,13 +83,23 @@ template <int Z> static void run_size() {
   // Same data as lstm.cu (seed 77+Z), rounded to half.
   std::vector<float> A((long)M * K), Bm((long)K * N), bias(N), c0((long)S.B * S.H);
   uint64_t seed = 77 + Z;
-  for (auto &v : A) v = urand(seed);
-  for (auto &v : Bm) v = urand(seed) * 0.05f;
-  for (auto &v : bias) v = urand(seed) * 0.1f;
-  for (auto &v : c0) v = urand(seed);
+  for (auto &v : A)
+    v = urand(seed);
+  for (auto &v : Bm)
+    v = urand(seed) * 0.05f;
+  for (auto &v : bias)
+    v = urand(seed) * 0.1f;
+  for (auto &v : c0)
+    v = urand(seed);
   std::vector<__half> Ah(A.size()), Bh(Bm.size());
-  for (size_t i = 0; i < A.size(); ++i) { Ah[i] = __float2half(A[i]); A[i] = __half2float(Ah[i]); }
-  for (size_t i = 0; i < Bm.size(); ++i) { Bh[i] = __float2half(Bm[i]); Bm[i] = __half2float(Bh[i]); }
+  for (size_t i = 0; i < A.size(); ++i) {
+    Ah[i] = __float2half(A[i]);
+    A[i] = __half2float(Ah[i]);
+  }
+  for (size_t i = 0; i < Bm.size(); ++i) {
+    Bh[i] = __float2half(Bm[i]);
+    Bm[i] = __half2float(Bh[i]);
+  }
   __half *dA, *dB;
   float *dbias, *dc, *dh;
   CHECK(cudaMalloc(&dA, Ah.size() * 2));
@@ -99,9 +111,8 @@ template <int Z> static void run_size() {
   CHECK(cudaMemcpy(dB, Bh.data(), Bh.size() * 2, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(dbias, bias.data(), N * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(dc, c0.data(), c0.size() * 4, cudaMemcpyHostToDevice));
-  float ms = time_launches([&] {
-    lstm_fused_wmma<Z><<<grid, block>>>(S.B, S.H, dA, dB, dbias, dc, dh);
-  });
+  float ms =
+      time_launches([&] { lstm_fused_wmma<Z><<<grid, block>>>(S.B, S.H, dA, dB, dbias, dc, dh); });
   // c is updated in place: one more launch from c0 for the check.
   CHECK(cudaMemcpy(dc, c0.data(), c0.size() * 4, cudaMemcpyHostToDevice));
   lstm_fused_wmma<Z><<<grid, block>>>(S.B, S.H, dA, dB, dbias, dc, dh);
@@ -127,8 +138,11 @@ template <int Z> static void run_size() {
     ck.near((long)b * S.H + j, hn[(long)b * S.H + j], sig(g[3]) * tanh(c1), 1e-3, 1e-3);
   }
   case_line("lstm_fused", "lstm_fused_wmma", sz, flops, 1, ms, ck);
-  CHECK(cudaFree(dA)); CHECK(cudaFree(dB)); CHECK(cudaFree(dbias));
-  CHECK(cudaFree(dc)); CHECK(cudaFree(dh));
+  CHECK(cudaFree(dA));
+  CHECK(cudaFree(dB));
+  CHECK(cudaFree(dbias));
+  CHECK(cudaFree(dc));
+  CHECK(cudaFree(dh));
 }
 
 int main(int argc, char **argv) {

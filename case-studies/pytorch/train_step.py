@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """PyTorch training steps of the seed papers' two workloads, for hroof run
 (hardware counters only: PyTorch's kernels are cuDNN/cuBLAS/ATen, not built
 with the plugin).

@@ -1,4 +1,5 @@
 //===- CounterMetrics.cpp - hardware-counter metrics -> profile count keys -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/CounterMetrics.h"
 
 namespace hroof {
@@ -20,10 +21,9 @@ const std::vector<FlopRule> &flopRules() {
 }
 
 const std::vector<TensorRule> &tensorRules() {
-  static const std::vector<TensorRule> R = {
-      {"fp16", "f16"},           {"bf16_dst_fp32", "bf16"},
-      {"tf32_dst_fp32", "tf32"}, {"fp64", "f64"},
-      {"int8", "int8"},          {"fp8_sparsity_off", "fp8"}};
+  static const std::vector<TensorRule> R = {{"fp16", "f16"},           {"bf16_dst_fp32", "bf16"},
+                                            {"tf32_dst_fp32", "tf32"}, {"fp64", "f64"},
+                                            {"int8", "int8"},          {"fp8_sparsity_off", "fp8"}};
   return R;
 }
 
@@ -40,14 +40,12 @@ const std::vector<SumRule> &byteRules() {
     // Atomics: docs/counting-model.md counts the bytes of atom and red in
     // their space; SASS has RED only for global memory (shared reductions
     // are ATOMS).
-    V.push_back({"bytes.global.atomic",
-                 {{Sass("global", "atom"), Sass("global", "red")}}});
+    V.push_back({"bytes.global.atomic", {{Sass("global", "atom"), Sass("global", "red")}}});
     V.push_back({"bytes.shared.atomic", {{Sass("shared", "atom")}}});
     V.push_back({"l1_bytes", {{"l1tex__t_bytes.sum"}}});
     V.push_back({"l2_bytes", {{"lts__t_bytes.sum"}}});
-    V.push_back({"dram_bytes",
-                 {{"dram__bytes_read.sum", "dram__bytes_write.sum"},
-                  {"dram__bytes.sum"}}});
+    V.push_back(
+        {"dram_bytes", {{"dram__bytes_read.sum", "dram__bytes_write.sum"}, {"dram__bytes.sum"}}});
     return V;
   }();
   return R;

@@ -1,4 +1,5 @@
 //===- Expr.cpp - parse and evaluate static-model expressions -------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/Expr.h"
 
 #include <cstring>
@@ -24,21 +25,31 @@ bool evalPred(CmpPred P, int W, int64_t A, int64_t B) {
   int64_t SA = sextBits(A, W), SB = sextBits(B, W);
   uint64_t UA = uint64_t(zextBits(A, W)), UB = uint64_t(zextBits(B, W));
   switch (P) {
-  case CmpPred::EQ: return UA == UB;
-  case CmpPred::NE: return UA != UB;
-  case CmpPred::SLT: return SA < SB;
-  case CmpPred::SLE: return SA <= SB;
-  case CmpPred::SGT: return SA > SB;
-  case CmpPred::SGE: return SA >= SB;
-  case CmpPred::ULT: return UA < UB;
-  case CmpPred::ULE: return UA <= UB;
-  case CmpPred::UGT: return UA > UB;
-  case CmpPred::UGE: return UA >= UB;
+  case CmpPred::EQ:
+    return UA == UB;
+  case CmpPred::NE:
+    return UA != UB;
+  case CmpPred::SLT:
+    return SA < SB;
+  case CmpPred::SLE:
+    return SA <= SB;
+  case CmpPred::SGT:
+    return SA > SB;
+  case CmpPred::SGE:
+    return SA >= SB;
+  case CmpPred::ULT:
+    return UA < UB;
+  case CmpPred::ULE:
+    return UA <= UB;
+  case CmpPred::UGT:
+    return UA > UB;
+  case CmpPred::UGE:
+    return UA >= UB;
   }
   return false;
 }
 
-static const char *PredNames[] = {"eq", "ne", "slt", "sle", "sgt",
+static const char *PredNames[] = {"eq",  "ne",  "slt", "sle", "sgt",
                                   "sge", "ult", "ule", "ugt", "uge"};
 const char *predName(CmpPred P) { return PredNames[int(P)]; }
 
@@ -46,22 +57,22 @@ namespace {
 struct OpInfo {
   const char *Name;
   ExprOp Op;
-  int NumOps;     // expression operands
-  bool HasWidth;  // a width precedes the operands
+  int NumOps;    // expression operands
+  bool HasWidth; // a width precedes the operands
 };
 const OpInfo OpTable[] = {
-    {"add", ExprOp::Add, 2, false},   {"sub", ExprOp::Sub, 2, false},
-    {"mul", ExprOp::Mul, 2, false},   {"and", ExprOp::And, 2, false},
-    {"or", ExprOp::Or, 2, false},     {"xor", ExprOp::Xor, 2, false},
-    {"shl", ExprOp::Shl, 2, false},   {"udiv", ExprOp::UDiv, 2, true},
-    {"sdiv", ExprOp::SDiv, 2, true},  {"urem", ExprOp::URem, 2, true},
-    {"srem", ExprOp::SRem, 2, true},  {"lshr", ExprOp::LShr, 2, true},
-    {"ashr", ExprOp::AShr, 2, true},  {"smin", ExprOp::SMin, 2, true},
-    {"smax", ExprOp::SMax, 2, true},  {"umin", ExprOp::UMin, 2, true},
-    {"umax", ExprOp::UMax, 2, true},  {"not", ExprOp::Not, 1, false},
+    {"add", ExprOp::Add, 2, false},       {"sub", ExprOp::Sub, 2, false},
+    {"mul", ExprOp::Mul, 2, false},       {"and", ExprOp::And, 2, false},
+    {"or", ExprOp::Or, 2, false},         {"xor", ExprOp::Xor, 2, false},
+    {"shl", ExprOp::Shl, 2, false},       {"udiv", ExprOp::UDiv, 2, true},
+    {"sdiv", ExprOp::SDiv, 2, true},      {"urem", ExprOp::URem, 2, true},
+    {"srem", ExprOp::SRem, 2, true},      {"lshr", ExprOp::LShr, 2, true},
+    {"ashr", ExprOp::AShr, 2, true},      {"smin", ExprOp::SMin, 2, true},
+    {"smax", ExprOp::SMax, 2, true},      {"umin", ExprOp::UMin, 2, true},
+    {"umax", ExprOp::UMax, 2, true},      {"not", ExprOp::Not, 1, false},
     {"select", ExprOp::Select, 3, false}, {"sext", ExprOp::SExt, 1, true},
-    {"zext", ExprOp::ZExt, 1, true},  {"max", ExprOp::Max, 2, false},
-    {"min", ExprOp::Min, 2, false},   {"ceildiv", ExprOp::CeilDiv, 2, false},
+    {"zext", ExprOp::ZExt, 1, true},      {"max", ExprOp::Max, 2, false},
+    {"min", ExprOp::Min, 2, false},       {"ceildiv", ExprOp::CeilDiv, 2, false},
 };
 const char *SRegNames[] = {"tid", "ntid", "ctaid", "nctaid"};
 
@@ -114,8 +125,7 @@ ExprPtr Expr::parse(const nlohmann::json &J) {
       throw ExprError("malformed sreg expression: " + J.dump());
     std::string S = J[1].get<std::string>();
     auto Dot = S.find('.');
-    if (Dot == std::string::npos || Dot + 2 != S.size() || S[Dot + 1] < 'x' ||
-        S[Dot + 1] > 'z')
+    if (Dot == std::string::npos || Dot + 2 != S.size() || S[Dot + 1] < 'x' || S[Dot + 1] > 'z')
       throw ExprError("unknown special register: " + S);
     std::string R = S.substr(0, Dot);
     int I = 0;
@@ -165,15 +175,16 @@ ExprPtr Expr::parse(const nlohmann::json &J) {
 nlohmann::json Expr::toJson() const {
   using nlohmann::json;
   switch (Op) {
-  case ExprOp::Const: return Imm;
-  case ExprOp::Arg: return json::array({"arg", Imm});
+  case ExprOp::Const:
+    return Imm;
+  case ExprOp::Arg:
+    return json::array({"arg", Imm});
   case ExprOp::SReg:
-    return json::array({"sreg", std::string(SRegNames[int(Reg)]) + "." +
-                                    char('x' + Dim)});
+    return json::array({"sreg", std::string(SRegNames[int(Reg)]) + "." + char('x' + Dim)});
   case ExprOp::ICmp:
-    return json::array({"icmp", predName(Pred), Width, Ops[0]->toJson(),
-                        Ops[1]->toJson()});
-  default: break;
+    return json::array({"icmp", predName(Pred), Width, Ops[0]->toJson(), Ops[1]->toJson()});
+  default:
+    break;
   }
   const OpInfo *I = findOp(Op);
   json A = json::array({I->Name});
@@ -187,23 +198,31 @@ nlohmann::json Expr::toJson() const {
 std::string Expr::str(const std::vector<std::string> *ArgNames) const {
   auto S = [&](int I) { return Ops[I]->str(ArgNames); };
   switch (Op) {
-  case ExprOp::Const: return std::to_string(Imm);
+  case ExprOp::Const:
+    return std::to_string(Imm);
   case ExprOp::Arg:
     if (ArgNames && Imm < int64_t(ArgNames->size()) && !(*ArgNames)[Imm].empty())
       return (*ArgNames)[Imm];
     return "arg" + std::to_string(Imm);
   case ExprOp::SReg:
     return std::string(SRegNames[int(Reg)]) + "." + char('x' + Dim);
-  case ExprOp::Add: return "(" + S(0) + " + " + S(1) + ")";
-  case ExprOp::Sub: return "(" + S(0) + " - " + S(1) + ")";
-  case ExprOp::Mul: return S(0) + "*" + S(1);
+  case ExprOp::Add:
+    return "(" + S(0) + " + " + S(1) + ")";
+  case ExprOp::Sub:
+    return "(" + S(0) + " - " + S(1) + ")";
+  case ExprOp::Mul:
+    return S(0) + "*" + S(1);
   case ExprOp::ICmp:
     return "[" + S(0) + " " + predName(Pred) + " " + S(1) + "]";
-  case ExprOp::Not: return "!" + S(0);
-  case ExprOp::Select: return "(" + S(0) + " ? " + S(1) + " : " + S(2) + ")";
+  case ExprOp::Not:
+    return "!" + S(0);
+  case ExprOp::Select:
+    return "(" + S(0) + " ? " + S(1) + " : " + S(2) + ")";
   case ExprOp::SExt:
-  case ExprOp::ZExt: return S(0);
-  default: break;
+  case ExprOp::ZExt:
+    return S(0);
+  default:
+    break;
   }
   const OpInfo *I = findOp(Op);
   std::string R = std::string(I->Name) + "(";
@@ -214,10 +233,10 @@ std::string Expr::str(const std::vector<std::string> *ArgNames) const {
 
 int64_t Expr::eval(const EvalEnv &Env) const {
   switch (Op) {
-  case ExprOp::Const: return Imm;
+  case ExprOp::Const:
+    return Imm;
   case ExprOp::Arg:
-    if (Imm >= int64_t(Env.Args.size()) ||
-        (Imm < int64_t(Env.HasArg.size()) && !Env.HasArg[Imm])) {
+    if (Imm >= int64_t(Env.Args.size()) || (Imm < int64_t(Env.HasArg.size()) && !Env.HasArg[Imm])) {
       std::string N = Imm < int64_t(Env.ArgNames.size()) && !Env.ArgNames[Imm].empty()
                           ? Env.ArgNames[Imm]
                           : "arg" + std::to_string(Imm);
@@ -226,13 +245,18 @@ int64_t Expr::eval(const EvalEnv &Env) const {
     return Env.Args[Imm];
   case ExprOp::SReg:
     switch (Reg) {
-    case SReg::Tid: return Env.Tid[Dim];
-    case SReg::NTid: return Env.NTid[Dim];
-    case SReg::CtaId: return Env.CtaId[Dim];
-    case SReg::NCtaId: return Env.NCtaId[Dim];
+    case SReg::Tid:
+      return Env.Tid[Dim];
+    case SReg::NTid:
+      return Env.NTid[Dim];
+    case SReg::CtaId:
+      return Env.CtaId[Dim];
+    case SReg::NCtaId:
+      return Env.NCtaId[Dim];
     }
     return 0;
-  default: break;
+  default:
+    break;
   }
   int64_t A = Ops[0]->eval(Env);
   if (Op == ExprOp::Not)
@@ -247,14 +271,22 @@ int64_t Expr::eval(const EvalEnv &Env) const {
   uint64_t UA = uint64_t(A), UB = uint64_t(B);
   int W = Width;
   switch (Op) {
-  case ExprOp::Add: return int64_t(UA + UB);
-  case ExprOp::Sub: return int64_t(UA - UB);
-  case ExprOp::Mul: return int64_t(UA * UB);
-  case ExprOp::And: return A & B;
-  case ExprOp::Or: return A | B;
-  case ExprOp::Xor: return A ^ B;
-  case ExprOp::Shl: return (UB >= 64) ? 0 : int64_t(UA << UB);
-  case ExprOp::ICmp: return evalPred(Pred, W, A, B) ? 1 : 0;
+  case ExprOp::Add:
+    return int64_t(UA + UB);
+  case ExprOp::Sub:
+    return int64_t(UA - UB);
+  case ExprOp::Mul:
+    return int64_t(UA * UB);
+  case ExprOp::And:
+    return A & B;
+  case ExprOp::Or:
+    return A | B;
+  case ExprOp::Xor:
+    return A ^ B;
+  case ExprOp::Shl:
+    return (UB >= 64) ? 0 : int64_t(UA << UB);
+  case ExprOp::ICmp:
+    return evalPred(Pred, W, A, B) ? 1 : 0;
   case ExprOp::UDiv:
   case ExprOp::URem: {
     uint64_t X = zextBits(A, W), Y = zextBits(B, W);
@@ -278,17 +310,24 @@ int64_t Expr::eval(const EvalEnv &Env) const {
     int64_t X = sextBits(A, W);
     return S >= uint64_t(W) ? (X < 0 ? -1 : 0) : (X >> S);
   }
-  case ExprOp::SMin: return sextBits(A, W) <= sextBits(B, W) ? A : B;
-  case ExprOp::SMax: return sextBits(A, W) >= sextBits(B, W) ? A : B;
-  case ExprOp::UMin: return uint64_t(zextBits(A, W)) <= uint64_t(zextBits(B, W)) ? A : B;
-  case ExprOp::UMax: return uint64_t(zextBits(A, W)) >= uint64_t(zextBits(B, W)) ? A : B;
-  case ExprOp::Max: return A >= B ? A : B;
-  case ExprOp::Min: return A <= B ? A : B;
+  case ExprOp::SMin:
+    return sextBits(A, W) <= sextBits(B, W) ? A : B;
+  case ExprOp::SMax:
+    return sextBits(A, W) >= sextBits(B, W) ? A : B;
+  case ExprOp::UMin:
+    return uint64_t(zextBits(A, W)) <= uint64_t(zextBits(B, W)) ? A : B;
+  case ExprOp::UMax:
+    return uint64_t(zextBits(A, W)) >= uint64_t(zextBits(B, W)) ? A : B;
+  case ExprOp::Max:
+    return A >= B ? A : B;
+  case ExprOp::Min:
+    return A <= B ? A : B;
   case ExprOp::CeilDiv:
     if (B <= 0)
       throw ExprError("non-positive divisor in " + str());
     return -floorDiv(-A, B);
-  default: break;
+  default:
+    break;
   }
   throw ExprError("cannot evaluate expression " + str());
 }

@@ -1,4 +1,5 @@
 //===- StaticModel.cpp - read and evaluate the pass's static model --------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/StaticModel.h"
 
 #include <algorithm>
@@ -22,8 +23,8 @@ template <typename V> static nlohmann::json nestedCounts(const V &T) {
     for (int P = 0; P < N - 1; ++P)
       Node = &(*Node)[K.Parts[P]];
     u128 Value = u128(T[I]);
-    (*Node)[K.Parts[N - 1]] = Value <= u128(UINT64_MAX) ? nlohmann::json(uint64_t(Value))
-                                                         : nlohmann::json(double(Value));
+    (*Node)[K.Parts[N - 1]] =
+        Value <= u128(UINT64_MAX) ? nlohmann::json(uint64_t(Value)) : nlohmann::json(double(Value));
   }
   return J;
 }
@@ -38,8 +39,7 @@ int counterIndex(const std::string &Key) {
   return -1;
 }
 
-static std::string need(const nlohmann::json &J, const char *Field,
-                        const std::string &Where) {
+static std::string need(const nlohmann::json &J, const char *Field, const std::string &Where) {
   if (!J.contains(Field) || !J[Field].is_string())
     throw std::runtime_error(Where + ": missing string field '" + Field + "'");
   return J[Field].get<std::string>();
@@ -49,8 +49,7 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
   if (!J.is_object() || !J.contains("hroof_static_model"))
     throw std::runtime_error("not an hroof static model (no 'hroof_static_model' field)");
   if (J["hroof_static_model"] != 1)
-    throw std::runtime_error("unsupported static model version " +
-                             J["hroof_static_model"].dump());
+    throw std::runtime_error("unsupported static model version " + J["hroof_static_model"].dump());
   StaticModule M;
   M.Source = J.value("source", "");
   M.Arch = J.value("arch", "");
@@ -125,8 +124,8 @@ std::vector<int> neededArgs(const KernelModel &K) {
   return Out;
 }
 
-TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L,
-                           const EvalEnv &Args, const ThreadSumOptions &Opts) {
+TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
+                           const ThreadSumOptions &Opts) {
   EvalEnv Env = Args;
   Env.ArgNames.clear();
   for (const ModelParam &P : K.Params)
@@ -145,8 +144,7 @@ TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L,
   }
   TotalVector Total{};
   for (auto &[Key, G] : Groups) {
-    bool Any = std::any_of(G.second.begin(), G.second.end(),
-                           [](uint64_t C) { return C != 0; });
+    bool Any = std::any_of(G.second.begin(), G.second.end(), [](uint64_t C) { return C != 0; });
     if (!Any)
       continue;
     u128 Mult = sumOverThreads(*G.first, L, Env, Opts);

@@ -1,4 +1,5 @@
 //===- ThreadSum.cpp - exact sums of per-thread products over a launch ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/ThreadSum.h"
 
 #include <optional>
@@ -39,8 +40,7 @@ ExprPtr mk(ExprOp Op, ExprPtr A, ExprPtr B) {
 
 bool usesTid(const Expr &E, int D) { return E.threadVarMask() & (1u << D); }
 
-std::optional<Linear> linearize(const ExprPtr &E, int D,
-                                std::vector<RangeCheck> &Checks) {
+std::optional<Linear> linearize(const ExprPtr &E, int D, std::vector<RangeCheck> &Checks) {
   if (!usesTid(*E, D))
     return Linear{Expr::constant(0), E};
   switch (E->Op) {
@@ -63,8 +63,7 @@ std::optional<Linear> linearize(const ExprPtr &E, int D,
     auto A = linearize(E->Ops[1 - T], D, Checks);
     if (!A)
       return std::nullopt;
-    ExprPtr K = E->Op == ExprOp::Shl ? mk(ExprOp::Shl, Expr::constant(1), E->Ops[1])
-                                     : E->Ops[T];
+    ExprPtr K = E->Op == ExprOp::Shl ? mk(ExprOp::Shl, Expr::constant(1), E->Ops[1]) : E->Ops[T];
     return Linear{mk(ExprOp::Mul, A->Coef, K), mk(ExprOp::Mul, A->Rest, K)};
   }
   case ExprOp::SExt:
@@ -81,22 +80,31 @@ std::optional<Linear> linearize(const ExprPtr &E, int D,
 }
 
 bool isSigned(CmpPred P) {
-  return P == CmpPred::SLT || P == CmpPred::SLE || P == CmpPred::SGT ||
-         P == CmpPred::SGE;
+  return P == CmpPred::SLT || P == CmpPred::SLE || P == CmpPred::SGT || P == CmpPred::SGE;
 }
 
 CmpPred invert(CmpPred P) {
   switch (P) {
-  case CmpPred::EQ: return CmpPred::NE;
-  case CmpPred::NE: return CmpPred::EQ;
-  case CmpPred::SLT: return CmpPred::SGE;
-  case CmpPred::SLE: return CmpPred::SGT;
-  case CmpPred::SGT: return CmpPred::SLE;
-  case CmpPred::SGE: return CmpPred::SLT;
-  case CmpPred::ULT: return CmpPred::UGE;
-  case CmpPred::ULE: return CmpPred::UGT;
-  case CmpPred::UGT: return CmpPred::ULE;
-  case CmpPred::UGE: return CmpPred::ULT;
+  case CmpPred::EQ:
+    return CmpPred::NE;
+  case CmpPred::NE:
+    return CmpPred::EQ;
+  case CmpPred::SLT:
+    return CmpPred::SGE;
+  case CmpPred::SLE:
+    return CmpPred::SGT;
+  case CmpPred::SGT:
+    return CmpPred::SLE;
+  case CmpPred::SGE:
+    return CmpPred::SLT;
+  case CmpPred::ULT:
+    return CmpPred::UGE;
+  case CmpPred::ULE:
+    return CmpPred::UGT;
+  case CmpPred::UGT:
+    return CmpPred::ULE;
+  case CmpPred::UGE:
+    return CmpPred::ULT;
   }
   return P;
 }
@@ -177,8 +185,8 @@ void clipLess(int64_t C, int64_t R, bool Strict, int64_t &Lo, int64_t &Hi) {
 
 class DimSummer {
 public:
-  DimSummer(int D, const std::vector<ExprPtr> &Factors, const LaunchShape &L,
-            EvalEnv &Env, const ThreadSumOptions &Opts, uint64_t &Evals)
+  DimSummer(int D, const std::vector<ExprPtr> &Factors, const LaunchShape &L, EvalEnv &Env,
+            const ThreadSumOptions &Opts, uint64_t &Evals)
       : D(D), L(L), Env(Env), Opts(Opts), Evals(Evals) {
     for (const ExprPtr &F : Factors) {
       if (auto A = asIntervalAtom(F, D))
@@ -242,8 +250,8 @@ private:
           break;
         int64_t V = F->eval(Env);
         if (V < 0)
-          throw ExprError("negative multiplicity " + std::to_string(V) +
-                          " from " + F->str(&Env.ArgNames));
+          throw ExprError("negative multiplicity " + std::to_string(V) + " from " +
+                          F->str(&Env.ArgNames));
         P *= u128(V);
       }
       S += P;
@@ -258,23 +266,34 @@ private:
       return true;
     for (const RangeCheck &C : A.Checks) {
       __int128 K = C.Coef->eval(Env), R = C.Rest->eval(Env);
-      if (!inRange(K * Lo + R, C.Width, C.Signed) ||
-          !inRange(K * (Hi - 1) + R, C.Width, C.Signed))
+      if (!inRange(K * Lo + R, C.Width, C.Signed) || !inRange(K * (Hi - 1) + R, C.Width, C.Signed))
         return false;
     }
     // Both sides are exact integers here: compare A - B against 0.
     __int128 C128 = __int128(A.A.Coef->eval(Env)) - A.B.Coef->eval(Env);
     __int128 R128 = __int128(A.A.Rest->eval(Env)) - A.B.Rest->eval(Env);
-    if (C128 > INT64_MAX || C128 < -INT64_MAX || R128 > INT64_MAX / 2 ||
-        R128 < -INT64_MAX / 2)
+    if (C128 > INT64_MAX || C128 < -INT64_MAX || R128 > INT64_MAX / 2 || R128 < -INT64_MAX / 2)
       return false;
     int64_t C = int64_t(C128), R = int64_t(R128);
     switch (A.Pred) {
-    case CmpPred::SLT: case CmpPred::ULT: clipLess(C, R, true, Lo, Hi); break;
-    case CmpPred::SLE: case CmpPred::ULE: clipLess(C, R, false, Lo, Hi); break;
-    case CmpPred::SGT: case CmpPred::UGT: clipLess(-C, -R, true, Lo, Hi); break;
-    case CmpPred::SGE: case CmpPred::UGE: clipLess(-C, -R, false, Lo, Hi); break;
-    default: return false;
+    case CmpPred::SLT:
+    case CmpPred::ULT:
+      clipLess(C, R, true, Lo, Hi);
+      break;
+    case CmpPred::SLE:
+    case CmpPred::ULE:
+      clipLess(C, R, false, Lo, Hi);
+      break;
+    case CmpPred::SGT:
+    case CmpPred::UGT:
+      clipLess(-C, -R, true, Lo, Hi);
+      break;
+    case CmpPred::SGE:
+    case CmpPred::UGE:
+      clipLess(-C, -R, false, Lo, Hi);
+      break;
+    default:
+      return false;
     }
     if (Hi < Lo)
       Hi = Lo;
@@ -292,9 +311,8 @@ private:
 };
 
 /// Thread-by-thread sum over the dimensions in \p Dims (bit mask).
-u128 bruteForce(unsigned Dims, const std::vector<ExprPtr> &Factors,
-                const LaunchShape &L, EvalEnv &Env,
-                const ThreadSumOptions &Opts, uint64_t &Evals) {
+u128 bruteForce(unsigned Dims, const std::vector<ExprPtr> &Factors, const LaunchShape &L,
+                EvalEnv &Env, const ThreadSumOptions &Opts, uint64_t &Evals) {
   uint64_t N = 1;
   for (int D = 0; D < 3; ++D)
     if (Dims & (1u << D))
@@ -331,8 +349,8 @@ u128 bruteForce(unsigned Dims, const std::vector<ExprPtr> &Factors,
 
 } // namespace
 
-u128 sumOverThreads(const std::vector<ExprPtr> &Factors, const LaunchShape &L,
-                    EvalEnv Env, const ThreadSumOptions &Opts) {
+u128 sumOverThreads(const std::vector<ExprPtr> &Factors, const LaunchShape &L, EvalEnv Env,
+                    const ThreadSumOptions &Opts) {
   for (int D = 0; D < 3; ++D) {
     if (L.Grid[D] < 0 || L.Block[D] < 0)
       throw ExprError("negative launch dimension");

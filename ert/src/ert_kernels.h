@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hroof-ert: host-side interface of the benchmark kernels (ert_fma.cu, ert_tensor.cu,
 // ert_memory.cu, ert_device.cu; what they share is in ert_common.cuh).
 // Plain C++: main.cpp includes this without the CUDA language mode.
@@ -17,12 +18,12 @@ struct CudaError : std::runtime_error {
 // (FLOPs, integer ops or bytes), the SM clock seen during it (clock64 against %globaltimer
 // in the kernel), and the outcome of the kernel's own result check.
 struct Bench {
-  double ms = 0;          // median over the timed launches
-  double work = 0;        // FLOPs / ops / bytes per launch
-  double clock_mhz = 0;   // SM clock measured inside the timed kernel
-  bool verified = false;  // the kernel's own check passed
-  std::string check;      // what was checked, and the outcome
-  double rate_g() const { return ms > 0 ? work / (ms * 1e6) : 0; }  // G(FLOP|B)/s
+  double ms = 0;         // median over the timed launches
+  double work = 0;       // FLOPs / ops / bytes per launch
+  double clock_mhz = 0;  // SM clock measured inside the timed kernel
+  bool verified = false; // the kernel's own check passed
+  std::string check;     // what was checked, and the outcome
+  double rate_g() const { return ms > 0 ? work / (ms * 1e6) : 0; } // G(FLOP|B)/s
 };
 
 struct DeviceInfo {
@@ -49,7 +50,7 @@ Bench bench_fma(FmaType t, double target_ms, int reps);
 // Hopper wgmma m64n256k*, A from shared memory (rs=false) or registers (rs=true),
 // wg_per_block warpgroups in the one block each SM runs.
 Bench bench_wgmma(TcType t, bool rs, int wg_per_block, double target_ms, int reps);
-bool wgmma_supported();  // sm_90 device and the sm_90a code path compiled in
+bool wgmma_supported(); // sm_90 device and the sm_90a code path compiled in
 // Warp-level mma.sync (sm_80 / sm_89 path; also runs on sm_90). f64 = DMMA m8n8k4.
 Bench bench_mma_sync(TcType t, double target_ms, int reps);
 // sm_90 DMMA shape mma.sync.m16n8k16.f64.
@@ -66,7 +67,7 @@ Bench bench_shared(size_t smem_bytes, double target_ms, int reps);
 // 4 independent 16-byte loads in flight per thread at 2048 threads per SM (the 32 registers
 // per thread that full occupancy leaves hold no more).
 constexpr int kGlobalReadVariants = 3;
-extern const char* const kGlobalReadVariantNames[kGlobalReadVariants];
+extern const char *const kGlobalReadVariantNames[kGlobalReadVariants];
 Bench bench_global_read(size_t ws_bytes, double target_ms, int reps, int variant);
 // Copy kernel (read + write, bytes counted both ways).
 Bench bench_copy_kernel(size_t bytes_each, int reps);
@@ -75,16 +76,16 @@ Bench bench_memcpy_d2d(size_t bytes_each, int reps);
 // FLOPs-per-byte sweep point: f32, fma_per_elem FMAs per loaded float, from a buffer of
 // `bytes` (larger than L2). Arithmetic intensity = fma_per_elem / 2 FLOP/byte.
 Bench bench_ridge(int fma_per_elem, size_t bytes, int reps);
-const int* ridge_fma_counts(int* n);  // the instantiated fma_per_elem values
+const int *ridge_fma_counts(int *n); // the instantiated fma_per_elem values
 
 // Fills n elements of type kind (0 f64, 1 f32, 2 f16, 3 bf16, 4 fp8 e4m3) with random
 // values in [-1, 1) (fp8: random finite values of magnitude < 1).
-void fill_random(void* p, size_t n, int kind, uint32_t seed);
-void* device_alloc(size_t bytes);
-void device_free(void* p);
+void fill_random(void *p, size_t n, int kind, uint32_t seed);
+void *device_alloc(size_t bytes);
+void device_free(void *p);
 void device_sync();
 
-void release_buffers();  // frees the big buffers the memory benchmarks keep
-void probe_kernels();    // one short launch of each kind (for ncu's peak_sustained query)
+void release_buffers(); // frees the big buffers the memory benchmarks keep
+void probe_kernels();   // one short launch of each kind (for ncu's peak_sustained query)
 
-}  // namespace ert
+} // namespace ert

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hroof-ert: memory bandwidth (L1, shared memory, L2/HBM read sweeps, copy kernel,
 // cudaMemcpy) and the FLOPs-per-byte (ridge) sweep, each kernel checking what it read.
 // Compiled by clang 22 in CUDA mode for sm_80, sm_89 and sm_90a (ert/CMakeLists.txt).
@@ -8,51 +9,68 @@ namespace ert {
 // ---------------------------------------------------------------------------------------
 // Memory
 // ---------------------------------------------------------------------------------------
-__device__ __forceinline__ uint4 ld_ca(const uint4* p) {
+__device__ __forceinline__ uint4 ld_ca(const uint4 *p) {
   uint4 v;
-  asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
   return v;
 }
-__device__ __forceinline__ uint4 ld_cg(const uint4* p) {
+__device__ __forceinline__ uint4 ld_cg(const uint4 *p) {
   uint4 v;
-  asm volatile("ld.global.cg.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  asm volatile("ld.global.cg.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
   return v;
 }
-__device__ __forceinline__ uint4 ld_cg_nohint(const uint4* p) {
+__device__ __forceinline__ uint4 ld_cg_nohint(const uint4 *p) {
   uint4 v;
-  asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
   return v;
 }
-__device__ __forceinline__ uint4 ld_nc_noalloc(const uint4* p) {
+__device__ __forceinline__ uint4 ld_nc_noalloc(const uint4 *p) {
   uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
   return v;
 }
 // LEVEL 0: ld.global.ca; 1: ld.global.cg.L2::256B; 2: ld.global.cg; 3: ld.global.nc.L1::no_allocate
-template <int LEVEL>
-__device__ __forceinline__ uint4 ld_level(const uint4* p) {
-  if constexpr (LEVEL == 0) return ld_ca(p);
-  else if constexpr (LEVEL == 1) return ld_cg(p);
-  else if constexpr (LEVEL == 2) return ld_cg_nohint(p);
-  else return ld_nc_noalloc(p);
+template <int LEVEL> __device__ __forceinline__ uint4 ld_level(const uint4 *p) {
+  if constexpr (LEVEL == 0)
+    return ld_ca(p);
+  else if constexpr (LEVEL == 1)
+    return ld_cg(p);
+  else if constexpr (LEVEL == 2)
+    return ld_cg_nohint(p);
+  else
+    return ld_nc_noalloc(p);
 }
 __device__ __forceinline__ uint4 ld_sh(uint32_t addr) {
   uint4 v;
-  asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
+  asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "r"(addr));
   return v;
 }
-__device__ __forceinline__ void st_cs(uint4* p, uint4 v) {
-  asm volatile("st.global.cs.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+__device__ __forceinline__ void st_cs(uint4 *p, uint4 v) {
+  asm volatile("st.global.cs.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z),
+               "r"(v.w)
+               : "memory");
 }
 __device__ __forceinline__ uint32_t vsum(uint4 v) { return v.x + v.y + v.z + v.w; }
 
-__device__ __forceinline__ void warp_sum_add(unsigned long long* cnt, uint32_t acc) {
+__device__ __forceinline__ void warp_sum_add(unsigned long long *cnt, uint32_t acc) {
   uint32_t s = __reduce_add_sync(0xffffffffu, acc);
-  if ((threadIdx.x & 31) == 0) atomicAdd((unsigned int*)cnt, s);
+  if ((threadIdx.x & 31) == 0)
+    atomicAdd((unsigned int *)cnt, s);
 }
 
-__global__ void k_fill_index(uint32_t* p, size_t n) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+__global__ void k_fill_index(uint32_t *p, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
     p[i] = (uint32_t)i;
 }
 
@@ -60,8 +78,8 @@ __global__ void k_fill_index(uint32_t* p, size_t n) {
 // LEVEL 0 (L1): every block reads [0, n4); other levels: grid-stride over [0, n4) (L2/HBM).
 // UNR independent 16-byte loads per thread in flight.
 template <int LEVEL, int UNR = 4>
-__global__ void __launch_bounds__(1024) k_read(const uint4* __restrict__ p, size_t n4, int reps,
-                                               unsigned long long* cnt, unsigned long long* clk) {
+__global__ void __launch_bounds__(1024) k_read(const uint4 *__restrict__ p, size_t n4, int reps,
+                                               unsigned long long *cnt, unsigned long long *clk) {
   ClockProbe cp;
   cp.start();
   uint32_t acc = 0;
@@ -72,19 +90,24 @@ __global__ void __launch_bounds__(1024) k_read(const uint4* __restrict__ p, size
     for (; i + (UNR - 1) * stride < n4; i += UNR * stride) {
       uint4 v[UNR];
 #pragma unroll
-      for (int u = 0; u < UNR; ++u) v[u] = ld_level<LEVEL>(p + i + u * stride);
+      for (int u = 0; u < UNR; ++u)
+        v[u] = ld_level<LEVEL>(p + i + u * stride);
 #pragma unroll
-      for (int u = 0; u < UNR; ++u) acc += vsum(v[u]);
+      for (int u = 0; u < UNR; ++u)
+        acc += vsum(v[u]);
     }
-    for (; i < n4; i += stride) acc += vsum(ld_level<LEVEL>(p + i));
+    for (; i < n4; i += stride)
+      acc += vsum(ld_level<LEVEL>(p + i));
   }
   cp.stop(clk);
   warp_sum_add(cnt, acc);
 }
 
-__global__ void __launch_bounds__(1024) k_shared(int n4, int reps, unsigned long long* cnt, unsigned long long* clk) {
+__global__ void __launch_bounds__(1024)
+    k_shared(int n4, int reps, unsigned long long *cnt, unsigned long long *clk) {
   extern __shared__ __align__(16) uint32_t sh[];
-  for (int i = threadIdx.x; i < n4 * 4; i += blockDim.x) sh[i] = i;
+  for (int i = threadIdx.x; i < n4 * 4; i += blockDim.x)
+    sh[i] = i;
   __syncthreads();
   ClockProbe cp;
   cp.start();
@@ -94,43 +117,53 @@ __global__ void __launch_bounds__(1024) k_shared(int n4, int reps, unsigned long
   for (int r = 0; r < reps; ++r) {
     int i = threadIdx.x;
     for (; i + 3 * stride < n4; i += 4 * stride) {
-      uint4 a = ld_sh(base + 16 * i), b = ld_sh(base + 16 * (i + stride)), c = ld_sh(base + 16 * (i + 2 * stride)),
-            d = ld_sh(base + 16 * (i + 3 * stride));
+      uint4 a = ld_sh(base + 16 * i), b = ld_sh(base + 16 * (i + stride)),
+            c = ld_sh(base + 16 * (i + 2 * stride)), d = ld_sh(base + 16 * (i + 3 * stride));
       acc += vsum(a) + vsum(b) + vsum(c) + vsum(d);
     }
-    for (; i < n4; i += stride) acc += vsum(ld_sh(base + 16 * i));
+    for (; i < n4; i += stride)
+      acc += vsum(ld_sh(base + 16 * i));
   }
   cp.stop(clk);
   warp_sum_add(cnt, acc);
 }
 
-__global__ void __launch_bounds__(512) k_copy(uint4* __restrict__ dst, const uint4* __restrict__ src, size_t n4) {
+__global__ void __launch_bounds__(512)
+    k_copy(uint4 *__restrict__ dst, const uint4 *__restrict__ src, size_t n4) {
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   for (; i + 3 * stride < n4; i += 4 * stride) {
-    uint4 a = ld_cg(src + i), b = ld_cg(src + i + stride), c = ld_cg(src + i + 2 * stride), d = ld_cg(src + i + 3 * stride);
-    st_cs(dst + i, a); st_cs(dst + i + stride, b); st_cs(dst + i + 2 * stride, c); st_cs(dst + i + 3 * stride, d);
+    uint4 a = ld_cg(src + i), b = ld_cg(src + i + stride), c = ld_cg(src + i + 2 * stride),
+          d = ld_cg(src + i + 3 * stride);
+    st_cs(dst + i, a);
+    st_cs(dst + i + stride, b);
+    st_cs(dst + i + 2 * stride, c);
+    st_cs(dst + i + 3 * stride, d);
   }
-  for (; i < n4; i += stride) st_cs(dst + i, ld_cg(src + i));
+  for (; i < n4; i += stride)
+    st_cs(dst + i, ld_cg(src + i));
 }
 
-__global__ void k_count_not_index(const uint32_t* p, size_t n, unsigned long long* cnt) {
+__global__ void k_count_not_index(const uint32_t *p, size_t n, unsigned long long *cnt) {
   unsigned bad = 0;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
     bad += p[i] != (uint32_t)i;
-  if (bad) atomicAdd(cnt + 1, (unsigned long long)bad);
+  if (bad)
+    atomicAdd(cnt + 1, (unsigned long long)bad);
 }
 
 // Big buffers, allocated once and filled with their element index (uint32).
-static uint32_t* g_buf = nullptr;
+static uint32_t *g_buf = nullptr;
 static size_t g_buf_bytes = 0;
-static uint32_t* g_buf2 = nullptr;
+static uint32_t *g_buf2 = nullptr;
 static size_t g_buf2_bytes = 0;
-static uint32_t* get_buf(size_t bytes, bool second = false) {
-  uint32_t*& b = second ? g_buf2 : g_buf;
-  size_t& bb = second ? g_buf2_bytes : g_buf_bytes;
+static uint32_t *get_buf(size_t bytes, bool second = false) {
+  uint32_t *&b = second ? g_buf2 : g_buf;
+  size_t &bb = second ? g_buf2_bytes : g_buf_bytes;
   if (bb < bytes) {
-    if (b) CK(cudaFree(b));
+    if (b)
+      CK(cudaFree(b));
     b = nullptr;
     bb = 0;
     CK(cudaMalloc(&b, bytes));
@@ -142,8 +175,10 @@ static uint32_t* get_buf(size_t bytes, bool second = false) {
   return b;
 }
 void release_buffers() {
-  if (g_buf) cudaFree(g_buf);
-  if (g_buf2) cudaFree(g_buf2);
+  if (g_buf)
+    cudaFree(g_buf);
+  if (g_buf2)
+    cudaFree(g_buf2);
   g_buf = g_buf2 = nullptr;
   g_buf_bytes = g_buf2_bytes = 0;
 }
@@ -154,19 +189,21 @@ static uint32_t index_sum(size_t n) {
   return (uint32_t)(uint64_t)s;
 }
 
-static std::string sum_check(uint32_t got, uint32_t want, bool* ok) {
+static std::string sum_check(uint32_t got, uint32_t want, bool *ok) {
   *ok = got == want;
-  return "sum of loaded words " + std::to_string(got) + (got == want ? " == " : " != ") + "expected " +
-         std::to_string(want);
+  return "sum of loaded words " + std::to_string(got) + (got == want ? " == " : " != ") +
+         "expected " + std::to_string(want);
 }
 
 Bench bench_l1(size_t ws, double target_ms, int reps) {
   ensure_scratch(1024);
   ws = std::max<size_t>(ws / 16 * 16, 16);
-  const uint4* p = (const uint4*)get_buf(ws);
+  const uint4 *p = (const uint4 *)get_buf(ws);
   const size_t n4 = ws / 16;
   const int threads = 1024, blocks = g_dev.sm_count * 2;
-  auto launch = [&](long long r) { k_read<0><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk); };
+  auto launch = [&](long long r) {
+    k_read<0><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk);
+  };
   long long r = calibrate(launch, std::max<long long>(1, (1 << 20) / (long long)n4), target_ms);
   r = std::max<long long>(r, 2);
   Bench b;
@@ -187,7 +224,9 @@ Bench bench_shared(size_t bytes, double target_ms, int reps) {
   const int n4 = (int)(bytes / 16);
   const int threads = 1024, blocks = g_dev.sm_count * 2;
   CK(cudaFuncSetAttribute(k_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-  auto launch = [&](long long r) { k_shared<<<blocks, threads, bytes>>>(n4, (int)r, g_s.cnt, g_s.clk); };
+  auto launch = [&](long long r) {
+    k_shared<<<blocks, threads, bytes>>>(n4, (int)r, g_s.cnt, g_s.clk);
+  };
   long long r = calibrate(launch, 64, target_ms);
   Bench b;
   zero_counters();
@@ -196,23 +235,30 @@ Bench bench_shared(size_t bytes, double target_ms, int reps) {
   b.work = (double)n4 * 16 * r * blocks;
   unsigned long long h[4];
   read_counters(h);
-  uint32_t want = (uint32_t)((uint64_t)index_sum((size_t)n4 * 4) * (uint64_t)(blocks * r * (reps + 1)));
+  uint32_t want =
+      (uint32_t)((uint64_t)index_sum((size_t)n4 * 4) * (uint64_t)(blocks * r * (reps + 1)));
   b.check = sum_check((uint32_t)h[0], want, &b.verified);
   return b;
 }
 
-const char* const kGlobalReadVariantNames[kGlobalReadVariants] = {"cg_l2pf256", "cg", "nc_noalloc"};
+const char *const kGlobalReadVariantNames[kGlobalReadVariants] = {"cg_l2pf256", "cg", "nc_noalloc"};
 Bench bench_global_read(size_t ws, double target_ms, int reps, int variant) {
   ensure_scratch(1024);
   ws = std::max<size_t>(ws / 16 * 16, 16);
-  const uint4* p = (const uint4*)get_buf(ws);
+  const uint4 *p = (const uint4 *)get_buf(ws);
   const size_t n4 = ws / 16;
   const int threads = 1024, blocks = g_dev.sm_count * 2;
   auto launch = [&](long long r) {
     switch (variant) {
-      case 0: k_read<1, 4><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk); break;
-      case 1: k_read<2, 4><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk); break;
-      default: k_read<3, 4><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk); break;
+    case 0:
+      k_read<1, 4><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk);
+      break;
+    case 1:
+      k_read<2, 4><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk);
+      break;
+    default:
+      k_read<3, 4><<<blocks, threads>>>(p, n4, (int)r, g_s.cnt, g_s.clk);
+      break;
     }
   };
   long long r = calibrate(launch, std::max<long long>(1, (64ll << 20) / (long long)ws), target_ms);
@@ -232,12 +278,13 @@ Bench bench_global_read(size_t ws, double target_ms, int reps, int variant) {
 Bench bench_copy_kernel(size_t bytes, int reps) {
   ensure_scratch(1024);
   bytes = bytes / 16 * 16;
-  uint32_t* src = get_buf(bytes);
-  uint32_t* dst = get_buf(bytes, true);
+  uint32_t *src = get_buf(bytes);
+  uint32_t *dst = get_buf(bytes, true);
   CK(cudaMemset(dst, 0xFF, bytes));
   const int threads = 512, blocks = g_dev.sm_count * 4;
   Bench b;
-  b.ms = time_median([&] { k_copy<<<blocks, threads>>>((uint4*)dst, (const uint4*)src, bytes / 16); }, reps);
+  b.ms = time_median(
+      [&] { k_copy<<<blocks, threads>>>((uint4 *)dst, (const uint4 *)src, bytes / 16); }, reps);
   b.work = 2.0 * bytes;
   zero_counters();
   k_count_not_index<<<g_dev.sm_count * 4, 1024>>>(dst, bytes / 4, g_s.cnt);
@@ -254,8 +301,8 @@ Bench bench_copy_kernel(size_t bytes, int reps) {
 
 Bench bench_memcpy_d2d(size_t bytes, int reps) {
   ensure_scratch(1024);
-  uint32_t* src = get_buf(bytes);
-  uint32_t* dst = get_buf(bytes, true);
+  uint32_t *src = get_buf(bytes);
+  uint32_t *dst = get_buf(bytes, true);
   CK(cudaMemset(dst, 0xFF, bytes));
   Bench b;
   b.ms = time_median([&] { CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice)); }, reps);
@@ -272,45 +319,52 @@ Bench bench_memcpy_d2d(size_t bytes, int reps) {
 
 // FLOPs-per-byte sweep: F dependent FMAs per loaded float (4 per float4, 4 float4 in flight).
 template <int F>
-__global__ void __launch_bounds__(1024) k_ridge(const float4* __restrict__ p, size_t n4, float m, float c,
-                                                unsigned long long* cnt, unsigned long long* clk) {
+__global__ void __launch_bounds__(1024)
+    k_ridge(const float4 *__restrict__ p, size_t n4, float m, float c, unsigned long long *cnt,
+            unsigned long long *clk) {
   ClockProbe cp;
   cp.start();
   float acc = 0;
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   for (; i < n4; i += stride) {
-    uint4 u = ld_cg(reinterpret_cast<const uint4*>(p + i));
-    float4 v = make_float4(__uint_as_float(u.x), __uint_as_float(u.y), __uint_as_float(u.z), __uint_as_float(u.w));
+    uint4 u = ld_cg(reinterpret_cast<const uint4 *>(p + i));
+    float4 v = make_float4(__uint_as_float(u.x), __uint_as_float(u.y), __uint_as_float(u.z),
+                           __uint_as_float(u.w));
 #pragma unroll
     for (int f = 0; f < F; ++f) {
-      v.x = __fmaf_rn(v.x, m, c); v.y = __fmaf_rn(v.y, m, c);
-      v.z = __fmaf_rn(v.z, m, c); v.w = __fmaf_rn(v.w, m, c);
+      v.x = __fmaf_rn(v.x, m, c);
+      v.y = __fmaf_rn(v.y, m, c);
+      v.z = __fmaf_rn(v.z, m, c);
+      v.w = __fmaf_rn(v.w, m, c);
     }
     acc += v.x + v.y + v.z + v.w;
   }
   cp.stop(clk);
   warp_sum_add(cnt, (uint32_t)acc);
 }
-__global__ void k_fill_ones(float* p, size_t n) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) p[i] = 1.0f;
+__global__ void k_fill_ones(float *p, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    p[i] = 1.0f;
 }
 
 static const int kRidgeF[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
-const int* ridge_fma_counts(int* n) {
+const int *ridge_fma_counts(int *n) {
   *n = sizeof(kRidgeF) / sizeof(kRidgeF[0]);
   return kRidgeF;
 }
 
-template <int F>
-static double launch_ridge(const float* p, size_t n4, int blocks, int reps) {
-  return time_median([&] { k_ridge<F><<<blocks, 1024>>>((const float4*)p, n4, 0.5f, 0.5f, g_s.cnt, g_s.clk); }, reps);
+template <int F> static double launch_ridge(const float *p, size_t n4, int blocks, int reps) {
+  return time_median(
+      [&] { k_ridge<F><<<blocks, 1024>>>((const float4 *)p, n4, 0.5f, 0.5f, g_s.cnt, g_s.clk); },
+      reps);
 }
 
 Bench bench_ridge(int F, size_t bytes, int reps) {
   ensure_scratch(1024);
   bytes = bytes / 16 * 16;
-  float* p = (float*)get_buf(bytes, true);
+  float *p = (float *)get_buf(bytes, true);
   k_fill_ones<<<g_dev.sm_count * 4, 1024>>>(p, bytes / 4);
   CK(cudaGetLastError());
   const size_t n4 = bytes / 16;
@@ -318,30 +372,53 @@ Bench bench_ridge(int F, size_t bytes, int reps) {
   Bench b;
   zero_counters();
   switch (F) {
-    case 1: b.ms = launch_ridge<1>(p, n4, blocks, reps); break;
-    case 2: b.ms = launch_ridge<2>(p, n4, blocks, reps); break;
-    case 4: b.ms = launch_ridge<4>(p, n4, blocks, reps); break;
-    case 8: b.ms = launch_ridge<8>(p, n4, blocks, reps); break;
-    case 16: b.ms = launch_ridge<16>(p, n4, blocks, reps); break;
-    case 32: b.ms = launch_ridge<32>(p, n4, blocks, reps); break;
-    case 64: b.ms = launch_ridge<64>(p, n4, blocks, reps); break;
-    case 128: b.ms = launch_ridge<128>(p, n4, blocks, reps); break;
-    case 256: b.ms = launch_ridge<256>(p, n4, blocks, reps); break;
-    case 512: b.ms = launch_ridge<512>(p, n4, blocks, reps); break;
-    case 1024: b.ms = launch_ridge<1024>(p, n4, blocks, reps); break;
-    default: throw CudaError("ridge: unsupported FMA count " + std::to_string(F));
+  case 1:
+    b.ms = launch_ridge<1>(p, n4, blocks, reps);
+    break;
+  case 2:
+    b.ms = launch_ridge<2>(p, n4, blocks, reps);
+    break;
+  case 4:
+    b.ms = launch_ridge<4>(p, n4, blocks, reps);
+    break;
+  case 8:
+    b.ms = launch_ridge<8>(p, n4, blocks, reps);
+    break;
+  case 16:
+    b.ms = launch_ridge<16>(p, n4, blocks, reps);
+    break;
+  case 32:
+    b.ms = launch_ridge<32>(p, n4, blocks, reps);
+    break;
+  case 64:
+    b.ms = launch_ridge<64>(p, n4, blocks, reps);
+    break;
+  case 128:
+    b.ms = launch_ridge<128>(p, n4, blocks, reps);
+    break;
+  case 256:
+    b.ms = launch_ridge<256>(p, n4, blocks, reps);
+    break;
+  case 512:
+    b.ms = launch_ridge<512>(p, n4, blocks, reps);
+    break;
+  case 1024:
+    b.ms = launch_ridge<1024>(p, n4, blocks, reps);
+    break;
+  default:
+    throw CudaError("ridge: unsupported FMA count " + std::to_string(F));
   }
   b.clock_mhz = read_clock_mhz();
-  b.work = 2.0 * F * (double)(bytes / 4);  // FLOPs; bytes = `bytes`
+  b.work = 2.0 * F * (double)(bytes / 4); // FLOPs; bytes = `bytes`
   unsigned long long h[4];
   read_counters(h);
   // every loaded 1.0 stays 1.0; each thread's sum is exact (well under 2^24).
   uint32_t want = (uint32_t)((uint64_t)(bytes / 4) * (uint64_t)(reps + 1));
   b.check = sum_check((uint32_t)h[0], want, &b.verified);
   // restore the index pattern for later users of the buffer
-  k_fill_index<<<g_dev.sm_count * 4, 1024>>>((uint32_t*)p, bytes / 4);
+  k_fill_index<<<g_dev.sm_count * 4, 1024>>>((uint32_t *)p, bytes / 4);
   CK(cudaGetLastError());
   return b;
 }
 
-}  // namespace ert
+} // namespace ert

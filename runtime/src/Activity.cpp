@@ -1,4 +1,5 @@
 //===- Activity.cpp - CUPTI activity records: kernel durations ------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // CONCURRENT_KERNEL activity records give every kernel's duration, grid and
 // block (instrumented or not). Each is matched by correlation id to the
@@ -79,8 +80,7 @@ void kernelRecord(const CUpti_ActivityKernel10 *K) {
   finalize(std::move(Done));
 }
 
-void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
-                              size_t Valid) {
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t, size_t Valid) {
   Runtime &T = rt();
   try {
     CUpti_Activity *Rec = nullptr;

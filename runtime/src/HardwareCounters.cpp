@@ -1,4 +1,5 @@
 //===- HardwareCounters.cpp - hardware counters of the selected launches --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // HardwareCounters (HardwareCounters.h): per context, the range profiler
 // object and the host objects and config images of its metric lists; per
@@ -35,8 +36,7 @@ std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code
 void HardwareCounters::off(const std::string &Why) {
   Runtime &T = rt();
   if (Enabled.exchange(false)) {
-    logLine("hardware counters off: %s (durations and dynamic counts go on)",
-            Why.c_str());
+    logLine("hardware counters off: %s (durations and dynamic counts go on)", Why.c_str());
     if (T.P)
       T.P->note("hardware counters off: " + Why);
   }
@@ -57,8 +57,8 @@ void HardwareCounters::onInit() {
   Enabled = Set.Enabled;
   if (Enabled && Set.LearnTensorTypes && T.S.TypeCache != "none") {
     std::string Path = T.S.TypeCache == "auto" ? defaultTypeCachePath() : T.S.TypeCache;
-    std::string E = Path.empty() ? "no HOME or XDG_CACHE_HOME for the default place"
-                                 : Cache.load(Path);
+    std::string E =
+        Path.empty() ? "no HOME or XDG_CACHE_HOME for the default place" : Cache.load(Path);
     if (E.empty() && Cache.skippedLines())
       E = std::to_string(Cache.skippedLines()) + " malformed line(s) in " + Path + " ignored";
     CacheOn = !Path.empty();
@@ -147,8 +147,7 @@ std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
     std::lock_guard<std::mutex> L(M);
     if (!Dropped.empty() && !DroppedReported) {
       DroppedReported = true;
-      std::string Msg = "hardware counters: not available on " + Chip +
-                        ", dropped: " + Dropped;
+      std::string Msg = "hardware counters: not available on " + Chip + ", dropped: " + Dropped;
       logLine("%s", Msg.c_str());
       if (T.P)
         T.P->note(Msg);
@@ -167,21 +166,20 @@ std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
       return E;
     Passes = std::to_string(All->Passes) +
              " replay passes at a kernel's first profiled launch (every tensor "
-             "type), then " + std::to_string(NoTypes->Passes) +
-             " plus those of the tensor types it used";
+             "type), then " +
+             std::to_string(NoTypes->Passes) + " plus those of the tensor types it used";
   }
   if (T.S.Verbose >= 1)
-    logLine("hardware counters on device %d (%s, chip %s): %zu metrics, %s",
-            int(Dev), DevName, Chip.c_str(), C.Metrics.size(), Passes.c_str());
+    logLine("hardware counters on device %d (%s, chip %s): %zu metrics, %s", int(Dev), DevName,
+            Chip.c_str(), C.Metrics.size(), Passes.c_str());
   if (T.P)
-    T.P->note("hardware counters: chip " + Chip + ", " +
-              std::to_string(C.Metrics.size()) + " metrics, " + Passes);
+    T.P->note("hardware counters: chip " + Chip + ", " + std::to_string(C.Metrics.size()) +
+              " metrics, " + Passes);
   C.Ready = true;
   return "";
 }
 
-std::string HardwareCounters::config(HwContext &C, unsigned TypeMask,
-                                     HwConfig *&Out) {
+std::string HardwareCounters::config(HwContext &C, unsigned TypeMask, HwConfig *&Out) {
   auto &Slot = C.Configs[TypeMask];
   if (Slot) {
     Out = Slot.get();
@@ -248,8 +246,7 @@ unsigned HardwareCounters::typeMask(InFlight &IF, const HwContext &C) {
   return Mask;
 }
 
-std::string HardwareCounters::recreate(HwContext &C, CUcontext Ctx,
-                                       uint64_t &RecreateNs) {
+std::string HardwareCounters::recreate(HwContext &C, CUcontext Ctx, uint64_t &RecreateNs) {
   uint64_t R0 = nowNs();
   C.Target.disable();
   std::string E = C.Target.enable(Ctx);
@@ -259,8 +256,7 @@ std::string HardwareCounters::recreate(HwContext &C, CUcontext Ctx,
   return E;
 }
 
-std::string HardwareCounters::startRange(HwContext &C, HwConfig &Cfg,
-                                         uint64_t (&Ts)[4]) {
+std::string HardwareCounters::startRange(HwContext &C, HwConfig &Cfg, uint64_t (&Ts)[4]) {
   std::string E;
   Ts[0] = nowNs();
   if (C.DataCfg != &Cfg) {
@@ -366,8 +362,7 @@ std::string HardwareCounters::checkTypes(InFlight &IF, HwContext &C,
     Learned[IF.F->Mangled] = std::move(LT);
   } else if ((TypesProblem = checkTensorTypes(IF.HwTypes->Types, Values)).empty()) {
     for (const std::string &T : tensorTypeMetrics())
-      if (!Values.count(T) &&
-          std::find(C.Metrics.begin(), C.Metrics.end(), T) != C.Metrics.end())
+      if (!Values.count(T) && std::find(C.Metrics.begin(), C.Metrics.end(), T) != C.Metrics.end())
         InferredZero.push_back(T);
   } else {
     Learned.erase(IF.F->Mangled); // its next launch collects every type
@@ -375,8 +370,8 @@ std::string HardwareCounters::checkTypes(InFlight &IF, HwContext &C,
       Cache.erase(C.Chip, IF.HwTypes->Code, IF.F->Mangled);
     if (!RelearnReported) {
       RelearnReported = true;
-      std::string Msg = "hardware counters: kernel " + IF.R.Name + ": " +
-                        TypesProblem + "; its tensor types are relearned";
+      std::string Msg = "hardware counters: kernel " + IF.R.Name + ": " + TypesProblem +
+                        "; its tensor types are relearned";
       logLine("%s", Msg.c_str());
       if (rt().P)
         rt().P->note(Msg);
@@ -385,12 +380,10 @@ std::string HardwareCounters::checkTypes(InFlight &IF, HwContext &C,
   return TypesProblem;
 }
 
-void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg,
-                                size_t Ranges) {
+void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_t Ranges) {
   LaunchRecord &LR = IF.R;
   std::vector<double> V(Cfg.Names.size(), 0.0);
-  if (std::string E = Cfg.Host.evaluate(Cfg.Data, Ranges - 1, Cfg.Names, V);
-      !E.empty()) {
+  if (std::string E = Cfg.Host.evaluate(Cfg.Data, Ranges - 1, Cfg.Names, V); !E.empty()) {
     LR.HwProblem = E;
     return;
   }
@@ -443,8 +436,8 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
     LR.HwProblem = E;
     C.Failed = true;
     IF.HwLock.unlock();
-    off("kernel " + LR.Name + " (launch " + std::to_string(LR.Correlation) +
-        "): " + E + (LR.Error.empty() ? "" : " after " + LR.Error));
+    off("kernel " + LR.Name + " (launch " + std::to_string(LR.Correlation) + "): " + E +
+        (LR.Error.empty() ? "" : " after " + LR.Error));
     return;
   }
   if (LaunchResult != CUDA_SUCCESS)
@@ -486,8 +479,8 @@ void HardwareCounters::onFinish() {
              "hardware counters: %llu ranges; host time per range: %.2f ms "
              "configure+start, %.2f ms launch with replay, %.2f ms "
              "stop+decode+evaluate",
-             (unsigned long long)Ranges.load(), EnterNs / 1e6 / Ranges,
-             LaunchNs / 1e6 / Ranges, ExitNs / 1e6 / Ranges);
+             (unsigned long long)Ranges.load(), EnterNs / 1e6 / Ranges, LaunchNs / 1e6 / Ranges,
+             ExitNs / 1e6 / Ranges);
     std::string Msg = Buf;
     {
       std::lock_guard<std::mutex> L(M);
@@ -525,10 +518,9 @@ void HardwareCounters::onFinish() {
   if (CacheOn) {
     // Saved before the busy check: what was learned is complete either way.
     std::string E = Cache.save();
-    std::string Msg = "tensor-type cache " + Cache.path() + ": " +
-                      std::to_string(FromCache) + " kernel(s) taken from it, " +
-                      std::to_string(Cache.puts()) + " learned and " +
-                      (E.empty() ? "saved" : "not saved (" + E + ")");
+    std::string Msg = "tensor-type cache " + Cache.path() + ": " + std::to_string(FromCache) +
+                      " kernel(s) taken from it, " + std::to_string(Cache.puts()) +
+                      " learned and " + (E.empty() ? "saved" : "not saved (" + E + ")");
     {
       std::lock_guard<std::mutex> LC(CodeM);
       char B[160];

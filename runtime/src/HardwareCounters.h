@@ -1,4 +1,5 @@
 //===- HardwareCounters.h - hardware counters of the selected launches ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The hardware counters of each selected launch (docs/runtime.md "Hardware
 // counters"): the CUPTI range profiler (cupti_range_profiler.h +
@@ -65,14 +66,14 @@ struct HwContext {
   bool Ready = false, Failed = false;
   int Device = -1;
   std::string Chip;
-  std::vector<uint8_t> Avail;       ///< counter availability image
+  std::vector<uint8_t> Avail; ///< counter availability image
   RangeProfilerTarget Target;
   std::vector<std::string> Metrics; ///< those the device has
   /// By mask of the tensor type metrics it has (all of them: every type).
   std::map<unsigned, std::unique_ptr<HwConfig>> Configs;
   HwConfig *DataCfg = nullptr; ///< the list Target last sized counter data for
-  size_t ObjPasses = 0; ///< pass count of the configs Target runs (0: none yet)
-  ReplayPolicy Policy;  ///< when Target's object is re-created for fewer passes
+  size_t ObjPasses = 0;        ///< pass count of the configs Target runs (0: none yet)
+  ReplayPolicy Policy;         ///< when Target's object is re-created for fewer passes
 };
 
 /// The hardware counters of the runtime: which launches get a range, the
@@ -139,8 +140,7 @@ private:
   std::string startRange(HwContext &C, HwConfig &Cfg, uint64_t (&Ts)[4]);
   /// Launch exit: checks (or learns) the kernel's tensor types against the
   /// range's \p Values; returns the problem found ("" if none).
-  std::string checkTypes(InFlight &IF, HwContext &C,
-                         const std::map<std::string, double> &Values,
+  std::string checkTypes(InFlight &IF, HwContext &C, const std::map<std::string, double> &Values,
                          std::vector<std::string> &InferredZero);
   /// Launch exit: the values of a decoded range into the launch record.
   void evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_t Ranges);

@@ -1,4 +1,5 @@
 //===- HwMetrics.cpp - hardware-counter metric lists and profile keys -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "HwMetrics.h"
 
 #include "hroof/CounterMetrics.h"
@@ -50,8 +51,7 @@ nlohmann::json num(double V) {
 
 const std::vector<std::string> &rooflineMetrics() {
   static const std::vector<std::string> M = [] {
-    std::vector<std::string> V = {"gpu__time_duration.sum",
-                                  "sm__cycles_elapsed.avg.per_second"};
+    std::vector<std::string> V = {"gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second"};
     for (const metrics::FlopRule &P : metrics::flopRules())
       for (const char *Op : {P.Add, P.Mul, P.Fma})
         V.push_back(sassFlop(Op));
@@ -61,8 +61,7 @@ const std::vector<std::string> &rooflineMetrics() {
       V.push_back(pipeMetric(Pipe));
     for (const char *Space : {"global", "shared", "local"})
       for (const char *Op : {"ld", "st"})
-        V.push_back(std::string("sm__sass_data_bytes_mem_") + Space + "_op_" +
-                    Op + ".sum");
+        V.push_back(std::string("sm__sass_data_bytes_mem_") + Space + "_op_" + Op + ".sum");
     V.push_back("sm__sass_data_bytes_mem_global_op_atom.sum");
     V.push_back("sm__sass_data_bytes_mem_global_op_red.sum");
     V.push_back("l1tex__t_bytes.sum");
@@ -129,8 +128,7 @@ std::vector<std::string> metricsForTypes(const std::vector<std::string> &Metrics
   return R;
 }
 
-std::string checkTensorTypes(const TensorTypes &L,
-                             const std::map<std::string, double> &V) {
+std::string checkTensorTypes(const TensorTypes &L, const std::map<std::string, double> &V) {
   for (const char *Pipe : TensorPipes) {
     std::string M = pipeMetric(Pipe);
     auto It = V.find(M);
@@ -162,8 +160,7 @@ CountersSetting parseCountersSetting(const std::string &Text) {
   size_t Pos = 0;
   while (Pos <= L.size()) {
     size_t Comma = L.find(',', Pos);
-    std::string Tok = L.substr(Pos, Comma == std::string::npos ? std::string::npos
-                                                               : Comma - Pos);
+    std::string Tok = L.substr(Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos);
     Pos = Comma == std::string::npos ? L.size() + 1 : Comma + 1;
     if (Tok.empty())
       continue;
@@ -177,11 +174,11 @@ CountersSetting parseCountersSetting(const std::string &Text) {
     }
     bool Ok = true;
     for (char C : Tok)
-      Ok &= (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
-            (C >= '0' && C <= '9') || C == '_' || C == '.';
+      Ok &= (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') ||
+            C == '_' || C == '.';
     if (!Ok) {
-      S.Problem = "HROOF_COUNTERS: '" + Tok +
-                  "' is not a metric name (roofline, none, or METRIC,...)";
+      S.Problem =
+          "HROOF_COUNTERS: '" + Tok + "' is not a metric name (roofline, none, or METRIC,...)";
       continue;
     }
     Add(Tok);
@@ -225,9 +222,8 @@ nlohmann::json countersToJson(const std::map<std::string, double> &Measured,
                               {"store", num(Get(Wf + "st.sum"))}};
   if (Has("gpu__time_duration.sum"))
     J["time_ns"] = num(Get("gpu__time_duration.sum"));
-  double SmHz = Has("sm__cycles_elapsed.avg.per_second")
-                    ? Get("sm__cycles_elapsed.avg.per_second")
-                    : 0;
+  double SmHz =
+      Has("sm__cycles_elapsed.avg.per_second") ? Get("sm__cycles_elapsed.avg.per_second") : 0;
   if (SmHz > 0)
     J["sm_hz"] = SmHz;
   // Peaks per second: per-cycle peak x the unit's measured clock.
@@ -268,25 +264,24 @@ nlohmann::json countersToJson(const std::map<std::string, double> &Measured,
 }
 
 void addCounters(nlohmann::json &Sum, const nlohmann::json &Add) {
-  std::function<void(nlohmann::json &, const nlohmann::json &)> Rec =
-      [&](nlohmann::json &S, const nlohmann::json &A) {
-        for (auto It = A.begin(); It != A.end(); ++It) {
-          if (It->is_number()) {
-            double Old = S.contains(It.key()) && S[It.key()].is_number()
-                             ? S[It.key()].get<double>()
-                             : 0.0;
-            S[It.key()] = num(Old + It->get<double>());
-          } else if (It->is_object()) {
-            if (!S.contains(It.key()) || !S[It.key()].is_object())
-              S[It.key()] = nlohmann::json::object();
-            Rec(S[It.key()], *It);
-          }
-        }
-      };
+  std::function<void(nlohmann::json &, const nlohmann::json &)> Rec = [&](nlohmann::json &S,
+                                                                          const nlohmann::json &A) {
+    for (auto It = A.begin(); It != A.end(); ++It) {
+      if (It->is_number()) {
+        double Old =
+            S.contains(It.key()) && S[It.key()].is_number() ? S[It.key()].get<double>() : 0.0;
+        S[It.key()] = num(Old + It->get<double>());
+      } else if (It->is_object()) {
+        if (!S.contains(It.key()) || !S[It.key()].is_object())
+          S[It.key()] = nlohmann::json::object();
+        Rec(S[It.key()], *It);
+      }
+    }
+  };
   if (!Sum.is_object())
     Sum = nlohmann::json::object();
-  for (const char *K : {"flops", "tensor_flops", "bytes", "shared_wavefronts",
-                        "l1_bytes", "l2_bytes", "dram_bytes", "time_ns"}) {
+  for (const char *K : {"flops", "tensor_flops", "bytes", "shared_wavefronts", "l1_bytes",
+                        "l2_bytes", "dram_bytes", "time_ns"}) {
     if (!Add.contains(K))
       continue;
     nlohmann::json One = {{K, Add[K]}};

@@ -1,4 +1,5 @@
 //===- HwMetrics.h - hardware-counter metric lists and their profile keys -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The CPU side of the hardware counters (docs/runtime.md "Hardware
 // counters"), no CUDA or CUPTI, unit-tested anywhere:
@@ -75,8 +76,7 @@ std::vector<std::string> metricsForTypes(const std::vector<std::string> &Metrics
 /// \p L: no tensor pipe issues instructions that was idle when L was learned
 /// (then the omitted types are taken as zero). Otherwise the reason; the
 /// launch's omitted types are unknown and the kernel's types are relearned.
-std::string checkTensorTypes(const TensorTypes &L,
-                             const std::map<std::string, double> &Values);
+std::string checkTensorTypes(const TensorTypes &L, const std::map<std::string, double> &Values);
 
 /// One launch's values by metric name -> the profile's "counters" object:
 /// {"flops": {f64,f32,f16}, "tensor_flops": {...}, "bytes": {"global":

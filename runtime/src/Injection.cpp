@@ -1,4 +1,5 @@
 //===- Injection.cpp - libhroof_rt.so: CUPTI injection, counter harvest ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Loaded into a CUDA application by CUDA_INJECTION64_PATH (the driver calls
 // InitializeInjection from cuInit) or by linking it (a constructor calls the
@@ -71,7 +72,6 @@ uint64_t nowNs() {
   return uint64_t(Ts.tv_sec) * 1000000000ull + uint64_t(Ts.tv_nsec);
 }
 
-
 Runtime &rt() {
   static Runtime *R = new Runtime; // never destroyed: used from atexit
   return *R;
@@ -133,8 +133,7 @@ void onModuleUnload() {
 
 void finish();
 
-void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
-                       const void *Data) {
+void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id, const void *Data) {
   Runtime &T = rt();
   if (!T.Active || T.Finished)
     return;
@@ -159,12 +158,10 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       else if (Id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         T.Hw.onContextDestroy(RD->context);
-      }
-      else if (Id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
+      } else if (Id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
         onModuleUnload();
       else if (Id == CUPTI_CBID_RESOURCE_MODULE_LOADED && RD->resourceDescriptor)
-        T.Hw.onModuleLoaded(
-            *static_cast<const CUpti_ModuleResourceData *>(RD->resourceDescriptor));
+        T.Hw.onModuleLoaded(*static_cast<const CUpti_ModuleResourceData *>(RD->resourceDescriptor));
     }
   } catch (const std::exception &E) {
     T.disable(std::string("internal error: ") + E.what());
@@ -198,7 +195,8 @@ void finish() {
     finalize(std::move(PL));
   }
   if (Untimed && T.P)
-    T.P->note(std::to_string(Untimed) + " counted launch(es) have no duration: "
+    T.P->note(std::to_string(Untimed) +
+              " counted launch(es) have no duration: "
               "CUPTI delivered no activity record for them (a kernel fault "
               "or the process ending first)");
   T.Finished = true;
@@ -268,29 +266,26 @@ int initialize() {
                           ? "another CUPTI client is attached (Nsight Compute, "
                             "Nsight Systems, a framework profiler such as Kineto)"
                           : cuptiErr(R);
-    logLine("cannot subscribe to CUPTI: %s; the runtime switches itself off",
-            Why.c_str());
+    logLine("cannot subscribe to CUPTI: %s; the runtime switches itself off", Why.c_str());
     T.P->note("cannot subscribe to CUPTI: " + Why);
     T.P->finish();
     return 1;
   }
-  CUpti_CallbackId Launches[] = {
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-      CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
+  CUpti_CallbackId Launches[] = {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+                                 CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+                                 CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+                                 CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+                                 CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+                                 CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+                                 CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+                                 CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
   std::string Fail;
   for (CUpti_CallbackId Id : Launches)
     if ((R = cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id)) != CUPTI_SUCCESS)
       Fail = "enabling launch callbacks: " + cuptiErr(R);
-  for (CUpti_CallbackId Id : {CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
-                              CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
-                              CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
-                              CUPTI_CBID_RESOURCE_MODULE_LOADED})
+  for (CUpti_CallbackId Id :
+       {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+        CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING, CUPTI_CBID_RESOURCE_MODULE_LOADED})
     if ((R = cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_RESOURCE, Id)) != CUPTI_SUCCESS)
       Fail = "enabling resource callbacks: " + cuptiErr(R);
   if (Fail.empty() &&

@@ -1,4 +1,5 @@
 //===- Injection.h - libhroof_rt.so's shared state and its entry points ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The state the injection library keeps while the application runs (one
 // Runtime, reached through rt()) and what each part of the library offers the
@@ -13,9 +14,9 @@
 #ifndef HROOF_RUNTIME_INJECTION_H
 #define HROOF_RUNTIME_INJECTION_H
 
-#include "Profile.h"
 #include "ActivityFlusher.h"
 #include "HardwareCounters.h"
+#include "Profile.h"
 
 #include "hroof/CounterLayout.h"
 #include "hroof/StaticModel.h"
@@ -57,8 +58,8 @@ struct ModuleInfo {
 /// What the runtime knows about one CUfunction, computed at its first launch.
 struct FuncInfo {
   std::string Mangled, Name;
-  bool Selected = true;        ///< passes the kernel filter
-  bool Instrumented = false;   ///< has a counter array
+  bool Selected = true;      ///< passes the kernel filter
+  bool Instrumented = false; ///< has a counter array
   CUdeviceptr Counters = 0;
   /// Copies of the counter array (the pass spreads warps' atomics over
   /// slots by SM to avoid contention); the counts are their sum.
@@ -82,18 +83,18 @@ struct InFlight {
   std::shared_ptr<FuncInfo> F;
   CUstream Stream = nullptr;
   CUcontext Ctx = nullptr;
-  bool PerThread = false;             ///< a _ptsz launch
-  bool Counted = false;               ///< dynamic counts are read at exit
-  std::unique_lock<std::mutex> Lock;  ///< the counter array (Counted only)
-  HwContext *Hw = nullptr;            ///< a range is open on this context
-  int Device = -1;                    ///< the context's device (hardware counters)
+  bool PerThread = false;            ///< a _ptsz launch
+  bool Counted = false;              ///< dynamic counts are read at exit
+  std::unique_lock<std::mutex> Lock; ///< the counter array (Counted only)
+  HwContext *Hw = nullptr;           ///< a range is open on this context
+  int Device = -1;                   ///< the context's device (hardware counters)
   std::unique_lock<std::mutex> HwLock;
-  HwConfig *HwCfg = nullptr;          ///< the metric list of the open range
-  bool HwLearning = false;            ///< it collects every tensor type
+  HwConfig *HwCfg = nullptr;                   ///< the metric list of the open range
+  bool HwLearning = false;                     ///< it collects every tensor type
   std::shared_ptr<const LearnedTypes> HwTypes; ///< else: the kernel's learned types
-  uint64_t HwCode = 0;                ///< learning: the kernel's code hash (0: unknown)
-  size_t HwPasses = 0;                ///< passes the range is replayed with
-  uint64_t HwT = 0;                   ///< when the range was started
+  uint64_t HwCode = 0;                         ///< learning: the kernel's code hash (0: unknown)
+  size_t HwPasses = 0;                         ///< passes the range is replayed with
+  uint64_t HwT = 0;                            ///< when the range was started
   LaunchRecord R;
   LaunchShape Shape;
   EvalEnv Env;
@@ -109,8 +110,8 @@ struct PendingLaunch {
 struct Runtime {
   std::mutex InitLock;
   bool Initialized = false;
-  std::atomic<bool> Active{false};    ///< callbacks do work
-  std::atomic<bool> Counting{false};  ///< dynamic counting still on
+  std::atomic<bool> Active{false};   ///< callbacks do work
+  std::atomic<bool> Counting{false}; ///< dynamic counting still on
   std::atomic<bool> Finished{false};
   Settings S;
   KernelFilter Filter;
@@ -129,8 +130,7 @@ struct Runtime {
 
   void disable(const std::string &Why) {
     if (Active.exchange(false))
-      logLine("%s; the runtime switches itself off (the application goes on)",
-              Why.c_str());
+      logLine("%s; the runtime switches itself off (the application goes on)", Why.c_str());
     if (P)
       P->note("runtime disabled: " + Why);
   }
@@ -166,8 +166,7 @@ void onGraphLaunch();
 
 // Activity.cpp
 void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size, size_t *MaxRecords);
-void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t,
-                              size_t Valid);
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t, size_t Valid);
 
 } // namespace rt
 } // namespace hroof

@@ -1,4 +1,5 @@
 //===- Launches.cpp - kernel lookup, launch enter and exit ----------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The driver-API launch callbacks. At a CUfunction's first launch: its name,
 // module and counter array (__hroof_counters_<mangled>), and the module's
@@ -31,8 +32,7 @@ std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod) {
   size_t Size = 0;
   CUresult R = cuModuleGetGlobal(&Ptr, &Size, Mod, ModelSymbol);
   if (R != CUDA_SUCCESS) {
-    MI->Problem = std::string("the module embeds no static model (no ") +
-                  ModelSymbol + ")";
+    MI->Problem = std::string("the module embeds no static model (no ") + ModelSymbol + ")";
   } else {
     std::string Text(Size, '\0');
     R = cuMemcpyDtoH(Text.data(), Ptr, Size);
@@ -85,10 +85,9 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn) {
     std::string Sym = CounterArrayPrefix + F->Mangled;
     if (cuModuleGetGlobal(&Ptr, &Size, F->Module, Sym.c_str()) == CUDA_SUCCESS) {
       if (Size < CounterBytes || Size % CounterBytes) {
-        F->ModelProblem = Sym + " has " + std::to_string(Size) +
-                          " bytes, expected a multiple of " + std::to_string(CounterBytes);
-        logLine("kernel %s: %s; not counted", F->Name.c_str(),
-                F->ModelProblem.c_str());
+        F->ModelProblem = Sym + " has " + std::to_string(Size) + " bytes, expected a multiple of " +
+                          std::to_string(CounterBytes);
+        logLine("kernel %s: %s; not counted", F->Name.c_str(), F->ModelProblem.c_str());
       } else {
         F->Instrumented = true;
         F->Counters = Ptr;
@@ -120,8 +119,9 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn) {
   }
   if (T.S.Verbose >= 1)
     logLine("kernel %s: %s%s", F->Name.c_str(),
-            !F->Selected ? "filtered out"
-                         : F->Instrumented ? "instrumented" : "not instrumented",
+            !F->Selected      ? "filtered out"
+            : F->Instrumented ? "instrumented"
+                              : "not instrumented",
             F->ModelProblem.empty() ? "" : (" (" + F->ModelProblem + ")").c_str());
   std::lock_guard<std::mutex> L(T.M);
   if (F->Instrumented) {
@@ -164,18 +164,27 @@ bool decodeLaunch(CUpti_CallbackId Id, const void *Params, LaunchArgs &A) {
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
     auto *P = static_cast<const cuLaunchKernel_params *>(Params);
-    A = {P->f, {P->gridDimX, P->gridDimY, P->gridDimZ},
-         {P->blockDimX, P->blockDimY, P->blockDimZ}, P->sharedMemBytes,
-         P->hStream, P->kernelParams, P->extra,
-         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, "cuLaunchKernel"};
+    A = {P->f,
+         {P->gridDimX, P->gridDimY, P->gridDimZ},
+         {P->blockDimX, P->blockDimY, P->blockDimZ},
+         P->sharedMemBytes,
+         P->hStream,
+         P->kernelParams,
+         P->extra,
+         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+         "cuLaunchKernel"};
     return true;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
     auto *P = static_cast<const cuLaunchCooperativeKernel_params *>(Params);
-    A = {P->f, {P->gridDimX, P->gridDimY, P->gridDimZ},
-         {P->blockDimX, P->blockDimY, P->blockDimZ}, P->sharedMemBytes,
-         P->hStream, P->kernelParams, nullptr,
+    A = {P->f,
+         {P->gridDimX, P->gridDimY, P->gridDimZ},
+         {P->blockDimX, P->blockDimY, P->blockDimZ},
+         P->sharedMemBytes,
+         P->hStream,
+         P->kernelParams,
+         nullptr,
          Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
          "cuLaunchCooperativeKernel"};
     return true;
@@ -186,10 +195,15 @@ bool decodeLaunch(CUpti_CallbackId Id, const void *Params, LaunchArgs &A) {
     if (!P->config)
       return false;
     const CUlaunchConfig *C = P->config;
-    A = {P->f, {C->gridDimX, C->gridDimY, C->gridDimZ},
-         {C->blockDimX, C->blockDimY, C->blockDimZ}, C->sharedMemBytes,
-         C->hStream, P->kernelParams, P->extra,
-         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, "cuLaunchKernelEx"};
+    A = {P->f,
+         {C->gridDimX, C->gridDimY, C->gridDimZ},
+         {C->blockDimX, C->blockDimY, C->blockDimZ},
+         C->sharedMemBytes,
+         C->hStream,
+         P->kernelParams,
+         P->extra,
+         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+         "cuLaunchKernelEx"};
     return true;
   }
   default:
@@ -264,8 +278,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   if (!Stream && A.PerThread)
     Stream = CU_STREAM_PER_THREAD;
   CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS ||
-      Cap != CU_STREAM_CAPTURE_STATUS_NONE)
+  if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE)
     return; // captured into a graph: reported from activity, not counted
   bool Hw = T.Hw.Enabled && T.Hw.take(*F);
   if (!Count && !Hw)
@@ -279,8 +292,8 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
     IF->Lock = std::unique_lock<std::mutex>(*F->ArrayLock);
     CUresult R = cuMemsetD8Async(F->Counters, 0, CounterBytes * F->CounterSlots, Stream);
     if (R != CUDA_SUCCESS) {
-      T.stopCounting(std::string("zeroing the counters of ") + F->Name +
-                     " failed (" + cuErr(R) + "); dynamic counting stops");
+      T.stopCounting(std::string("zeroing the counters of ") + F->Name + " failed (" + cuErr(R) +
+                     "); dynamic counting stops");
       IF->Lock.unlock();
       Count = false;
       if (!Hw)
@@ -327,8 +340,8 @@ void readCounts(InFlight &IF) {
   // array (by SM and warp); the launch's counts are their sum.
   CountVector C{};
   std::vector<uint64_t> Slots(size_t(NumCounters) * IF.F->CounterSlots);
-  CUresult R = cuMemcpyDtoHAsync(Slots.data(), IF.F->Counters,
-                                 CounterBytes * IF.F->CounterSlots, IF.Stream);
+  CUresult R =
+      cuMemcpyDtoHAsync(Slots.data(), IF.F->Counters, CounterBytes * IF.F->CounterSlots, IF.Stream);
   if (R == CUDA_SUCCESS)
     R = cuStreamSynchronize(IF.Stream);
   if (R == CUDA_SUCCESS) {
@@ -341,8 +354,8 @@ void readCounts(InFlight &IF) {
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     LR.Error = std::string("kernel failed: ") + cuErr(R);
     LR.DynamicProblem = "the kernel or a preceding operation on its stream failed";
-    T.stopCounting("kernel " + IF.F->Name + " (launch " +
-                   std::to_string(LR.Correlation) + ") failed with " + cuErr(R) +
+    T.stopCounting("kernel " + IF.F->Name + " (launch " + std::to_string(LR.Correlation) +
+                   ") failed with " + cuErr(R) +
                    "; dynamic counting stops, the profile keeps every "
                    "launch before it");
   }
@@ -368,7 +381,8 @@ void evaluateStatic(InFlight &IF) {
       Key += std::to_string(IF.Shape.Grid[D]) + "," + std::to_string(IF.Shape.Block[D]) + ";";
     for (size_t I = 0; I < IF.Env.Args.size(); ++I)
       Key += (I < IF.Env.HasArg.size() && IF.Env.HasArg[I] ? std::to_string(IF.Env.Args[I])
-                                                            : std::string("?")) + ",";
+                                                           : std::string("?")) +
+             ",";
     FuncInfo &FM = *IF.F;
     bool Cached = false;
     {
@@ -421,10 +435,9 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
   // Static model at this launch (outside the array lock).
   evaluateStatic(*IF);
   if (T.S.Verbose >= 2)
-    logLine("launch %u %s grid %u,%u,%u block %u,%u,%u%s%s", LR.Correlation,
-            LR.Name.c_str(), LR.Grid[0], LR.Grid[1], LR.Grid[2], LR.Block[0],
-            LR.Block[1], LR.Block[2], LR.Error.empty() ? "" : ": ",
-            LR.Error.c_str());
+    logLine("launch %u %s grid %u,%u,%u block %u,%u,%u%s%s", LR.Correlation, LR.Name.c_str(),
+            LR.Grid[0], LR.Grid[1], LR.Grid[2], LR.Block[0], LR.Block[1], LR.Block[2],
+            LR.Error.empty() ? "" : ": ", LR.Error.c_str());
   // A replayed launch gets no activity record (seen on the H100 with CUDA
   // 13): its duration is the range's gpu__time_duration.sum.
   bool FromCounters = false;
@@ -434,8 +447,7 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
     LR.DurationNs = (*LR.Hw)["time_ns"].get<uint64_t>();
     LR.Device = int64_t(IF->Device);
     uint32_t StreamId = 0;
-    if (cuptiGetStreamIdEx(IF->Ctx, IF->Stream, IF->PerThread ? 1 : 0, &StreamId) ==
-        CUPTI_SUCCESS)
+    if (cuptiGetStreamIdEx(IF->Ctx, IF->Stream, IF->PerThread ? 1 : 0, &StreamId) == CUPTI_SUCCESS)
       LR.Stream = int64_t(StreamId);
     FromCounters = true;
   }

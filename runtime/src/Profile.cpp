@@ -1,4 +1,5 @@
 //===- Profile.cpp - settings, records and the incremental profile file ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Profile.h"
 #include "HwMetrics.h"
 
@@ -25,8 +26,7 @@ Settings Settings::fromEnvironment() {
     if (parseRtBool(T, V))
       Out = V;
     else
-      S.Problems.push_back(checkRtSetting(Id, T) + "; using " +
-                           rtSettingInfo(Id).Default);
+      S.Problems.push_back(checkRtSetting(Id, T) + "; using " + rtSettingInfo(Id).Default);
   };
   auto Int = [&](RtSetting Id, int64_t &Out) {
     std::string T = rtSettingText(Id);
@@ -34,8 +34,7 @@ Settings Settings::fromEnvironment() {
     if (parseRtInt(T, V))
       Out = V;
     else
-      S.Problems.push_back(checkRtSetting(Id, T) + "; using " +
-                           rtSettingInfo(Id).Default);
+      S.Problems.push_back(checkRtSetting(Id, T) + "; using " + rtSettingInfo(Id).Default);
   };
   Bool(RtSetting::Enable, S.Enable);
   S.Output = rtSettingText(RtSetting::Output);
@@ -54,11 +53,16 @@ Settings Settings::fromEnvironment() {
 }
 
 nlohmann::json Settings::toJson() const {
-  return {{"enable", Enable},         {"output", Output},
-          {"kernel_filter", KernelFilter}, {"launch_limit", LaunchLimit},
-          {"counting", Counting},     {"static_eval", StaticEval},
-          {"eval_limit", EvalLimit},  {"flush_ms", FlushMs},
-          {"verbose", Verbose},       {"counters", Counters},
+  return {{"enable", Enable},
+          {"output", Output},
+          {"kernel_filter", KernelFilter},
+          {"launch_limit", LaunchLimit},
+          {"counting", Counting},
+          {"static_eval", StaticEval},
+          {"eval_limit", EvalLimit},
+          {"flush_ms", FlushMs},
+          {"verbose", Verbose},
+          {"counters", Counters},
           {"type_cache", TypeCache}};
 }
 
@@ -71,12 +75,10 @@ std::string rankFromEnvironment() {
 }
 
 static bool endsWith(const std::string &S, const std::string &Tail) {
-  return S.size() >= Tail.size() &&
-         S.compare(S.size() - Tail.size(), Tail.size(), Tail) == 0;
+  return S.size() >= Tail.size() && S.compare(S.size() - Tail.size(), Tail.size(), Tail) == 0;
 }
 
-std::string profilePath(const std::string &Output, long Pid,
-                        const std::string &Rank) {
+std::string profilePath(const std::string &Output, long Pid, const std::string &Rank) {
   if (endsWith(Output, ".json")) {
     std::string Out;
     for (size_t I = 0; I < Output.size(); ++I) {
@@ -105,8 +107,7 @@ std::string profilePath(const std::string &Output, long Pid,
   std::string Dir = Output.empty() ? "." : Output;
   if (Dir.back() != '/')
     Dir += '/';
-  return Dir + "hroof-" + std::to_string(Pid) +
-         (Rank.empty() ? "" : "-rank" + Rank) + ".json";
+  return Dir + "hroof-" + std::to_string(Pid) + (Rank.empty() ? "" : "-rank" + Rank) + ".json";
 }
 
 std::string demangle(const std::string &Mangled) {
@@ -130,15 +131,13 @@ std::string KernelFilter::set(const std::string &Pattern) {
   try {
     Re.emplace(Pattern, std::regex::ECMAScript | std::regex::optimize);
   } catch (const std::regex_error &E) {
-    return "HROOF_KERNEL_FILTER='" + Pattern +
-           "' is not a valid regular expression (" + E.what() +
+    return "HROOF_KERNEL_FILTER='" + Pattern + "' is not a valid regular expression (" + E.what() +
            "); profiling every kernel";
   }
   return "";
 }
 
-bool KernelFilter::matches(const std::string &Mangled,
-                           const std::string &Demangled) const {
+bool KernelFilter::matches(const std::string &Mangled, const std::string &Demangled) const {
   if (!Re)
     return true;
   return std::regex_search(Mangled, *Re) || std::regex_search(Demangled, *Re);
@@ -243,10 +242,9 @@ void KernelAggregate::add(const LaunchRecord &R) {
     StaticExact &= R.StaticExact;
     if (R.Dynamic)
       ++(sameCounts(*R.Dynamic, *R.Static) ? StaticMatches : StaticDiffers);
-  } else if (R.Instrumented && !R.StaticProblem.empty() &&
-             StaticProblems.size() < 4 &&
-             std::find(StaticProblems.begin(), StaticProblems.end(),
-                       R.StaticProblem) == StaticProblems.end()) {
+  } else if (R.Instrumented && !R.StaticProblem.empty() && StaticProblems.size() < 4 &&
+             std::find(StaticProblems.begin(), StaticProblems.end(), R.StaticProblem) ==
+                 StaticProblems.end()) {
     StaticProblems.push_back(R.StaticProblem);
   }
 }
@@ -270,12 +268,9 @@ nlohmann::json KernelAggregate::toJson() const {
     J["counters"] = {{"launches", HwLaunches}, {"total", HwTotal}};
   if (Instrumented) {
     J["dynamic"] = {{"launches", Counted}, {"total", countsToJson(Dynamic)}};
-    J["static"] = {{"launches", StaticEvaluated},
-                   {"exact", StaticExact},
-                   {"total", countsToJson(Static)},
-                   {"matches_dynamic", StaticMatches},
-                   {"differs_from_dynamic", StaticDiffers},
-                   {"problems", StaticProblems}};
+    J["static"] = {{"launches", StaticEvaluated},           {"exact", StaticExact},
+                   {"total", countsToJson(Static)},         {"matches_dynamic", StaticMatches},
+                   {"differs_from_dynamic", StaticDiffers}, {"problems", StaticProblems}};
   }
   return J;
 }
@@ -311,8 +306,7 @@ static bool writeAll(int Fd, const std::string &S, uint64_t Offset) {
   return true;
 }
 
-std::string Profile::open(const std::string &Path,
-                          const nlohmann::json &Header) {
+std::string Profile::open(const std::string &Path, const nlohmann::json &Header) {
   std::lock_guard<std::mutex> L(M);
   int F = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (F < 0)
@@ -325,8 +319,7 @@ std::string Profile::open(const std::string &Path,
     H.pop_back();
   H += Header.empty() ? "\"launches\": [" : ",\n \"launches\": [";
   if (!writeAll(Fd, H, 0)) {
-    std::string E = "cannot write the profile '" + Path + "': " +
-                    std::strerror(errno);
+    std::string E = "cannot write the profile '" + Path + "': " + std::strerror(errno);
     ::close(Fd);
     Fd = -1;
     return E;
@@ -344,8 +337,8 @@ nlohmann::json Profile::trailerLocked(bool Complete) const {
   T["kernels"] = K;
   T["devices"] = Devices;
   T["graph_launches"] = GraphLaunches;
-  T["launch_records"] = {{"written", Written}, {"dropped", DroppedRecords},
-                         {"limit_per_kernel", LaunchLimit}};
+  T["launch_records"] = {
+      {"written", Written}, {"dropped", DroppedRecords}, {"limit_per_kernel", LaunchLimit}};
   T["notes"] = Notes;
   T["complete"] = Complete;
   return T;
@@ -361,16 +354,15 @@ void Profile::writeLocked(const std::string &Records, bool Force) {
   if (Fd < 0 || !WriteError.empty())
     return;
   auto Now = std::chrono::steady_clock::now();
-  if (!Force && Records.empty() &&
-      Now - LastFlush < std::chrono::milliseconds(FlushMs))
+  if (!Force && Records.empty() && Now - LastFlush < std::chrono::milliseconds(FlushMs))
     return;
   std::string T = trailerLocked(Finished).dump(1);
   // `{` -> `],` : the trailer closes the launch array.
   T = "\n ],\n" + T.substr(1) + "\n";
   if (!writeAll(Fd, Records + T, TrailerOffset) ||
       ::ftruncate(Fd, off_t(TrailerOffset + Records.size() + T.size())) != 0) {
-    WriteError = std::string("writing the profile failed: ") +
-                 std::strerror(errno) + "; it stops being updated";
+    WriteError = std::string("writing the profile failed: ") + std::strerror(errno) +
+                 "; it stops being updated";
     return;
   }
   TrailerOffset += Records.size();
@@ -413,8 +405,7 @@ void Profile::addDevice(const nlohmann::json &D) {
 
 void Profile::note(const std::string &Line) {
   std::lock_guard<std::mutex> L(M);
-  if (std::find(Notes.begin(), Notes.end(), Line) != Notes.end() ||
-      Notes.size() >= 100)
+  if (std::find(Notes.begin(), Notes.end(), Line) != Notes.end() || Notes.size() >= 100)
     return;
   Notes.push_back(Line);
   writeLocked("", true);

@@ -1,4 +1,5 @@
 //===- Profile.h - the runtime's CPU side: settings, records, profile file ===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Everything here is plain C++ (no CUDA, no CUPTI) so the unit tests run on
 // any machine:
@@ -57,8 +58,7 @@ std::string rankFromEnvironment();
 
 /// The profile's path for \p Output (a directory, or a name ending in .json
 /// where %p is the pid and %r the rank), \p Pid and \p Rank ("" for none).
-std::string profilePath(const std::string &Output, long Pid,
-                        const std::string &Rank);
+std::string profilePath(const std::string &Output, long Pid, const std::string &Rank);
 
 /// Demangled C++ name, or \p Mangled itself when it is not a C++ name.
 std::string demangle(const std::string &Mangled);
@@ -87,28 +87,28 @@ using hroof::countsToJson; // common/StaticModel.h
 /// One completed kernel launch.
 struct LaunchRecord {
   std::string Mangled, Name;
-  std::string Api;               ///< cuLaunchKernel, cuLaunchKernelEx, ...
-  uint32_t Correlation = 0;      ///< CUPTI correlation id
-  uint64_t Thread = 0;           ///< host thread (gettid) that launched it
-  int64_t Device = -1;           ///< CUDA device ordinal, -1 unknown
-  int64_t Stream = -1;           ///< CUPTI stream id, -1 unknown
+  std::string Api;          ///< cuLaunchKernel, cuLaunchKernelEx, ...
+  uint32_t Correlation = 0; ///< CUPTI correlation id
+  uint64_t Thread = 0;      ///< host thread (gettid) that launched it
+  int64_t Device = -1;      ///< CUDA device ordinal, -1 unknown
+  int64_t Stream = -1;      ///< CUPTI stream id, -1 unknown
   std::array<uint32_t, 3> Grid{1, 1, 1}, Block{1, 1, 1};
-  uint32_t SharedMem = 0;        ///< dynamic shared memory bytes
-  bool Timed = false;            ///< Start/Duration come from CUPTI activity
+  uint32_t SharedMem = 0; ///< dynamic shared memory bytes
+  bool Timed = false;     ///< Start/Duration come from CUPTI activity
   uint64_t StartNs = 0, DurationNs = 0;
-  bool Instrumented = false;     ///< the kernel has __hroof_counters_<mangled>
-  bool Graph = false;            ///< ran inside a CUDA graph (not attributed)
-  std::optional<CountVector> Dynamic; ///< this launch's exact counts
-  std::string DynamicProblem;         ///< why no counts (instrumented only)
-  std::optional<TotalVector> Static;  ///< static model at this launch
-  std::string StaticProblem;          ///< why no static totals
-  bool StaticExact = true;            ///< the model says it is exact
+  bool Instrumented = false;                         ///< the kernel has __hroof_counters_<mangled>
+  bool Graph = false;                                ///< ran inside a CUDA graph (not attributed)
+  std::optional<CountVector> Dynamic;                ///< this launch's exact counts
+  std::string DynamicProblem;                        ///< why no counts (instrumented only)
+  std::optional<TotalVector> Static;                 ///< static model at this launch
+  std::string StaticProblem;                         ///< why no static totals
+  bool StaticExact = true;                           ///< the model says it is exact
   std::vector<std::pair<std::string, int64_t>> Args; ///< integer arguments
-  std::string Error;                  ///< launch or execution error
-  bool HwTried = false;               ///< hardware counters were attempted
-  bool DurationFromCounters = false;  ///< DurationNs is gpu__time_duration.sum
-  std::optional<nlohmann::json> Hw;   ///< "counters" (HwMetrics.h)
-  std::string HwProblem;              ///< why no counters (when tried)
+  std::string Error;                                 ///< launch or execution error
+  bool HwTried = false;                              ///< hardware counters were attempted
+  bool DurationFromCounters = false;                 ///< DurationNs is gpu__time_duration.sum
+  std::optional<nlohmann::json> Hw;                  ///< "counters" (HwMetrics.h)
+  std::string HwProblem;                             ///< why no counters (when tried)
 };
 
 nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index);
@@ -126,8 +126,8 @@ struct KernelAggregate {
   uint64_t StaticMatches = 0, StaticDiffers = 0; ///< among launches with both
   bool StaticExact = true;
   std::vector<std::string> StaticProblems; ///< distinct, at most 4
-  uint64_t HwLaunches = 0;       ///< launches with hardware counters
-  nlohmann::json HwTotal;        ///< their summed counters (addCounters)
+  uint64_t HwLaunches = 0;                 ///< launches with hardware counters
+  nlohmann::json HwTotal;                  ///< their summed counters (addCounters)
 
   void add(const LaunchRecord &R);
   nlohmann::json toJson() const;
@@ -137,8 +137,7 @@ struct KernelAggregate {
 /// every write. Thread-safe.
 class Profile {
 public:
-  Profile(int64_t LaunchLimit, int64_t FlushMs)
-      : LaunchLimit(LaunchLimit), FlushMs(FlushMs) {}
+  Profile(int64_t LaunchLimit, int64_t FlushMs) : LaunchLimit(LaunchLimit), FlushMs(FlushMs) {}
   ~Profile();
 
   /// Creates the file and writes \p Header (fields of the top-level object).

@@ -1,4 +1,5 @@
 //===- RangeProfiler.cpp - the CUPTI range profiler: host and target sides ===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // RangeProfilerHost and RangeProfilerTarget (RangeProfiler.h): each method
 // is one CUPTI step with its parameter struct filled in; a failed call
@@ -40,8 +41,8 @@ std::string hwErr(const char *What, CUptiResult R) {
   std::string M = std::string(What) + ": " + cuptiErr(R);
   if (R == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
       R == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
-    M = std::string("GPU performance counters are not permitted for this user (") +
-        cuptiErr(R) + " in " + What +
+    M = std::string("GPU performance counters are not permitted for this user (") + cuptiErr(R) +
+        " in " + What +
         "; the driver restricts them to administrators: "
         "NVreg_RestrictProfilingToAdminUsers=0, or run as root; "
         "https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
@@ -53,8 +54,7 @@ std::string hwErr(const char *What, CUptiResult R) {
 
 //===--- Host side ----------------------------------------------------------===//
 
-std::string RangeProfilerHost::initialize(const std::string &Chip,
-                                          std::vector<uint8_t> &Avail) {
+std::string RangeProfilerHost::initialize(const std::string &Chip, std::vector<uint8_t> &Avail) {
   CUptiResult R;
   CUpti_Profiler_Host_Initialize_Params HI{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
   HI.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -75,8 +75,7 @@ bool RangeProfilerHost::hasMetric(const std::string &Name) {
 }
 
 std::string RangeProfilerHost::configure(std::vector<const char *> &Names,
-                                         std::vector<uint8_t> &Config,
-                                         size_t &Passes) {
+                                         std::vector<uint8_t> &Config, size_t &Passes) {
   CUptiResult R;
   CUpti_Profiler_Host_ConfigAddMetrics_Params AM{
       CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
@@ -125,8 +124,7 @@ std::string RangeProfilerHost::evaluate(std::vector<uint8_t> &Data, size_t Index
 }
 
 void RangeProfilerHost::deinitialize() {
-  CUpti_Profiler_Host_Deinitialize_Params D{
-      CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+  CUpti_Profiler_Host_Deinitialize_Params D{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
   D.pHostObject = Obj;
   cuptiProfilerHostDeinitialize(&D);
   Obj = nullptr;
@@ -176,8 +174,7 @@ std::string RangeProfilerTarget::chipName(CUdevice Dev, std::string &Chip) {
   return "";
 }
 
-std::string RangeProfilerTarget::counterAvailability(CUcontext Ctx,
-                                                     std::vector<uint8_t> &Avail) {
+std::string RangeProfilerTarget::counterAvailability(CUcontext Ctx, std::vector<uint8_t> &Avail) {
   CUptiResult R;
   CUpti_Profiler_GetCounterAvailability_Params CA{
       CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
@@ -191,8 +188,7 @@ std::string RangeProfilerTarget::counterAvailability(CUcontext Ctx,
   return "";
 }
 
-std::string RangeProfilerTarget::rangeCount(std::vector<uint8_t> &Data,
-                                            size_t &Ranges) {
+std::string RangeProfilerTarget::rangeCount(std::vector<uint8_t> &Data, size_t &Ranges) {
   CUptiResult R;
   CUpti_RangeProfiler_GetCounterDataInfo_Params GI{
       CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
@@ -221,8 +217,7 @@ void RangeProfilerTarget::disable() {
   Obj = nullptr;
 }
 
-std::string RangeProfilerTarget::counterDataSize(std::vector<const char *> &Names,
-                                                 size_t &Size) {
+std::string RangeProfilerTarget::counterDataSize(std::vector<const char *> &Names, size_t &Size) {
   CUptiResult R;
   CUpti_RangeProfiler_GetCounterDataSize_Params DSz{
       CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};

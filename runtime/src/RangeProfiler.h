@@ -1,4 +1,5 @@
 //===- RangeProfiler.h - the CUPTI range profiler: host and target sides --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The CUPTI calls of the hardware counters, in two small classes after
 // NVIDIA's CUPTI range_profiling sample: RangeProfilerHost (metric lists,
@@ -45,12 +46,11 @@ public:
   bool hasMetric(const std::string &Name);
   /// Adds \p Names, then builds the config image and its pass count (0 when
   /// CUPTI cannot tell).
-  std::string configure(std::vector<const char *> &Names,
-                        std::vector<uint8_t> &Config, size_t &Passes);
+  std::string configure(std::vector<const char *> &Names, std::vector<uint8_t> &Config,
+                        size_t &Passes);
   /// The values of \p Names (NaN: not evaluated) in range \p Index of the
   /// counter-data image \p Data.
-  std::string evaluate(std::vector<uint8_t> &Data, size_t Index,
-                       std::vector<const char *> &Names,
+  std::string evaluate(std::vector<uint8_t> &Data, size_t Index, std::vector<const char *> &Names,
                        std::vector<double> &Values);
   void deinitialize();
   bool initialized() const { return Obj != nullptr; }
@@ -71,8 +71,7 @@ public:
   /// "" when device \p Dev supports the range profiler, else why not.
   static std::string checkDevice(CUdevice Dev, const char *DevName);
   static std::string chipName(CUdevice Dev, std::string &Chip);
-  static std::string counterAvailability(CUcontext Ctx,
-                                         std::vector<uint8_t> &Avail);
+  static std::string counterAvailability(CUcontext Ctx, std::vector<uint8_t> &Avail);
   /// The number of ranges recorded in counter-data image \p Data.
   static std::string rangeCount(std::vector<uint8_t> &Data, size_t &Ranges);
 

@@ -1,12 +1,13 @@
 //===- ReplayPolicy.h - when to re-create the range profiler object -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A CUPTI range profiler object replays every range with the pass count of
 // the first config it ran (measured on the H100, docs/runtime.md "Replay
 // passes"): a launch that needs more passes needs a fresh object; one that
 // needs fewer can run on the old object, paying for passes it does not need.
 // A fresh object is not free either: in a PyTorch process its first Start
-// took about 150 ms (docs/validation/raw/counters-2026-11-22-range-cost-type-cache/). This is the ski-rental
-// choice between the two, with both prices measured in this process:
+// took about 150 ms (docs/validation/raw/counters-2026-11-22-range-cost-type-cache/). This is the
+// ski-rental choice between the two, with both prices measured in this process:
 //   - the price of one unneeded pass: the slope of launch-with-replay time
 //     over pass count (least squares over the pass counts seen), or, with one
 //     pass count seen, its mean time per pass;

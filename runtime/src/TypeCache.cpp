@@ -1,4 +1,5 @@
 //===- TypeCache.cpp - learned Tensor Core types kept across runs --------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // See TypeCache.h. Unit tests: test/unit/runtime/TypeCacheTest.cpp.
 //===----------------------------------------------------------------------===//
@@ -19,8 +20,7 @@
 namespace hroof {
 namespace rt {
 
-std::vector<std::pair<std::string, uint64_t>> cubinFunctionHashes(const void *Data,
-                                                                  size_t Size) {
+std::vector<std::pair<std::string, uint64_t>> cubinFunctionHashes(const void *Data, size_t Size) {
   std::vector<std::pair<std::string, uint64_t>> Out;
   const auto *B = static_cast<const unsigned char *>(Data);
   Elf64_Ehdr H;
@@ -158,8 +158,7 @@ void TensorTypeCache::put(const std::string &Chip, uint64_t Code, const std::str
   ++Puts;
 }
 
-void TensorTypeCache::erase(const std::string &Chip, uint64_t Code,
-                            const std::string &Mangled) {
+void TensorTypeCache::erase(const std::string &Chip, uint64_t Code, const std::string &Mangled) {
   Key K{Chip, Code, Mangled};
   Entries.erase(K);
   Changes[K] = false;

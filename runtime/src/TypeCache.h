@@ -1,4 +1,5 @@
 //===- TypeCache.h - learned Tensor Core types kept across runs ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The CPU side of the tensor-type cache (docs/runtime.md "Replay passes"):
 // a kernel's first profiled launch collects every Tensor Core type metric
@@ -37,8 +38,7 @@ namespace rt {
 /// (mangled name, FNV-1a 64 hash of its code) of every function of a 64-bit
 /// CUDA ELF image (sections ".text.<name>"). Empty for anything else
 /// (not ELF, truncated, PTX); never reads outside [Data, Data + Size).
-std::vector<std::pair<std::string, uint64_t>> cubinFunctionHashes(const void *Data,
-                                                                  size_t Size);
+std::vector<std::pair<std::string, uint64_t>> cubinFunctionHashes(const void *Data, size_t Size);
 
 /// Where the cache lives for HROOF_TYPE_CACHE=auto:
 /// $XDG_CACHE_HOME/hroof/tensor-types.tsv, else $HOME/.cache/hroof/...;
@@ -52,8 +52,7 @@ public:
   std::string load(const std::string &Path);
   const std::string &path() const { return Path; }
   /// The learned types of this kernel code on this chip, or null.
-  const TensorTypes *find(const std::string &Chip, uint64_t Code,
-                          const std::string &Mangled) const;
+  const TensorTypes *find(const std::string &Chip, uint64_t Code, const std::string &Mangled) const;
   void put(const std::string &Chip, uint64_t Code, const std::string &Mangled,
            const TensorTypes &T);
   /// Drops an entry that proved wrong (checkTensorTypes failed).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # carry-build.sh - sourced by test/gpu/build.sh and case-studies/build.sh (build machine):
 # builds hroof-carry-* targets (cmake/CarryPrograms.cmake) of the CMake build directory
 # $BUILD, whose source tree must be $ROOT, into $ROOT/.carry.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # run-check.sh NAME... - runs named checks ON the GPU machine, from the repository root,
 # with the inputs the build machine built and carried (each check's line says which);
 # builds nothing. Check NAME writes its own outputs under $OUT/NAME/ and its stdout and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Unit tests of hroof-ert's sweep analysis (plateau detection, ridge) on synthetic and on
 // recorded sweeps (the H100 run committed in docs/machines/).
 #include <gtest/gtest.h>
@@ -17,8 +18,8 @@ TEST(ErtMedian, OddEvenEmpty) {
 
 TEST(ErtPlateau, TwoLevelsWithTransition) {
   // a cache level at ~1000, a transition, memory at ~300
-  std::vector<Point> s = {{1, 980}, {2, 1010}, {4, 1000}, {8, 995}, {16, 700}, {32, 420},
-                          {64, 310}, {128, 300}, {256, 295}, {512, 305}};
+  std::vector<Point> s = {{1, 980},  {2, 1010}, {4, 1000},  {8, 995},   {16, 700},
+                          {32, 420}, {64, 310}, {128, 300}, {256, 295}, {512, 305}};
   auto p = find_plateaus(s, 0.10, 3);
   ASSERT_EQ(p.size(), 2u);
   EXPECT_EQ(p[0].first, 0u);
@@ -39,7 +40,7 @@ TEST(ErtPlateau, RampUpThenPlateau) {
   std::vector<Point> s = {{1, 10}, {2, 20}, {4, 40}, {8, 80}, {16, 95}, {32, 100}, {64, 98}};
   auto p = find_plateaus(s, 0.10, 3);
   ASSERT_EQ(p.size(), 1u);
-  EXPECT_EQ(p[0].first, 4u);  // 95/80 > 1.1: the ramp point 80 is a transition
+  EXPECT_EQ(p[0].first, 4u); // 95/80 > 1.1: the ramp point 80 is a transition
   EXPECT_EQ(p[0].last, 6u);
   EXPECT_NEAR(p[0].value, 98, 1e-9);
 }
@@ -54,7 +55,7 @@ TEST(ErtPlateau, NoPlateauTooFewPoints) {
 
 TEST(ErtPlateau, ToleranceIsMaxOverMin) {
   std::vector<Point> s = {{1, 100}, {2, 109}, {4, 111}, {8, 104}};
-  auto p = find_plateaus(s, 0.10, 3);  // 111/100 > 1.1: the run starting at 100 stops at 109
+  auto p = find_plateaus(s, 0.10, 3); // 111/100 > 1.1: the run starting at 100 stops at 109
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].first, 1u);
   EXPECT_EQ(p[0].last, 3u);
@@ -77,7 +78,8 @@ TEST(ErtRidge, Synthetic) {
 
 TEST(ErtPlateau, MemoryPlateauTrimsSmallWorkingSets) {
   // the last plateau starts at 64 (still partly cached); only x >= 100 counts
-  std::vector<Point> s = {{16, 7000}, {32, 7100}, {48, 7050}, {64, 3300}, {128, 3100}, {256, 3090}, {512, 3095}};
+  std::vector<Point> s = {{16, 7000},  {32, 7100},  {48, 7050}, {64, 3300},
+                          {128, 3100}, {256, 3090}, {512, 3095}};
   double v = 0;
   size_t n = 0;
   Plateau p;
@@ -85,7 +87,7 @@ TEST(ErtPlateau, MemoryPlateauTrimsSmallWorkingSets) {
   EXPECT_EQ(p.first, 3u);
   EXPECT_EQ(n, 3u);
   EXPECT_DOUBLE_EQ(v, 3095);
-  EXPECT_FALSE(memory_plateau(s, 1000, &v, &p, &n));  // no point beyond 1000
+  EXPECT_FALSE(memory_plateau(s, 1000, &v, &p, &n)); // no point beyond 1000
 }
 
 // ---- Recorded sweeps: the H100 run committed in docs/machines/ (2026-11-22) ----
@@ -97,12 +99,13 @@ nlohmann::json machine() {
   std::ifstream in(std::string(ERT_MACHINES_DIR) + "/h100-80gb-hbm3.json");
   return nlohmann::json::parse(in);
 }
-double ceiling(const nlohmann::json& m, const char* group, const char* key) {
+double ceiling(const nlohmann::json &m, const char *group, const char *key) {
   return m["ceilings"][group][key]["value"].get<double>();
 }
-}  // namespace
+} // namespace
 
-// The CSVs carry values rounded to 0.1, the JSON the plateau of unrounded values: 0.2 apart at most.
+// The CSVs carry values rounded to 0.1, the JSON the plateau of unrounded values: 0.2 apart at
+// most.
 TEST(ErtRecordedH100, L1Plateau) {
   auto m = machine();
   auto pts = read_csv_columns(kDir + "/l1_sweep.csv", "ws_bytes", "gbs");
@@ -110,8 +113,8 @@ TEST(ErtRecordedH100, L1Plateau) {
   Plateau p;
   ASSERT_TRUE(highest_plateau(find_plateaus(pts, 0.10, 3), &p));
   EXPECT_NEAR(p.value, ceiling(m, "bandwidth", "l1"), 0.2);
-  EXPECT_EQ(p.x_begin, 64 * 1024);   // below 64 KiB per SM the sweep is latency/occupancy bound
-  EXPECT_EQ(p.x_end, 384 * 1024);    // above, the working set spills out of L1
+  EXPECT_EQ(p.x_begin, 64 * 1024); // below 64 KiB per SM the sweep is latency/occupancy bound
+  EXPECT_EQ(p.x_end, 384 * 1024);  // above, the working set spills out of L1
 }
 
 TEST(ErtRecordedH100, SharedPlateau) {
@@ -130,7 +133,7 @@ TEST(ErtRecordedH100, L2AndHbmPlateaus) {
   Plateau l2;
   ASSERT_TRUE(highest_plateau(pl, &l2));
   EXPECT_NEAR(l2.value, ceiling(m, "bandwidth", "l2"), 0.2);
-  EXPECT_LE(l2.x_end, m["device"]["l2_bytes"].get<double>());  // the L2 plateau ends inside L2
+  EXPECT_LE(l2.x_end, m["device"]["l2_bytes"].get<double>()); // the L2 plateau ends inside L2
   double hbm = 0;
   size_t n = 0;
   Plateau ph;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ctest ert.gpu_quick: runs `hroof-ert --quick` when a GPU is present; exits 77 (skipped) when not.
 bin=$1; out=$2
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then

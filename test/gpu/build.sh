@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the GPU validation suite HERE (needs clang++-22, CUDA, the hroof
 # build; no GPU) into .carry/gpu/ (git-ignored), everything that
 # test/gpu/run.sh needs on the GPU machine:

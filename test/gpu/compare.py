@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compares the GPU suite's counts: analytic (hand-derived, printed by the
 programs), static (hroof static at build time), dynamic (hroof runtime
 profile of the instrumented binary) and Nsight Compute (plain binary), plus

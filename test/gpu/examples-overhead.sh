@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Instrumentation overhead on the bundled examples (GPU machine; builds
 # nothing): each example's plain and instrumented binary (build/examples/,
 # built by CMake) times its kernels with CUDA events (HROOF_EXAMPLE_TIME=N

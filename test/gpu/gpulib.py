@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Helpers shared by test/gpu/static_totals.py (run here, at build time) and
 test/gpu/compare.py (run on the GPU machine). Standard library only."""
 import json

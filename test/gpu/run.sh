@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs the GPU validation suite ON the GPU machine, from the repository root,
 # with binaries built beforehand by test/gpu/build.sh (carried in .carry/gpu);
 # builds nothing. Logs and results go to $OUT (default ./gpu-out):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Build-time step (needs the hroof CLI, no GPU): for one suite program, run
 `PROG --list-launches` (touches no CUDA API), evaluate the static model at
 each launch's grid/block/arguments with `hroof static MODEL.json ... --json`,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """hroof report in a real browser: headless Chromium loads the HTML, the page writes
 what Vega drew into #hroof-summary (--dump-dom), and this checks it against the
 report's own CSV: one point per kernel and memory level, the expected ceilings, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Writes test/report/Inputs/runtime-writer.json with the runtime's own profile writer
 // (runtime/src/Profile.cpp + HwMetrics.cpp), so the report is tested on the exact
 // format the runtime writes. Not built by CMake; regenerate by hand:
@@ -6,35 +7,69 @@
 //     && /tmp/gen test/report/Inputs/runtime-writer.json
 // The counts are made up (a fixture): saxpy with 2^20 divisions per launch whose
 // FFMA expansion the counters see, and an uninstrumented kernel without counters.
-#include "Profile.h"
 #include "HwMetrics.h"
+#include "Profile.h"
 #include <cstdio>
-using namespace hroof; using namespace hroof::rt;
+using namespace hroof;
+using namespace hroof::rt;
 int main(int argc, char **argv) {
   Profile P(100, 0);
-  nlohmann::json H = {{"hroof_profile", 1}, {"pid", 1}, {"host", "h"}, {"command", "x"}, {"rank", nullptr},
-                      {"run_id", ""}, {"start_time", 0}, {"counters", NumCounters}, {"settings", nlohmann::json::object()}};
-  if (auto E = P.open(argv[1], H); !E.empty()) { fprintf(stderr, "%s\n", E.c_str()); return 1; }
-  P.addDevice({{"ordinal", 0}, {"name", "NVIDIA H100 80GB HBM3"}, {"compute_capability", "9.0"}, {"sms", 132}});
+  nlohmann::json H = {{"hroof_profile", 1},
+                      {"pid", 1},
+                      {"host", "h"},
+                      {"command", "x"},
+                      {"rank", nullptr},
+                      {"run_id", ""},
+                      {"start_time", 0},
+                      {"counters", NumCounters},
+                      {"settings", nlohmann::json::object()}};
+  if (auto E = P.open(argv[1], H); !E.empty()) {
+    fprintf(stderr, "%s\n", E.c_str());
+    return 1;
+  }
+  P.addDevice({{"ordinal", 0},
+               {"name", "NVIDIA H100 80GB HBM3"},
+               {"compute_capability", "9.0"},
+               {"sms", 132}});
   for (int I = 0; I < 5; ++I) {
-    LaunchRecord R; R.Mangled = "_Z5saxpyifPKfPf"; R.Name = "saxpy(int, float, float const*, float*)";
-    R.Api = "cuLaunchKernel"; R.Timed = true; R.DurationNs = 70000; R.Instrumented = true;
-    CountVector C{}; C[flopsIndex(Precision::F32)] = 2 << 24;
-    C[bytesIndex(MemSpace::Global, MemDir::Load)] = 8 << 24; C[bytesIndex(MemSpace::Global, MemDir::Store)] = 4 << 24;
+    LaunchRecord R;
+    R.Mangled = "_Z5saxpyifPKfPf";
+    R.Name = "saxpy(int, float, float const*, float*)";
+    R.Api = "cuLaunchKernel";
+    R.Timed = true;
+    R.DurationNs = 70000;
+    R.Instrumented = true;
+    CountVector C{};
+    C[flopsIndex(Precision::F32)] = 2 << 24;
+    C[bytesIndex(MemSpace::Global, MemDir::Load)] = 8 << 24;
+    C[bytesIndex(MemSpace::Global, MemDir::Store)] = 4 << 24;
     C[specialIndex(Precision::F32, SpecialOp::Div)] = 1 << 20;
-    R.Dynamic = C; TotalVector T{}; for (int K = 0; K < NumCounters; ++K) T[K] = C[K]; R.Static = T;
+    R.Dynamic = C;
+    TotalVector T{};
+    for (int K = 0; K < NumCounters; ++K)
+      T[K] = C[K];
+    R.Static = T;
     std::map<std::string, double> V;
-    for (const auto &M : rooflineMetrics()) V[M] = 0;
-    V["gpu__time_duration.sum"] = 71000; V["sm__cycles_elapsed.avg.per_second"] = 1.7e9;
+    for (const auto &M : rooflineMetrics())
+      V[M] = 0;
+    V["gpu__time_duration.sum"] = 71000;
+    V["sm__cycles_elapsed.avg.per_second"] = 1.7e9;
     V["sm__sass_thread_inst_executed_op_ffma_pred_on.sum"] = (1 << 24) + 4 * (1 << 20);
-    V["sm__sass_data_bytes_mem_global_op_ld.sum"] = 8 << 24; V["sm__sass_data_bytes_mem_global_op_st.sum"] = 4 << 24;
-    V["l1tex__t_bytes.sum"] = 12 << 24; V["lts__t_bytes.sum"] = 12.3 * (1 << 24);
-    V["dram__bytes_read.sum"] = 8 << 24; V["dram__bytes_write.sum"] = 4 << 24;
+    V["sm__sass_data_bytes_mem_global_op_ld.sum"] = 8 << 24;
+    V["sm__sass_data_bytes_mem_global_op_st.sum"] = 4 << 24;
+    V["l1tex__t_bytes.sum"] = 12 << 24;
+    V["lts__t_bytes.sum"] = 12.3 * (1 << 24);
+    V["dram__bytes_read.sum"] = 8 << 24;
+    V["dram__bytes_write.sum"] = 4 << 24;
     V["sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained"] = 16896;
-    R.HwTried = true; R.Hw = countersToJson(V);
+    R.HwTried = true;
+    R.Hw = countersToJson(V);
     P.addLaunch(R);
   }
-  LaunchRecord U; U.Mangled = U.Name = "cublas_gemm_kernel"; U.Timed = true; U.DurationNs = 300000;
+  LaunchRecord U;
+  U.Mangled = U.Name = "cublas_gemm_kernel";
+  U.Timed = true;
+  U.DurationNs = 300000;
   P.addLaunch(U);
   P.finish();
 }

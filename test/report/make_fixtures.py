@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the report test fixtures into Inputs/ (run once; the outputs are committed).
 
 FIXTURES, NOT MEASUREMENTS: the profiles follow docs/profile-format.md (plus the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Unit tests of the static-model expression evaluator (common/Expr).
 #include "hroof/Expr.h"
 
@@ -56,8 +57,8 @@ TEST(Expr, SpecialRegistersAndSelect) {
   Env.NTid = {128, 1, 1};
   Env.CtaId = {3, 0, 0};
   auto E = Expr::parse(json::array(
-      {"add", json::array({"mul", json::array({"sreg", "ctaid.x"}),
-                           json::array({"sreg", "ntid.x"})}),
+      {"add",
+       json::array({"mul", json::array({"sreg", "ctaid.x"}), json::array({"sreg", "ntid.x"})}),
        json::array({"sreg", "tid.x"})}));
   EXPECT_EQ(E->eval(Env), 3 * 128 + 5);
   EXPECT_EQ(E->threadVarMask(), 1u | (1u << 3));

@@ -1,4 +1,5 @@
 //===- ReportFormatTest.cpp - the tool's number formats, CSV, profile fields -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Toolchain.h"
 #include "report/Format.h"
 #include "report/ProfileReader.h"
@@ -49,8 +50,8 @@ static std::string failure(const std::function<void()> &F) {
 
 TEST(ReportFormat, ProfileFields) {
   ProfileFields F("p.json");
-  nlohmann::json K = {{"launches", -5}, {"n", 3}, {"half", 2.5}, {"name", 7},
-                      {"on", "yes"}, {"gone", nullptr}};
+  nlohmann::json K = {{"launches", -5}, {"n", 3},      {"half", 2.5},
+                      {"name", 7},      {"on", "yes"}, {"gone", nullptr}};
   EXPECT_EQ(F.count(K, "/kernels/0", "n"), 3u);
   EXPECT_EQ(F.count(K, "/kernels/0", "missing"), 0u);
   EXPECT_EQ(F.count(K, "/kernels/0", "gone"), 0u);

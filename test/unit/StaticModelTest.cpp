@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Unit tests of the static-model reader (common/StaticModel).
 #include "hroof/StaticModel.h"
 
@@ -42,8 +43,7 @@ TEST(StaticModel, EvaluatesALaunch) {
 TEST(StaticModel, CounterNamesRoundTrip) {
   for (int I = 0; I < NumCounters; ++I)
     EXPECT_EQ(counterIndex(counterName(I)), I) << counterName(I);
-  EXPECT_EQ(counterName(specialIndex(Precision::F32, SpecialOp::Rsqrt)),
-            "special.f32.rsqrt");
+  EXPECT_EQ(counterName(specialIndex(Precision::F32, SpecialOp::Rsqrt)), "special.f32.rsqrt");
   EXPECT_EQ(counterName(tensorIndex(TensorType::FP8)), "tensor_flops.fp8");
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Unit tests of sumOverThreads: every fast path is checked against a plain
 // thread-by-thread sum of the same factors.
 #include "hroof/ThreadSum.h"
@@ -12,8 +13,8 @@ json sreg(const char *S) { return json::array({"sreg", S}); }
 json gid(char D) {
   std::string C = std::string("ctaid.") + D, N = std::string("ntid.") + D,
               T = std::string("tid.") + D;
-  return json::array({"add", json::array({"mul", sreg(C.c_str()), sreg(N.c_str())}),
-                      sreg(T.c_str())});
+  return json::array(
+      {"add", json::array({"mul", sreg(C.c_str()), sreg(N.c_str())}), sreg(T.c_str())});
 }
 json arg(int I) { return json::array({"arg", I}); }
 json cmp(const char *P, json A, json B) { return json::array({"icmp", P, 32, A, B}); }
@@ -65,16 +66,15 @@ TEST(ThreadSum, GuardedElementwise) {
   auto Fs = parse({cmp("slt", gid('x'), arg(0))});
   for (int64_t N : {0, 1, 999, 1024, 1025, 5000, -3}) {
     LaunchShape L{{5, 1, 1}, {256, 1, 1}};
-    EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, args({N}))),
-              uint64_t(std::clamp<int64_t>(N, 0, 1280)))
+    EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, args({N}))), uint64_t(std::clamp<int64_t>(N, 0, 1280)))
         << N;
   }
 }
 
 TEST(ThreadSum, UnsignedGuardFromOptimizer) {
   // (unsigned)(gid - 1) < n - 2  <=>  1 <= gid < n - 1 (for n >= 2)
-  auto Fs = parse({cmp("ult", json::array({"add", gid('x'), -1}),
-                       json::array({"add", arg(0), -2}))});
+  auto Fs =
+      parse({cmp("ult", json::array({"add", gid('x'), -1}), json::array({"add", arg(0), -2}))});
   LaunchShape L{{4, 1, 1}, {64, 1, 1}};
   for (int64_t N : {2, 3, 100, 256, 400})
     EXPECT_EQ(sumOverThreads(Fs, L, args({N})), naive(Fs, L, args({N}))) << N;
@@ -83,8 +83,7 @@ TEST(ThreadSum, UnsignedGuardFromOptimizer) {
 TEST(ThreadSum, InteriorPoints2D) {
   auto Fs = parse({cmp("sgt", gid('x'), 0), cmp("sgt", gid('y'), 0),
                    cmp("slt", gid('x'), json::array({"add", arg(1), -1})),
-                   cmp("slt", gid('y'), json::array({"add", arg(0), -1})),
-                   cmp("ne", gid('y'), 5)});
+                   cmp("slt", gid('y'), json::array({"add", arg(0), -1})), cmp("ne", gid('y'), 5)});
   LaunchShape L{{3, 5, 1}, {16, 8, 1}};
   EvalEnv E = args({37, 41});
   EXPECT_EQ(sumOverThreads(Fs, L, E), naive(Fs, L, E));
@@ -94,9 +93,10 @@ TEST(ThreadSum, InteriorPoints2D) {
 TEST(ThreadSum, GridStrideLoopVisitsEveryElementOnce) {
   // trip(t) = max(1, ceildiv(n - gid, stride)) for threads with gid < n.
   json Stride = json::array({"mul", sreg("ntid.x"), sreg("nctaid.x")});
-  auto Fs = parse({cmp("slt", gid('x'), arg(0)),
-                   json::array({"max", 1, json::array({"ceildiv",
-                                json::array({"sub", arg(0), gid('x')}), Stride})})});
+  auto Fs = parse(
+      {cmp("slt", gid('x'), arg(0)),
+       json::array(
+           {"max", 1, json::array({"ceildiv", json::array({"sub", arg(0), gid('x')}), Stride})})});
   LaunchShape L{{7, 1, 1}, {96, 1, 1}};
   for (int64_t N : {1, 500, 672, 673, 100000})
     EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, args({N}))), uint64_t(N)) << N;
@@ -119,8 +119,9 @@ TEST(ThreadSum, WrappingIndexIsExact) {
 TEST(ThreadSum, BlockStrideLoop) {
   // for (k = tid; k < K; k += blockDim) : trips max(1, ceildiv(K - tid, ntid)) when tid < K
   auto Fs = parse({cmp("slt", sreg("tid.x"), arg(0)),
-                   json::array({"max", 1, json::array({"ceildiv",
-                                json::array({"sub", arg(0), sreg("tid.x")}), sreg("ntid.x")})})});
+                   json::array({"max", 1,
+                                json::array({"ceildiv", json::array({"sub", arg(0), sreg("tid.x")}),
+                                             sreg("ntid.x")})})});
   LaunchShape L{{9, 1, 1}, {128, 1, 1}};
   EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, args({1000}))), 9u * 1000);
 }

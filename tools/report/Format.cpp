@@ -1,4 +1,5 @@
 //===- Format.cpp - how the hroof tool writes numbers and CSV -------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Format.h"
 
 #include <cmath>

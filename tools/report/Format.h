@@ -1,4 +1,5 @@
 //===- Format.h - how the hroof tool writes numbers and CSV ---------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Every number the subcommands print goes through one of these, so that the
 // same quantity reads the same in `hroof report`, `compare`, `run` and

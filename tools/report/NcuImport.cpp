@@ -1,4 +1,5 @@
 //===- NcuImport.cpp - Nsight Compute raw CSV export as a counter source -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // `ncu --csv --page raw [--metrics ...|--set roofline] ./app > ncu.csv`:
 // lines of "==PROF==" chatter, then a header row ("ID","Process ID",
@@ -15,8 +16,8 @@
 // are turned into totals with the launch's duration and cycles.
 //===----------------------------------------------------------------------===//
 #include "../Toolchain.h"
-#include "hroof/CounterMetrics.h"
 #include "ReportData.h"
+#include "hroof/CounterMetrics.h"
 
 #include <cmath>
 #include <cstring>
@@ -27,8 +28,7 @@ namespace report {
 
 namespace {
 
-std::vector<std::vector<std::string>> parseCsv(const std::string &Text,
-                                               size_t Start) {
+std::vector<std::vector<std::string>> parseCsv(const std::string &Text, size_t Start) {
   std::vector<std::vector<std::string>> Rows;
   std::vector<std::string> Row;
   std::string Field;
@@ -69,8 +69,7 @@ size_t headerStart(const std::string &Text) {
   size_t Pos = 0;
   while (Pos < Text.size()) {
     size_t End = Text.find('\n', Pos);
-    std::string Line = Text.substr(Pos, End == std::string::npos ? std::string::npos
-                                                                 : End - Pos);
+    std::string Line = Text.substr(Pos, End == std::string::npos ? std::string::npos : End - Pos);
     if (Line.rfind("\"ID\",", 0) == 0 && Line.find("\"Kernel Name\"") != std::string::npos)
       return Pos;
     if (End == std::string::npos)
@@ -84,19 +83,24 @@ size_t headerStart(const std::string &Text) {
 double unitScale(std::string U) {
   if (U.empty())
     return 1;
-  for (const auto &[Word, S] :
-       {std::pair{"nsecond", 1e-9}, {"usecond", 1e-6}, {"msecond", 1e-3},
-        {"second", 1.0}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}})
+  for (const auto &[Word, S] : {std::pair{"nsecond", 1e-9},
+                                {"usecond", 1e-6},
+                                {"msecond", 1e-3},
+                                {"second", 1.0},
+                                {"ns", 1e-9},
+                                {"us", 1e-6},
+                                {"ms", 1e-3}})
     if (U == Word)
       return S;
   double S = 1;
-  struct P { const char *Pre; double S; };
-  for (P Pr : {P{"Ki", 1024.0}, P{"Mi", 1048576.0}, P{"Gi", 1073741824.0},
-               P{"Ti", 1099511627776.0}, P{"K", 1e3}, P{"M", 1e6}, P{"G", 1e9},
-               P{"T", 1e12}, P{"P", 1e15}}) {
+  struct P {
+    const char *Pre;
+    double S;
+  };
+  for (P Pr : {P{"Ki", 1024.0}, P{"Mi", 1048576.0}, P{"Gi", 1073741824.0}, P{"Ti", 1099511627776.0},
+               P{"K", 1e3}, P{"M", 1e6}, P{"G", 1e9}, P{"T", 1e12}, P{"P", 1e15}}) {
     size_t N = std::strlen(Pr.Pre);
-    if (U.size() > N && U.compare(0, N, Pr.Pre) == 0 &&
-        std::islower((unsigned char)U[N])) {
+    if (U.size() > N && U.compare(0, N, Pr.Pre) == 0 && std::islower((unsigned char)U[N])) {
       S = Pr.S;
       U = U.substr(N);
       break;
@@ -133,8 +137,7 @@ struct Row {
 
 /// Total of a metric over the launch: NAME (a .sum), else NAME.per_second x
 /// duration, else NAME.per_cycle_elapsed x the unit's elapsed cycles.
-std::optional<double> total(const Row &R, const std::vector<std::string> &Names,
-                            double Seconds) {
+std::optional<double> total(const Row &R, const std::vector<std::string> &Names, double Seconds) {
   for (const std::string &N : Names) {
     if (R.has(N))
       return R.at(N);
@@ -142,13 +145,12 @@ std::optional<double> total(const Row &R, const std::vector<std::string> &Names,
       return R.at(N + ".per_second") * Seconds;
     if (R.has(N + ".per_cycle_elapsed")) {
       std::string Unit = N.substr(0, N.find("__"));
-      for (const std::string &Cyc :
-           {Unit + "__cycles_elapsed.avg", Unit + "__cycles_elapsed.max"})
+      for (const std::string &Cyc : {Unit + "__cycles_elapsed.avg", Unit + "__cycles_elapsed.max"})
         if (R.has(Cyc))
           return R.at(N + ".per_cycle_elapsed") * R.at(Cyc);
       if (Seconds > 0 && R.has(Unit + "__cycles_elapsed.avg.per_second"))
-        return R.at(N + ".per_cycle_elapsed") *
-               R.at(Unit + "__cycles_elapsed.avg.per_second") * Seconds;
+        return R.at(N + ".per_cycle_elapsed") * R.at(Unit + "__cycles_elapsed.avg.per_second") *
+               Seconds;
     }
   }
   return std::nullopt;
@@ -174,9 +176,7 @@ Flat rowCounters(const Row &R) {
 
 } // namespace
 
-bool looksLikeNcuCsv(const std::string &Text) {
-  return headerStart(Text) != std::string::npos;
-}
+bool looksLikeNcuCsv(const std::string &Text) { return headerStart(Text) != std::string::npos; }
 
 NcuExport readNcuCsv(const std::string &Path, const std::string &Text) {
   size_t Start = headerStart(Text);
@@ -256,9 +256,11 @@ void addNcuCsv(Dataset &D, const std::string &Path, const std::string &Text) {
   }
   if (!Used)
     throw UserError("'" + Path + "': no complete kernel row in the ncu export (" +
-                    std::to_string(Rejected) + " rows with the wrong number of fields: truncated?)");
+                    std::to_string(Rejected) +
+                    " rows with the wrong number of fields: truncated?)");
   if (!AnyMetric)
-    throw UserError("'" + Path + "': the ncu export has none of the roofline metrics "
+    throw UserError("'" + Path +
+                    "': the ncu export has none of the roofline metrics "
                     "(profile with --set roofline, or the metrics in docs/report.md)");
   if (Rejected)
     D.Notes.push_back("'" + Path + "': skipped " + std::to_string(Rejected) +

@@ -1,4 +1,5 @@
 //===- ProfileReader.cpp - the one reader of hroof profile files ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ProfileReader.h"
 #include "ReportData.h"
 
@@ -64,8 +65,8 @@ uint64_t ProfileFields::count(const nlohmann::json &Obj, const std::string &Wher
   fail(Where + "/" + Key, "is " + typeName(*V) + ", not a count (a whole number >= 0)");
 }
 
-double ProfileFields::number(const nlohmann::json &Obj, const std::string &Where,
-                             const char *Key, double Default) const {
+double ProfileFields::number(const nlohmann::json &Obj, const std::string &Where, const char *Key,
+                             double Default) const {
   const nlohmann::json *V = field(Obj, Key);
   if (!V)
     return Default;
@@ -74,8 +75,8 @@ double ProfileFields::number(const nlohmann::json &Obj, const std::string &Where
   return V->get<double>();
 }
 
-bool ProfileFields::flag(const nlohmann::json &Obj, const std::string &Where,
-                         const char *Key, bool Default) const {
+bool ProfileFields::flag(const nlohmann::json &Obj, const std::string &Where, const char *Key,
+                         bool Default) const {
   const nlohmann::json *V = field(Obj, Key);
   if (!V)
     return Default;

@@ -1,4 +1,5 @@
 //===- ProfileReader.h - the one reader of hroof profile files ------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // `hroof report`, `compare`, the `run` summary and `demo` read profiles
 // (docs/profile-format.md) through these functions, so a bad file gets the
@@ -33,8 +34,7 @@ public:
   explicit ProfileFields(std::string Path) : Path(std::move(Path)) {}
 
   /// A number of launches, warps, ...: a non-negative integer.
-  uint64_t count(const nlohmann::json &Obj, const std::string &Where,
-                 const char *Key) const;
+  uint64_t count(const nlohmann::json &Obj, const std::string &Where, const char *Key) const;
   double number(const nlohmann::json &Obj, const std::string &Where, const char *Key,
                 double Default = 0) const;
   bool flag(const nlohmann::json &Obj, const std::string &Where, const char *Key,

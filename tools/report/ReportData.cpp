@@ -1,4 +1,5 @@
 //===- ReportData.cpp - profiles, machine files, roofline quantities -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ReportData.h"
 #include "ProfileReader.h"
 
@@ -72,8 +73,7 @@ std::string readFile(const std::string &Path) {
   return SS.str();
 }
 
-KernelData &kernelFor(Dataset &D, const std::string &Name,
-                             const std::string &Mangled) {
+KernelData &kernelFor(Dataset &D, const std::string &Name, const std::string &Mangled) {
   const std::string &Key = Mangled.empty() ? Name : Mangled;
   for (KernelData &K : D.Kernels)
     if ((K.Mangled.empty() ? K.Name : K.Mangled) == Key)
@@ -114,8 +114,7 @@ public:
         Blocks *= G.is_number() ? G.get<double>() : 1;
       for (const auto &B : L["block"])
         Threads *= B.is_number() ? B.get<double>() : 1;
-      KernelData &K = kernelFor(D, L["kernel"].get<std::string>(),
-                                F.text(L, Where, "mangled"));
+      KernelData &K = kernelFor(D, L["kernel"].get<std::string>(), F.text(L, Where, "mangled"));
       K.CounterWarps += Blocks * std::ceil(Threads / 32);
       ++K.CounterWarpLaunches;
     }
@@ -123,7 +122,8 @@ public:
 
   void addKernel(const nlohmann::json &A, const std::string &Where) {
     if (!A.is_object() || !A.contains("kernel") || !A["kernel"].is_string())
-      throw UserError("'" + Path + "': malformed profile: a kernels[] entry "
+      throw UserError("'" + Path +
+                      "': malformed profile: a kernels[] entry "
                       "has no \"kernel\" name");
     KernelData &K = kernelFor(D, A["kernel"].get<std::string>(), F.text(A, Where, "mangled"));
     K.Inputs.insert(Path);
@@ -164,8 +164,7 @@ private:
       if (S.contains(Field) && S[Field].is_array())
         for (const auto &P : S[Field])
           if (P.is_string()) {
-            auto &List = std::string(Field) == "problems" ? K.StaticProblems
-                                                           : K.StaticUnknown;
+            auto &List = std::string(Field) == "problems" ? K.StaticProblems : K.StaticUnknown;
             if (std::find(List.begin(), List.end(), P.get<std::string>()) == List.end())
               List.push_back(P.get<std::string>());
           }
@@ -187,8 +186,8 @@ void checkProfileHeader(const std::string &Path, const nlohmann::json &J) {
     throw UserError("'" + Path + "': " + What);
   }
   if (!J["hroof_profile"].is_number_integer() || J["hroof_profile"].get<int>() != 1)
-    throw UserError("'" + Path + "': unsupported profile version " +
-                    J["hroof_profile"].dump() + " (this hroof reads version 1)");
+    throw UserError("'" + Path + "': unsupported profile version " + J["hroof_profile"].dump() +
+                    " (this hroof reads version 1)");
   if (!J.contains("kernels") || !J["kernels"].is_array())
     throw UserError("'" + Path + "': malformed profile: no \"kernels\" array");
 }
@@ -238,17 +237,17 @@ Dataset loadInputs(const std::vector<std::string> &Paths) {
       continue;
     }
     if (Text[NonSpace] != '{' && Text[NonSpace] != '[')
-      throw UserError("'" + P + "' is neither an hroof profile (JSON) nor an "
+      throw UserError("'" + P +
+                      "' is neither an hroof profile (JSON) nor an "
                       "Nsight Compute raw CSV export (ncu --csv --page raw)");
     addProfile(D, P, parseProfileJson(P, Text));
   }
   for (const auto &[P, Text] : Ncu)
     addNcuCsv(D, P, Text);
   if (D.Kernels.empty())
-    throw UserError(
-        (Paths.size() == 1 ? "'" + Paths[0] + "' records" : "the inputs record") +
-        std::string(" no kernel launches (empty profile: did the application "
-                    "launch any kernel under hroof run?)"));
+    throw UserError((Paths.size() == 1 ? "'" + Paths[0] + "' records" : "the inputs record") +
+                    std::string(" no kernel launches (empty profile: did the application "
+                                "launch any kernel under hroof run?)"));
   return D;
 }
 
@@ -266,9 +265,7 @@ static std::string normName(const std::string &S) {
   return R;
 }
 
-bool sameDevice(const std::string &A, const std::string &B) {
-  return normName(A) == normName(B);
-}
+bool sameDevice(const std::string &A, const std::string &B) { return normName(A) == normName(B); }
 
 Machine loadMachine(const std::string &Path) {
   std::string Text = readFile(Path);
@@ -276,7 +273,8 @@ Machine loadMachine(const std::string &Path) {
   if (J.is_discarded())
     throw UserError("machine file '" + Path + "' is not valid JSON");
   if (!J.is_object() || J.value("schema", std::string()) != "hroof-machine/1")
-    throw UserError("'" + Path + "' is not a machine file (expected \"schema\": "
+    throw UserError("'" + Path +
+                    "' is not a machine file (expected \"schema\": "
                     "\"hroof-machine/1\", written by hroof-ert)");
   Machine M;
   M.Path = Path;
@@ -288,7 +286,7 @@ Machine loadMachine(const std::string &Path) {
       if (!C.contains(Group))
         continue;
       for (auto It = C[Group].begin(); It != C[Group].end(); ++It) {
-        double V = It->is_object() ? It->value("value", 0.0)
+        double V = It->is_object()   ? It->value("value", 0.0)
                    : It->is_number() ? It->get<double>()
                                      : 0.0;
         if (V > 0)
@@ -397,8 +395,7 @@ namespace {
 /// source that has them (counters, dynamic, static; activity, counters).
 void analyzeFlopsAndTime(const KernelData &K, KernelAnalysis &A) {
   const Flat &C = K.Counters.Counts;
-  bool CtrFlops = K.Counters.present() &&
-                  (hasPrefix(C, "flops.") || hasPrefix(C, "tensor_flops."));
+  bool CtrFlops = K.Counters.present() && (hasPrefix(C, "flops.") || hasPrefix(C, "tensor_flops."));
   // FLOPs.
   if (CtrFlops) {
     A.FlopSource = "counters";
@@ -432,8 +429,7 @@ void analyzeFlopsAndTime(const KernelData &K, KernelAnalysis &A) {
 void analyzeRate(const KernelData &K, KernelAnalysis &A) {
   const Flat &C = K.Counters.Counts;
   A.RateTimeNsPerLaunch = A.TimeNsPerLaunch;
-  if (K.Counters.present() && get(C, "time_ns") > 0 &&
-      K.Counters.Launches < K.TimedLaunches &&
+  if (K.Counters.present() && get(C, "time_ns") > 0 && K.Counters.Launches < K.TimedLaunches &&
       (A.FlopSource == "counters" || !K.Dynamic.present()))
     A.RateTimeNsPerLaunch = get(C, "time_ns") / double(K.Counters.Launches);
   if (A.RateTimeNsPerLaunch > 0)
@@ -444,21 +440,18 @@ void analyzeRate(const KernelData &K, KernelAnalysis &A) {
 /// the requested global bytes; and the AI at each.
 void analyzeBytes(const KernelData &K, KernelAnalysis &A) {
   const Flat &C = K.Counters.Counts;
-  if (K.Counters.present() &&
-      (has(C, "l1_bytes") || has(C, "l2_bytes") || has(C, "dram_bytes"))) {
+  if (K.Counters.present() && (has(C, "l1_bytes") || has(C, "l2_bytes") || has(C, "dram_bytes"))) {
     A.BytesSource = "counters";
     double N = double(K.Counters.Launches);
-    for (const auto &[Key, Level] : {std::pair{"l1_bytes", "L1"},
-                                     std::pair{"l2_bytes", "L2"},
-                                     std::pair{"dram_bytes", "HBM"}})
+    for (const auto &[Key, Level] :
+         {std::pair{"l1_bytes", "L1"}, std::pair{"l2_bytes", "L2"}, std::pair{"dram_bytes", "HBM"}})
       if (has(C, Key))
         A.Levels.push_back({Level, levelCeiling(Level), get(C, Key) / N, 0});
   } else {
-    const SourceCounts *S = K.Dynamic.present() ? &K.Dynamic
-                            : (K.Counters.present() && hasPrefix(C, "bytes.global."))
-                                ? &K.Counters
-                            : K.Static.present() ? &K.Static
-                                                 : nullptr;
+    const SourceCounts *S = K.Dynamic.present()                                       ? &K.Dynamic
+                            : (K.Counters.present() && hasPrefix(C, "bytes.global.")) ? &K.Counters
+                            : K.Static.present()                                      ? &K.Static
+                                                                                      : nullptr;
     if (S) {
       A.BytesSource = S == &K.Dynamic ? "dynamic" : S == &K.Counters ? "counters" : "static";
       A.Levels.push_back({"global (requested)", "hbm",
@@ -527,10 +520,11 @@ void analyzeBound(const Machine *M, KernelAnalysis &A) {
       double Att = L.AI * It->second;
       if (Att < A.GoverningGFlops) {
         A.GoverningGFlops = Att;
-        A.Bound = L.Level == "global (requested)"
-                      ? std::string(L.Ceiling == "hbm" ? "HBM" : L.Ceiling == "l2" ? "L2" : "L1") +
-                            " bandwidth (requested bytes)"
-                      : L.Level + " bandwidth";
+        A.Bound = L.Level == "global (requested)" ? std::string(L.Ceiling == "hbm"  ? "HBM"
+                                                                : L.Ceiling == "l2" ? "L2"
+                                                                                    : "L1") +
+                                                        " bandwidth (requested bytes)"
+                                                  : L.Level + " bandwidth";
       }
     }
     if (A.GFlops > 0)
@@ -544,8 +538,9 @@ void analyzeBound(const Machine *M, KernelAnalysis &A) {
       double Pct = 100.0 * (L.Bytes / A.RateTimeNsPerLaunch) / It->second;
       if (Pct > A.PctOfCeiling) {
         A.PctOfCeiling = Pct;
-        A.Bound = (L.Level == "global (requested)" ? std::string("HBM (requested bytes)")
-                                                   : L.Level) + " bandwidth, no FLOPs";
+        A.Bound =
+            (L.Level == "global (requested)" ? std::string("HBM (requested bytes)") : L.Level) +
+            " bandwidth, no FLOPs";
       }
     }
   }

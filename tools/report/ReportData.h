@@ -1,4 +1,5 @@
 //===- ReportData.h - what `hroof report` and `hroof compare` read --------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Loads profiles (docs/profile-format.md) and Nsight Compute raw CSV exports
 // into one per-kernel data set, merging several inputs (MPI ranks, repeated
@@ -67,7 +68,7 @@ struct Dataset {
   std::vector<std::string> Inputs;
   std::set<std::string> Devices; ///< device names (may be empty)
   std::vector<KernelData> Kernels;
-  std::vector<std::string> Notes; ///< lines worth telling the user
+  std::vector<std::string> Notes;                ///< lines worth telling the user
   std::map<std::string, std::string> ProfileIds; ///< host/pid/start -> path
 };
 
@@ -80,15 +81,14 @@ std::string readFile(const std::string &Path);
 Dataset loadInputs(const std::vector<std::string> &Paths);
 
 /// The kernel entry of \p D for this name (created if new).
-KernelData &kernelFor(Dataset &D, const std::string &Name,
-                      const std::string &Mangled);
+KernelData &kernelFor(Dataset &D, const std::string &Name, const std::string &Mangled);
 /// Adds one profile's JSON to \p D (\p Path for messages).
 void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J);
 /// One launch row of an Nsight Compute `--csv --page raw` export.
 struct NcuRow {
   std::string Kernel, Device;
   std::map<std::string, double> Metrics; ///< in base units (byte, second)
-  Flat Counters; ///< the profile's counter keys (hroof/CounterMetrics.h)
+  Flat Counters;                         ///< the profile's counter keys (hroof/CounterMetrics.h)
 };
 struct NcuExport {
   std::vector<NcuRow> Rows;
@@ -135,16 +135,16 @@ struct KernelAnalysis {
   /// Time per launch of the launches the FLOP/byte counts come from (the
   /// counters' own time when they cover only some launches).
   double RateTimeNsPerLaunch = 0;
-  double TotalTimeNs = 0;  ///< all launches (for the share of time)
-  double GFlops = 0;       ///< achieved GFLOP/s (0 if unknown)
-  std::string Precision;   ///< dominant: f32, f64, f16, bf16, tensor_f16...
+  double TotalTimeNs = 0;                         ///< all launches (for the share of time)
+  double GFlops = 0;                              ///< achieved GFLOP/s (0 if unknown)
+  std::string Precision;                          ///< dominant: f32, f64, f16, bf16, tensor_f16...
   std::map<std::string, double> FlopsByPrecision; ///< per launch
   std::vector<LevelPoint> Levels;
-  double PeakGFlops = 0;   ///< the dominant precision's ceiling
-  double GoverningGFlops = 0; ///< min over levels/compute of the attainable
-  std::string Bound;       ///< "compute (f32)", "HBM bandwidth", ...
-  double PctOfCeiling = 0; ///< GFlops / GoverningGFlops * 100
-  double TimeShare = 0;    ///< percent of the summed kernel time
+  double PeakGFlops = 0;            ///< the dominant precision's ceiling
+  double GoverningGFlops = 0;       ///< min over levels/compute of the attainable
+  std::string Bound;                ///< "compute (f32)", "HBM bandwidth", ...
+  double PctOfCeiling = 0;          ///< GFlops / GoverningGFlops * 100
+  double TimeShare = 0;             ///< percent of the summed kernel time
   std::vector<std::string> Missing; ///< what could not be computed and why
 };
 

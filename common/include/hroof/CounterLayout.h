@@ -1,4 +1,5 @@
 //===- hroof/CounterLayout.h - the one layout of hroof's counters --------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The single source of truth for which counters exist, their order and their
 // key names ("flops.f32", "bytes.global.load", ...), and for the names of the
@@ -34,23 +35,22 @@ constexpr const char *ModelSymbol = "__hroof_model";
 
 enum class Precision : uint8_t { F64, F32, F16, BF16 };
 constexpr int NumPrecisions = 4;
-constexpr const char *PrecisionNames[NumPrecisions] = {"f64", "f32", "f16",
-                                                       "bf16"};
+constexpr const char *PrecisionNames[NumPrecisions] = {"f64", "f32", "f16", "bf16"};
 
 enum class TensorType : uint8_t { F16, BF16, TF32, FP8, INT8, F64 };
 constexpr int NumTensorTypes = 6;
-constexpr const char *TensorTypeNames[NumTensorTypes] = {"f16",  "bf16", "tf32",
-                                                         "fp8",  "int8", "f64"};
+constexpr const char *TensorTypeNames[NumTensorTypes] = {"f16", "bf16", "tf32",
+                                                         "fp8", "int8", "f64"};
 
 enum class SpecialOp : uint8_t { Div, Sqrt, Rcp, Rsqrt, Transcendental };
 constexpr int NumSpecialOps = 5;
-constexpr const char *SpecialOpNames[NumSpecialOps] = {"div", "sqrt", "rcp",
-                                                       "rsqrt", "transcendental"};
+constexpr const char *SpecialOpNames[NumSpecialOps] = {"div", "sqrt", "rcp", "rsqrt",
+                                                       "transcendental"};
 
 enum class MemSpace : uint8_t { Global, Shared, Local, Constant, Generic };
 constexpr int NumMemSpaces = 5;
-constexpr const char *MemSpaceNames[NumMemSpaces] = {"global", "shared", "local",
-                                                     "constant", "generic"};
+constexpr const char *MemSpaceNames[NumMemSpaces] = {"global", "shared", "local", "constant",
+                                                     "generic"};
 
 enum class MemDir : uint8_t { Load, Store, Atomic };
 constexpr int NumMemDirs = 3;
@@ -70,9 +70,7 @@ constexpr int specialIndex(Precision P, SpecialOp O) {
   return SpecialBase + int(P) * NumSpecialOps + int(O);
 }
 constexpr int otherIndex(Precision P) { return OtherBase + int(P); }
-constexpr int bytesIndex(MemSpace S, MemDir D) {
-  return BytesBase + int(S) * NumMemDirs + int(D);
-}
+constexpr int bytesIndex(MemSpace S, MemDir D) { return BytesBase + int(S) * NumMemDirs + int(D); }
 
 /// Key path of counter \p Index as its parts, e.g. {"bytes","global","load"}.
 /// Unused trailing parts are null.
@@ -86,8 +84,7 @@ inline CounterKey counterKey(int Index) {
     return {{"tensor_flops", TensorTypeNames[Index - TensorBase], nullptr}};
   if (Index < OtherBase) {
     int I = Index - SpecialBase;
-    return {{"special", PrecisionNames[I / NumSpecialOps],
-             SpecialOpNames[I % NumSpecialOps]}};
+    return {{"special", PrecisionNames[I / NumSpecialOps], SpecialOpNames[I % NumSpecialOps]}};
   }
   if (Index < BytesBase)
     return {{"other", PrecisionNames[Index - OtherBase], nullptr}};

@@ -1,4 +1,5 @@
 //===- CounterMetrics.h - hardware-counter metrics -> profile count keys ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The one table that turns Nsight-Compute/CUPTI metric values into the keys
 // of the profile's "counters" object (docs/profile-format.md, the same keys

@@ -1,4 +1,5 @@
 //===- hroof/Expr.h - launch-time expressions of the static model --------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The static model (written by the hroof pass, read by `hroof static` and the
 // runtime) describes counts as products of expressions over a kernel's integer
@@ -44,11 +45,34 @@ struct ExprError : std::runtime_error {
 enum class SReg : uint8_t { Tid, NTid, CtaId, NCtaId };
 
 enum class ExprOp : uint8_t {
-  Const, Arg, SReg,
-  Add, Sub, Mul, And, Or, Xor, Shl,
-  UDiv, SDiv, URem, SRem, LShr, AShr, SMin, SMax, UMin, UMax,
-  ICmp, Not, Select, SExt, ZExt,
-  Max, Min, CeilDiv
+  Const,
+  Arg,
+  SReg,
+  Add,
+  Sub,
+  Mul,
+  And,
+  Or,
+  Xor,
+  Shl,
+  UDiv,
+  SDiv,
+  URem,
+  SRem,
+  LShr,
+  AShr,
+  SMin,
+  SMax,
+  UMin,
+  UMax,
+  ICmp,
+  Not,
+  Select,
+  SExt,
+  ZExt,
+  Max,
+  Min,
+  CeilDiv
 };
 
 enum class CmpPred : uint8_t { EQ, NE, SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE };
@@ -69,10 +93,10 @@ struct EvalEnv {
 struct Expr {
   ExprOp Op = ExprOp::Const;
   CmpPred Pred = CmpPred::EQ;
-  int Width = 64;          ///< bit width for width-sensitive operations
-  int64_t Imm = 0;         ///< constant value, argument index
-  SReg Reg = SReg::Tid;    ///< for SReg
-  int Dim = 0;             ///< for SReg: 0=x 1=y 2=z
+  int Width = 64;       ///< bit width for width-sensitive operations
+  int64_t Imm = 0;      ///< constant value, argument index
+  SReg Reg = SReg::Tid; ///< for SReg
+  int Dim = 0;          ///< for SReg: 0=x 1=y 2=z
   std::vector<ExprPtr> Ops;
 
   static ExprPtr parse(const nlohmann::json &J);

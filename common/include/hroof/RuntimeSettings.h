@@ -1,4 +1,5 @@
 //===- hroof/RuntimeSettings.h - every runtime setting, declared once -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The single table of the runtime's settings (libhroof_rt.so). Each row is
 // both an environment variable (read by the library inside the application)
@@ -114,12 +115,10 @@ struct RtEnvInfo {
 
 inline const RtEnvInfo &rtEnvInfo(RtEnv V) {
   static const RtEnvInfo Table[] = {
-      {"HROOF_RUN_ID",
-       "the run's id (the pid of `hroof run`), stored as the profile's run_id "
-       "so that `hroof run` finds the profiles its run wrote"},
+      {"HROOF_RUN_ID", "the run's id (the pid of `hroof run`), stored as the profile's run_id "
+                       "so that `hroof run` finds the profiles its run wrote"},
   };
-  static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtEnv::Count),
-                "one row per RtEnv");
+  static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtEnv::Count), "one row per RtEnv");
   return Table[int(V)];
 }
 
@@ -172,17 +171,18 @@ inline std::string checkRtSetting(RtSetting S, const std::string &Text) {
   int64_t N;
   switch (I.Kind) {
   case SettingKind::Bool:
-    return parseRtBool(Text, B) ? "" : std::string(I.Env) + "='" + Text +
-                                           "' is not a boolean (1/0, on/off)";
+    return parseRtBool(Text, B)
+               ? ""
+               : std::string(I.Env) + "='" + Text + "' is not a boolean (1/0, on/off)";
   case SettingKind::Int:
-    return parseRtInt(Text, N) ? "" : std::string(I.Env) + "='" + Text +
-                                          "' is not a non-negative integer";
+    return parseRtInt(Text, N)
+               ? ""
+               : std::string(I.Env) + "='" + Text + "' is not a non-negative integer";
   case SettingKind::String:
     if (S == RtSetting::Counters) // roofline | none | METRIC,... (HwMetrics.h)
       for (char C : Text)
-        if (!((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
-              (C >= '0' && C <= '9') || C == '_' || C == '.' || C == ',' ||
-              C == ' ' || C == '-'))
+        if (!((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') ||
+              C == '_' || C == '.' || C == ',' || C == ' ' || C == '-'))
           return std::string(I.Env) + "='" + Text +
                  "' is not roofline, roofline-full, none or a comma-separated list of metric names";
     return "";

@@ -1,4 +1,5 @@
 //===- hroof/StaticModel.h - read and evaluate the pass's static model ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The hroof pass writes, per device compile, a JSON static model
 // (docs/static-model.md): per kernel, a list of terms, each a constant count
@@ -57,8 +58,7 @@ StaticModule parseStaticModel(const nlohmann::json &J);
 int findParam(const KernelModel &K, const std::string &Name);
 
 /// Totals of one launch. \p Args holds values by parameter index.
-TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L,
-                           const EvalEnv &Args,
+TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
                            const ThreadSumOptions &Opts = {});
 
 /// Parameters that the model needs values for (indices).

@@ -1,4 +1,5 @@
 //===- hroof/ThreadSum.h - sum a per-thread product over a launch ---------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The static model gives each group of counts a multiplicity per thread: a
 // product of factors (guards as 0/1 compares, loop trip counts) that may depend
@@ -22,9 +23,7 @@ using u128 = unsigned __int128;
 
 struct LaunchShape {
   std::array<int64_t, 3> Grid{1, 1, 1}, Block{1, 1, 1};
-  int64_t threads() const {
-    return Grid[0] * Grid[1] * Grid[2] * Block[0] * Block[1] * Block[2];
-  }
+  int64_t threads() const { return Grid[0] * Grid[1] * Grid[2] * Block[0] * Block[1] * Block[2]; }
 };
 
 struct ThreadSumOptions {
@@ -35,8 +34,8 @@ struct ThreadSumOptions {
 
 /// Sum over all threads of the launch of the product of \p Factors.
 /// \p Env supplies the arguments; its sreg fields are overwritten.
-u128 sumOverThreads(const std::vector<ExprPtr> &Factors, const LaunchShape &L,
-                    EvalEnv Env, const ThreadSumOptions &Opts = {});
+u128 sumOverThreads(const std::vector<ExprPtr> &Factors, const LaunchShape &L, EvalEnv Env,
+                    const ThreadSumOptions &Opts = {});
 
 std::string u128ToString(u128 V);
 

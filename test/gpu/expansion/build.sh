@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the expansion probe (plain) into .carry/expansion and its static
 # counts at the probe's launch (hroof static), for run.sh on the GPU machine.
 set -euo pipefail

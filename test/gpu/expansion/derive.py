@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Expansion of special operations in executed FLOPs, from one probe run.
 
 usage: derive.py STATIC.json NCU.csv > expansion.json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Expansion model of special operations: one kernel per operation, each
 // thread doing exactly one of it on a normal input (no slow paths). Nsight
 // Compute's thread-level FLOP metrics of the plain build, minus the FLOPs the
@@ -10,15 +11,15 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define K(name, T, expr)                                                       \
-  __global__ void name(int n, const T *__restrict__ a, const T *__restrict__ b, \
-                       T *__restrict__ y) {                                    \
-    int i = blockIdx.x * blockDim.x + threadIdx.x;                             \
-    if (i < n) {                                                               \
-      T x = a[i], z = b[i];                                                    \
-      (void)z;                                                                 \
-      y[i] = (expr);                                                           \
-    }                                                                          \
+#define K(name, T, expr)                                                                           \
+  __global__ void name(int n, const T *__restrict__ a, const T *__restrict__ b,                    \
+                       T *__restrict__ y) {                                                        \
+    int i = blockIdx.x * blockDim.x + threadIdx.x;                                                 \
+    if (i < n) {                                                                                   \
+      T x = a[i], z = b[i];                                                                        \
+      (void)z;                                                                                     \
+      y[i] = (expr);                                                                               \
+    }                                                                                              \
   }
 
 K(div_f32, float, x / z)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # GPU machine: Nsight Compute FLOP metrics of each probe kernel, then
 # derive.py -> $OUT/expansion.json. Builds nothing.
 set -euo pipefail

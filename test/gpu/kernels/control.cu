@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Control flow: a grid-stride loop, divergent branches with early returns,
 // and a __noinline__ device function called from a (C++-mangled) kernel.
 #include "harness.h"
@@ -7,8 +8,7 @@
 // store y (4 B).   flops.f32 = 2n, global load 8n, store 4n.
 extern "C" __global__ void gridstride(int n, float a, const float *__restrict__ x,
                                       float *__restrict__ y) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += blockDim.x * gridDim.x)
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
     y[i] = a * x[i] + y[i];
 }
 
@@ -20,10 +20,8 @@ extern "C" __global__ void gridstride(int n, float a, const float *__restrict__ 
 //   Q threads (v <= 0, i%4 == 0):  v + 1           1 FLOP
 //   R = n-P-Q threads:             fmaf(v,2,3)*v   3 FLOPs (fma + fmul)
 // flops.f32 = 2P + Q + 3R, other.f32 = n, load 4n, store 4n.
-extern "C" __global__ void branchy(int n, const float *__restrict__ x,
-                                   float *__restrict__ pos,
-                                   float *__restrict__ neg,
-                                   float *__restrict__ rest) {
+extern "C" __global__ void branchy(int n, const float *__restrict__ x, float *__restrict__ pos,
+                                   float *__restrict__ neg, float *__restrict__ rest) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -47,8 +45,7 @@ __device__ __noinline__ float horner(float x) {
 
 // y = horner(x) + horner(y): 2*8 + 1 fadd = 17 FLOPs; load 8 B, store 4 B.
 //   flops.f32 = 17n, global load 8n, store 4n.
-__global__ void poly_noinline(int n, const float *__restrict__ x,
-                              float *__restrict__ y) {
+__global__ void poly_noinline(int n, const float *__restrict__ x, float *__restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     y[i] = horner(x[i]) + horner(y[i]);
@@ -65,17 +62,22 @@ int main(int argc, char **argv) {
     const int n = 8000003;
     dim3 g(133), b(192); // 25536 threads, ~313 elements each
     std::vector<float> hx(n), hy(n), out(n);
-    for (int i = 0; i < n; ++i) hx[i] = frand(s), hy[i] = frand(s);
+    for (int i = 0; i < n; ++i)
+      hx[i] = frand(s), hy[i] = frand(s);
     float a = 0.5f;
     float *x = H.alloc<float>(n), *y = H.alloc<float>(n);
-    H.h2d(x, hx); H.h2d(y, hy);
+    H.h2d(x, hx);
+    H.h2d(y, hy);
     const u64 N = n;
     H.launch("gridstride", g, b, {{"n", n}},
-             Counts().add("flops.f32", 2 * N).add("bytes.global.load", 8 * N)
+             Counts()
+                 .add("flops.f32", 2 * N)
+                 .add("bytes.global.load", 8 * N)
                  .add("bytes.global.store", 4 * N),
              [=] { gridstride<<<g, b>>>(n, a, x, y); });
     H.d2h(out, y);
-    for (int i = 0; i < n; i += 101) H.near("gridstride", i, out[i], a * hx[i] + hy[i], 1e-5, 1e-6);
+    for (int i = 0; i < n; i += 101)
+      H.near("gridstride", i, out[i], a * hx[i] + hy[i], 1e-5, 1e-6);
     H.near("gridstride last", n - 1, out[n - 1], a * hx[n - 1] + hy[n - 1], 1e-5, 1e-6);
   }
   { // divergent branches
@@ -86,24 +88,35 @@ int main(int argc, char **argv) {
     u64 P = 0, Q = 0, R = 0;
     for (int i = 0; i < n; ++i) {
       hx[i] = frand(s);
-      if (hx[i] > 0.f) ++P;
-      else if ((i & 3) == 0) ++Q;
-      else ++R;
+      if (hx[i] > 0.f)
+        ++P;
+      else if ((i & 3) == 0)
+        ++Q;
+      else
+        ++R;
     }
     float *x = H.alloc<float>(n), *p = H.alloc<float>(n), *q = H.alloc<float>(n),
           *r = H.alloc<float>(n);
     H.h2d(x, hx);
     const u64 N = n;
     H.launch("branchy", g, B, {{"n", n}},
-             Counts().add("flops.f32", 2 * P + Q + 3 * R).add("other.f32", N)
-                 .add("bytes.global.load", 4 * N).add("bytes.global.store", 4 * N),
+             Counts()
+                 .add("flops.f32", 2 * P + Q + 3 * R)
+                 .add("other.f32", N)
+                 .add("bytes.global.load", 4 * N)
+                 .add("bytes.global.store", 4 * N),
              [=] { branchy<<<g, B>>>(n, x, p, q, r); });
-    H.d2h(hp, p); H.d2h(hn, q); H.d2h(hr, r);
+    H.d2h(hp, p);
+    H.d2h(hn, q);
+    H.d2h(hr, r);
     for (int i = 0; i < n; i += 7) {
       float v = hx[i];
-      if (v > 0.f) H.near("branchy pos", i, hp[i], v * v * v, 1e-5, 1e-7);
-      else if ((i & 3) == 0) H.near("branchy neg", i, hn[i], v + 1.0f, 1e-6, 1e-7);
-      else H.near("branchy rest", i, hr[i], fmaf(v, 2.f, 3.f) * v, 1e-5, 1e-7);
+      if (v > 0.f)
+        H.near("branchy pos", i, hp[i], v * v * v, 1e-5, 1e-7);
+      else if ((i & 3) == 0)
+        H.near("branchy neg", i, hn[i], v + 1.0f, 1e-6, 1e-7);
+      else
+        H.near("branchy rest", i, hr[i], fmaf(v, 2.f, 3.f) * v, 1e-5, 1e-7);
     }
   }
   { // noinline device function
@@ -111,12 +124,16 @@ int main(int argc, char **argv) {
     const unsigned B = 256;
     dim3 g(ceil_div(n, B));
     std::vector<float> hx(n), hy(n), out(n);
-    for (int i = 0; i < n; ++i) hx[i] = frand(s), hy[i] = frand(s);
+    for (int i = 0; i < n; ++i)
+      hx[i] = frand(s), hy[i] = frand(s);
     float *x = H.alloc<float>(n), *y = H.alloc<float>(n);
-    H.h2d(x, hx); H.h2d(y, hy);
+    H.h2d(x, hx);
+    H.h2d(y, hy);
     const u64 N = n;
     H.launch("poly_noinline", g, B, {{"n", n}},
-             Counts().add("flops.f32", 17 * N).add("bytes.global.load", 8 * N)
+             Counts()
+                 .add("flops.f32", 17 * N)
+                 .add("bytes.global.load", 8 * N)
                  .add("bytes.global.store", 4 * N),
              [=] { poly_noinline<<<g, B>>>(n, x, y); });
     H.d2h(out, y);

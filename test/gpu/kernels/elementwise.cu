@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Elementwise kernels, one per precision, guarded (`if (i < n)`) at an odd n
 // so the last block is partial: f64, f32, f16, bf16 scalar and half2 / bf162
 // packed. Counts are per thread that passes the guard (n of them); threads
@@ -17,8 +18,7 @@ extern "C" __global__ void ew_f64(int n, double a, const double *__restrict__ x,
 
 // y = a*x + b*y: fmul + fma = 3 f32 FLOPs (SASS: FMUL + FFMA); 8 B load, 4 B
 // store.   flops.f32 = 3n, global load 8n, store 4n.
-extern "C" __global__ void ew_f32(int n, float a, float b,
-                                  const float *__restrict__ x,
+extern "C" __global__ void ew_f32(int n, float a, float b, const float *__restrict__ x,
                                   float *__restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -27,8 +27,7 @@ extern "C" __global__ void ew_f32(int n, float a, float b,
 
 // y = x*x + y with __hfma (header inline PTX fma.rn.f16): 2 f16 FLOPs; 4 B
 // load, 2 B store.   flops.f16 = 2n, global load 4n, store 2n.
-extern "C" __global__ void ew_f16(int n, const __half *__restrict__ x,
-                                  __half *__restrict__ y) {
+extern "C" __global__ void ew_f16(int n, const __half *__restrict__ x, __half *__restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     y[i] = __hfma(x[i], x[i], y[i]);
@@ -48,8 +47,7 @@ extern "C" __global__ void ew_bf16(int n, const __nv_bfloat16 *__restrict__ x,
 // parameter is a `ptr byval` in IR whose read some pass versions count as a
 // memory access (ld.param), which is not what this test is about.   n2 pairs: flops.f16 = 4*n2,
 // load 8*n2, store 4*n2.
-extern "C" __global__ void ew_h2(int n2, unsigned a2bits,
-                                 const __half2 *__restrict__ x2,
+extern "C" __global__ void ew_h2(int n2, unsigned a2bits, const __half2 *__restrict__ x2,
                                  __half2 *__restrict__ y2) {
   __half2 a2;
   memcpy(&a2, &a2bits, 4);
@@ -59,8 +57,7 @@ extern "C" __global__ void ew_h2(int n2, unsigned a2bits,
 }
 
 // Same on bf162 (fma.rn.bf16x2): flops.bf16 = 4*n2, load 8*n2, store 4*n2.
-extern "C" __global__ void ew_bf162(int n2, unsigned a2bits,
-                                    const __nv_bfloat162 *__restrict__ x2,
+extern "C" __global__ void ew_bf162(int n2, unsigned a2bits, const __nv_bfloat162 *__restrict__ x2,
                                     __nv_bfloat162 *__restrict__ y2) {
   __nv_bfloat162 a2;
   memcpy(&a2, &a2bits, 4);
@@ -71,8 +68,8 @@ extern "C" __global__ void ew_bf162(int n2, unsigned a2bits,
 
 int main(int argc, char **argv) {
   Harness H(argc, argv);
-  const int n = 10000001;  // odd: partial last block
-  const int n2 = 5000001;  // packed pairs
+  const int n = 10000001; // odd: partial last block
+  const int n2 = 5000001; // packed pairs
   const unsigned B = 256;
   dim3 g1(ceil_div(n, B)), g2(ceil_div(n2, B));
   const u64 N = n, N2 = n2;
@@ -80,30 +77,40 @@ int main(int argc, char **argv) {
 
   { // f64
     std::vector<double> hx(n), hy(n), out(n);
-    for (int i = 0; i < n; ++i) hx[i] = frand(s), hy[i] = frand(s);
+    for (int i = 0; i < n; ++i)
+      hx[i] = frand(s), hy[i] = frand(s);
     double a = 1.5;
     double *x = H.alloc<double>(n), *y = H.alloc<double>(n);
-    H.h2d(x, hx); H.h2d(y, hy);
+    H.h2d(x, hx);
+    H.h2d(y, hy);
     H.launch("ew_f64", g1, B, {{"n", n}},
-             Counts().add("flops.f64", 2 * N).add("bytes.global.load", 16 * N)
+             Counts()
+                 .add("flops.f64", 2 * N)
+                 .add("bytes.global.load", 16 * N)
                  .add("bytes.global.store", 8 * N),
              [=] { ew_f64<<<g1, B>>>(n, a, x, y); });
     H.d2h(out, y);
-    for (int i = 0; i < n; i += 997) H.near("ew_f64", i, out[i], a * hx[i] + hy[i], 1e-12, 1e-12);
+    for (int i = 0; i < n; i += 997)
+      H.near("ew_f64", i, out[i], a * hx[i] + hy[i], 1e-12, 1e-12);
     H.near("ew_f64 last", n - 1, out[n - 1], a * hx[n - 1] + hy[n - 1], 1e-12, 1e-12);
   }
   { // f32
     std::vector<float> hx(n), hy(n), out(n);
-    for (int i = 0; i < n; ++i) hx[i] = frand(s), hy[i] = frand(s);
+    for (int i = 0; i < n; ++i)
+      hx[i] = frand(s), hy[i] = frand(s);
     float a = 1.25f, b = -0.5f;
     float *x = H.alloc<float>(n), *y = H.alloc<float>(n);
-    H.h2d(x, hx); H.h2d(y, hy);
+    H.h2d(x, hx);
+    H.h2d(y, hy);
     H.launch("ew_f32", g1, B, {{"n", n}},
-             Counts().add("flops.f32", 3 * N).add("bytes.global.load", 8 * N)
+             Counts()
+                 .add("flops.f32", 3 * N)
+                 .add("bytes.global.load", 8 * N)
                  .add("bytes.global.store", 4 * N),
              [=] { ew_f32<<<g1, B>>>(n, a, b, x, y); });
     H.d2h(out, y);
-    for (int i = 0; i < n; i += 997) H.near("ew_f32", i, out[i], a * hx[i] + b * hy[i], 1e-5, 1e-6);
+    for (int i = 0; i < n; i += 997)
+      H.near("ew_f32", i, out[i], a * hx[i] + b * hy[i], 1e-5, 1e-6);
     H.near("ew_f32 last", n - 1, out[n - 1], a * hx[n - 1] + b * hy[n - 1], 1e-5, 1e-6);
   }
   { // f16 and bf16 scalar
@@ -116,16 +123,24 @@ int main(int argc, char **argv) {
     }
     __half *x = H.alloc<__half>(n), *y = H.alloc<__half>(n);
     __nv_bfloat16 *xb = H.alloc<__nv_bfloat16>(n), *yb = H.alloc<__nv_bfloat16>(n);
-    H.h2d(x, hx); H.h2d(y, hy); H.h2d(xb, bx); H.h2d(yb, by);
+    H.h2d(x, hx);
+    H.h2d(y, hy);
+    H.h2d(xb, bx);
+    H.h2d(yb, by);
     H.launch("ew_f16", g1, B, {{"n", n}},
-             Counts().add("flops.f16", 2 * N).add("bytes.global.load", 4 * N)
+             Counts()
+                 .add("flops.f16", 2 * N)
+                 .add("bytes.global.load", 4 * N)
                  .add("bytes.global.store", 2 * N),
              [=] { ew_f16<<<g1, B>>>(n, x, y); });
     H.launch("ew_bf16", g1, B, {{"n", n}},
-             Counts().add("flops.bf16", 2 * N).add("bytes.global.load", 4 * N)
+             Counts()
+                 .add("flops.bf16", 2 * N)
+                 .add("bytes.global.load", 4 * N)
                  .add("bytes.global.store", 2 * N),
              [=] { ew_bf16<<<g1, B>>>(n, xb, yb); });
-    H.d2h(out, y); H.d2h(bout, yb);
+    H.d2h(out, y);
+    H.d2h(bout, yb);
     for (int i = 0; i < n; i += 997) {
       float u = __half2float(hx[i]), v = __half2float(hy[i]);
       H.near("ew_f16", i, __half2float(out[i]), u * u + v, 2e-3, 2e-3);
@@ -148,16 +163,26 @@ int main(int argc, char **argv) {
     memcpy(&ab2, &ab2h, 4);
     __half2 *x = H.alloc<__half2>(n2), *y = H.alloc<__half2>(n2);
     __nv_bfloat162 *xb = H.alloc<__nv_bfloat162>(n2), *yb = H.alloc<__nv_bfloat162>(n2);
-    H.h2d(x, hx); H.h2d(y, hy); H.h2d(xb, bx); H.h2d(yb, by);
+    H.h2d(x, hx);
+    H.h2d(y, hy);
+    H.h2d(xb, bx);
+    H.h2d(yb, by);
     H.launch("ew_h2", g2, B, {{"n2", n2}},
-             Counts().lanes(2).add("flops.f16", 4 * N2).add("bytes.global.load", 8 * N2)
+             Counts()
+                 .lanes(2)
+                 .add("flops.f16", 4 * N2)
+                 .add("bytes.global.load", 8 * N2)
                  .add("bytes.global.store", 4 * N2),
              [=] { ew_h2<<<g2, B>>>(n2, a2, x, y); });
     H.launch("ew_bf162", g2, B, {{"n2", n2}},
-             Counts().lanes(2).add("flops.bf16", 4 * N2).add("bytes.global.load", 8 * N2)
+             Counts()
+                 .lanes(2)
+                 .add("flops.bf16", 4 * N2)
+                 .add("bytes.global.load", 8 * N2)
                  .add("bytes.global.store", 4 * N2),
              [=] { ew_bf162<<<g2, B>>>(n2, ab2, xb, yb); });
-    H.d2h(out, y); H.d2h(bout, yb);
+    H.d2h(out, y);
+    H.d2h(bout, yb);
     for (int i = 0; i < n2; i += 997) {
       float u0 = __low2float(hx[i]), u1 = __high2float(hx[i]);
       float v0 = __low2float(hy[i]), v1 = __high2float(hy[i]);

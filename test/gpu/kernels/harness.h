@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared harness for the hroof GPU validation programs (test/gpu/kernels/*.cu).
 //
 // Every program:
@@ -28,14 +29,13 @@
 #include <utility>
 #include <vector>
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,               \
-              cudaGetErrorString(e_));                                         \
-      exit(2);                                                                 \
-    }                                                                          \
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));          \
+      exit(2);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 typedef unsigned long long u64;
@@ -49,8 +49,14 @@ struct Counts {
   int halfLanes = 1;
   // Free text shown in the table (e.g. known ncu deviations).
   std::string note;
-  Counts &lanes(int l) { halfLanes = l; return *this; }
-  Counts &why(const char *t) { note = t; return *this; }
+  Counts &lanes(int l) {
+    halfLanes = l;
+    return *this;
+  }
+  Counts &why(const char *t) {
+    note = t;
+    return *this;
+  }
   Counts &add(const char *k, u64 v) {
     for (auto &p : kv)
       if (p.first == k) {
@@ -138,19 +144,17 @@ struct Harness {
 
   // Runs `fn` (one launch of `kernel`) once, synchronizes and prints the
   // expectation. In --list-launches mode it only prints the launch shape.
-  void launch(const char *kernel, dim3 grid, dim3 block, const Args &args,
-              const Counts &c, std::function<void()> fn) {
+  void launch(const char *kernel, dim3 grid, dim3 block, const Args &args, const Counts &c,
+              std::function<void()> fn) {
     int k = nextLaunch(kernel);
     if (list) {
-      printf("HROOF_LAUNCH {\"kernel\": \"%s\", \"launch\": %d, \"grid\": ",
-             kernel, k);
+      printf("HROOF_LAUNCH {\"kernel\": \"%s\", \"launch\": %d, \"grid\": ", kernel, k);
       printDim(grid);
       printf(", \"block\": ");
       printDim(block);
       printf(", \"args\": {");
       for (size_t i = 0; i < args.size(); ++i)
-        printf("%s\"%s\": %lld", i ? ", " : "", args[i].first.c_str(),
-               args[i].second);
+        printf("%s\"%s\": %lld", i ? ", " : "", args[i].first.c_str(), args[i].second);
       printf("}, ");
       printCounts(c);
       printf("}\n");
@@ -159,8 +163,7 @@ struct Harness {
     fn();
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
-    printf("HROOF_EXPECT {\"kernel\": \"%s\", \"launch\": %d, \"grid\": ",
-           kernel, k);
+    printf("HROOF_EXPECT {\"kernel\": \"%s\", \"launch\": %d, \"grid\": ", kernel, k);
     printDim(grid);
     printf(", \"block\": ");
     printDim(block);
@@ -171,20 +174,16 @@ struct Harness {
       timed.push_back({kernel, fn});
   }
 
-  void check(bool ok, const char *what, long idx = -1, double got = 0,
-             double want = 0) {
+  void check(bool ok, const char *what, long idx = -1, double got = 0, double want = 0) {
     if (list || ok)
       return;
     if (failures < 20)
-      fprintf(stderr, "CHECK FAILED: %s [%ld]: got %.9g want %.9g\n", what,
-              idx, got, want);
+      fprintf(stderr, "CHECK FAILED: %s [%ld]: got %.9g want %.9g\n", what, idx, got, want);
     ++failures;
   }
   // Relative+absolute tolerance compare of one value.
-  void near(const char *what, long idx, double got, double want, double rtol,
-            double atol = 0) {
-    check(std::fabs(got - want) <= atol + rtol * std::fabs(want), what, idx,
-          got, want);
+  void near(const char *what, long idx, double got, double want, double rtol, double atol = 0) {
+    check(std::fabs(got - want) <= atol + rtol * std::fabs(want), what, idx, got, want);
   }
 
   int finish(const char *prog) {
@@ -209,8 +208,7 @@ struct Harness {
         }
         CK(cudaGetLastError());
         std::sort(ms.begin(), ms.end());
-        double med = timeN % 2 ? ms[timeN / 2]
-                               : 0.5 * (ms[timeN / 2 - 1] + ms[timeN / 2]);
+        double med = timeN % 2 ? ms[timeN / 2] : 0.5 * (ms[timeN / 2 - 1] + ms[timeN / 2]);
         printf("HROOF_TIME {\"kernel\": \"%s\", \"median_ms\": %.6f, "
                "\"min_ms\": %.6f, \"runs\": %d}\n",
                t.name.c_str(), med, ms[0], timeN);

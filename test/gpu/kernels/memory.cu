@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Memory spaces: shared-memory tiled SGEMM, a block reduction (shared memory
 // + one global float atomic per block), a shared-atomic histogram, float4
 // vector loads, and a per-thread local-memory array.
@@ -13,10 +14,8 @@
 //   shared load  = T*nt*16*2*4            (As[ty][k] and Bs[k][tx], 16 k)
 //   flops.f32    = T*nt*16*2              (acc += a*b contracted to fma)
 //   global store = 4*M*N
-extern "C" __global__ void sgemm_tiled(int M, int N, int K,
-                                       const float *__restrict__ A,
-                                       const float *__restrict__ B,
-                                       float *__restrict__ C) {
+extern "C" __global__ void sgemm_tiled(int M, int N, int K, const float *__restrict__ A,
+                                       const float *__restrict__ B, float *__restrict__ C) {
   __shared__ float As[TS][TS], Bs[TS][TS];
   int tx = threadIdx.x, ty = threadIdx.y;
   int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
@@ -41,8 +40,7 @@ extern "C" __global__ void sgemm_tiled(int M, int N, int K,
 //                                         2 loads; thread 0 reads sh[0])
 //   flops.f32    = nb*255                (one fadd per tree step)
 //   global atomic= nb*4                  (atomicAdd, result unused: RED)
-extern "C" __global__ void reduce_sum(int n, const float *__restrict__ x,
-                                      float *__restrict__ out) {
+extern "C" __global__ void reduce_sum(int n, const float *__restrict__ x, float *__restrict__ out) {
   __shared__ float sh[256];
   int t = threadIdx.x, i = blockIdx.x * 256 + t;
   sh[t] = i < n ? x[i] : 0.f;
@@ -80,8 +78,7 @@ extern "C" __global__ void histogram64(int n, const int *__restrict__ key,
 
 // float4: y4 = a*x4 + y4 component-wise, 4 fma = 8 FLOPs; loads 2 x 16 B,
 // store 16 B.   n4 vectors: flops.f32 = 8*n4, load 32*n4, store 16*n4.
-extern "C" __global__ void axpy_float4(int n4, float a,
-                                       const float4 *__restrict__ x,
+extern "C" __global__ void axpy_float4(int n4, float a, const float4 *__restrict__ x,
                                        float4 *__restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n4) {
@@ -103,8 +100,7 @@ extern "C" __global__ void axpy_float4(int n4, float a,
 //   flops.f32 = 15n, global load 68n, local store 64n, local load 4n,
 //   global store 4n.
 extern "C" __global__ void local_array(int n, const float *__restrict__ x,
-                                       const int *__restrict__ idx,
-                                       float *__restrict__ y) {
+                                       const int *__restrict__ idx, float *__restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     float buf[16];
@@ -122,14 +118,18 @@ int main(int argc, char **argv) {
     const int M = 1001, N = 999, K = 1003;
     dim3 b(TS, TS), g(ceil_div(N, TS), ceil_div(M, TS));
     std::vector<float> hA((size_t)M * K), hB((size_t)K * N), hC((size_t)M * N);
-    for (auto &v : hA) v = frand(s);
-    for (auto &v : hB) v = frand(s);
+    for (auto &v : hA)
+      v = frand(s);
+    for (auto &v : hB)
+      v = frand(s);
     float *A = H.alloc<float>(hA.size()), *Bm = H.alloc<float>(hB.size()),
           *C = H.alloc<float>(hC.size());
-    H.h2d(A, hA); H.h2d(Bm, hB);
+    H.h2d(A, hA);
+    H.h2d(Bm, hB);
     const u64 T = (u64)g.x * g.y * TS * TS, nt = ceil_div(K, TS);
     H.launch("sgemm_tiled", g, b, {{"M", M}, {"N", N}, {"K", K}},
-             Counts().add("flops.f32", T * nt * 16 * 2)
+             Counts()
+                 .add("flops.f32", T * nt * 16 * 2)
                  .add("bytes.global.load", 4 * ((u64)g.x * M * K + (u64)g.y * K * N))
                  .add("bytes.global.store", 4ull * M * N)
                  .add("bytes.shared.store", T * nt * 2 * 4)
@@ -139,11 +139,13 @@ int main(int argc, char **argv) {
     for (int r = 0; r < M; r += 37)
       for (int c = 0; c < N; c += 41) {
         double ref = 0;
-        for (int k = 0; k < K; ++k) ref += (double)hA[(size_t)r * K + k] * hB[(size_t)k * N + c];
+        for (int k = 0; k < K; ++k)
+          ref += (double)hA[(size_t)r * K + k] * hB[(size_t)k * N + c];
         H.near("sgemm", r * N + c, hC[(size_t)r * N + c], ref, 1e-4, 1e-4);
       }
     double ref = 0;
-    for (int k = 0; k < K; ++k) ref += (double)hA[(size_t)(M - 1) * K + k] * hB[(size_t)k * N + N - 1];
+    for (int k = 0; k < K; ++k)
+      ref += (double)hA[(size_t)(M - 1) * K + k] * hB[(size_t)k * N + N - 1];
     H.near("sgemm corner", M * N - 1, hC[(size_t)M * N - 1], ref, 1e-4, 1e-4);
   }
   { // reduction
@@ -152,12 +154,15 @@ int main(int argc, char **argv) {
     dim3 g((unsigned)nb);
     std::vector<float> hx(n);
     double ref = 0;
-    for (int i = 0; i < n; ++i) hx[i] = 0.5f * (frand(s) + 1.0f), ref += hx[i];
+    for (int i = 0; i < n; ++i)
+      hx[i] = 0.5f * (frand(s) + 1.0f), ref += hx[i];
     float *x = H.alloc<float>(n), *out = H.alloc<float>(1);
     H.h2d(x, hx);
     const u64 Nn = n;
     H.launch("reduce_sum", g, 256, {{"n", n}},
-             Counts().add("flops.f32", nb * 255).add("bytes.global.load", 4 * Nn)
+             Counts()
+                 .add("flops.f32", nb * 255)
+                 .add("bytes.global.load", 4 * Nn)
                  .add("bytes.shared.store", nb * (256 + 255) * 4)
                  .add("bytes.shared.load", nb * (255 * 2 + 1) * 4)
                  .add("bytes.global.atomic", nb * 4),
@@ -182,12 +187,16 @@ int main(int argc, char **argv) {
     H.h2d(k, hk);
     const u64 Nn = n;
     H.launch("histogram64", g, 256, {{"n", n}},
-             Counts().add("bytes.shared.store", nb * 64 * 4).add("bytes.global.load", 4 * Nn)
-                 .add("bytes.shared.atomic", 4 * Nn).add("bytes.shared.load", nb * 64 * 4)
+             Counts()
+                 .add("bytes.shared.store", nb * 64 * 4)
+                 .add("bytes.global.load", 4 * Nn)
+                 .add("bytes.shared.atomic", 4 * Nn)
+                 .add("bytes.shared.load", nb * 64 * 4)
                  .add("bytes.global.atomic", nb * 64 * 4),
              [=] { histogram64<<<g, 256>>>(n, k, hist); });
     H.d2h(hh, hist);
-    for (int b2 = 0; b2 < 64; ++b2) H.check(hh[b2] == ref[b2], "histogram64", b2, hh[b2], ref[b2]);
+    for (int b2 = 0; b2 < 64; ++b2)
+      H.check(hh[b2] == ref[b2], "histogram64", b2, hh[b2], ref[b2]);
   }
   { // float4
     const int n4 = 4000001;
@@ -200,10 +209,13 @@ int main(int argc, char **argv) {
     }
     float a = -0.75f;
     float4 *x = H.alloc<float4>(n4), *y = H.alloc<float4>(n4);
-    H.h2d(x, hx); H.h2d(y, hy);
+    H.h2d(x, hx);
+    H.h2d(y, hy);
     const u64 N4 = n4;
     H.launch("axpy_float4", g, B, {{"n4", n4}},
-             Counts().add("flops.f32", 8 * N4).add("bytes.global.load", 32 * N4)
+             Counts()
+                 .add("flops.f32", 8 * N4)
+                 .add("bytes.global.load", 32 * N4)
                  .add("bytes.global.store", 16 * N4),
              [=] { axpy_float4<<<g, B>>>(n4, a, x, y); });
     H.d2h(out, y);
@@ -218,15 +230,21 @@ int main(int argc, char **argv) {
     dim3 g(ceil_div(n, B));
     std::vector<float> hx((size_t)16 * n), out(n);
     std::vector<int> hi(n);
-    for (auto &v : hx) v = frand(s);
-    for (int i = 0; i < n; ++i) s = s * 1664525u + 1013904223u, hi[i] = (int)(s >> 9);
+    for (auto &v : hx)
+      v = frand(s);
+    for (int i = 0; i < n; ++i)
+      s = s * 1664525u + 1013904223u, hi[i] = (int)(s >> 9);
     float *x = H.alloc<float>(hx.size()), *y = H.alloc<float>(n);
     int *idx = H.alloc<int>(n);
-    H.h2d(x, hx); H.h2d(idx, hi);
+    H.h2d(x, hx);
+    H.h2d(idx, hi);
     const u64 Nn = n;
     H.launch("local_array", g, B, {{"n", n}},
-             Counts().add("flops.f32", 15 * Nn).add("bytes.global.load", 68 * Nn)
-                 .add("bytes.local.store", 64 * Nn).add("bytes.local.load", 4 * Nn)
+             Counts()
+                 .add("flops.f32", 15 * Nn)
+                 .add("bytes.global.load", 68 * Nn)
+                 .add("bytes.local.store", 64 * Nn)
+                 .add("bytes.local.load", 4 * Nn)
                  .add("bytes.global.store", 4 * Nn),
              [=] { local_array<<<g, B>>>(n, x, idx, y); });
     H.d2h(out, y);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Tensor-core GEMMs C[MxN] = A[MxK] * B[KxN] with f16 inputs and f32
 // accumulation; A row-major, B given column-major (Bt[n*K + k]). One warp per
 // output tile; the tile count is not a multiple of the warps per block, so
@@ -12,10 +13,8 @@ using namespace nvcuda;
 // one mma = 2*16*8*16 = 4096 tensor FLOPs per warp. Store 4 floats (16 B).
 // W = mt*nt active warps, S = K/16 steps:
 //   tensor_flops.f16 = 4096*W*S, global load = 32*W*S*24, store = 32*W*16.
-extern "C" __global__ void mma_m16n8k16(int mt, int nt, int K,
-                                        const __half *__restrict__ A,
-                                        const __half *__restrict__ Bt,
-                                        float *__restrict__ C) {
+extern "C" __global__ void mma_m16n8k16(int mt, int nt, int K, const __half *__restrict__ A,
+                                        const __half *__restrict__ Bt, float *__restrict__ C) {
   int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   int lane = threadIdx.x & 31;
   if (warp >= mt * nt)
@@ -61,8 +60,7 @@ __global__ void wmma_gemm(int mt, int nt, int K, const half *__restrict__ A,
     wmma::load_matrix_sync(fb, Bt + (size_t)tn * 16 * K + k, K);
     wmma::mma_sync(fc, fa, fb, fc);
   }
-  wmma::store_matrix_sync(C + (size_t)tm * 16 * N + tn * 16, fc, N,
-                          wmma::mem_row_major);
+  wmma::store_matrix_sync(C + (size_t)tm * 16 * N + tn * 16, fc, N, wmma::mem_row_major);
 }
 
 static void gemm_check(Harness &H, const char *what, int M, int N, int K,
@@ -88,14 +86,18 @@ int main(int argc, char **argv) {
     dim3 g(ceil_div(mt * nt, B / 32));
     std::vector<__half> hA((size_t)M * K), hB((size_t)N * K);
     std::vector<float> hC((size_t)M * N);
-    for (auto &v : hA) v = __float2half(frand(s));
-    for (auto &v : hB) v = __float2half(frand(s));
+    for (auto &v : hA)
+      v = __float2half(frand(s));
+    for (auto &v : hB)
+      v = __float2half(frand(s));
     __half *A = H.alloc<__half>(hA.size()), *Bt = H.alloc<__half>(hB.size());
     float *C = H.alloc<float>(hC.size());
-    H.h2d(A, hA); H.h2d(Bt, hB);
+    H.h2d(A, hA);
+    H.h2d(Bt, hB);
     const u64 W = (u64)mt * nt;
     H.launch("mma_m16n8k16", g, B, {{"mt", mt}, {"nt", nt}, {"K", K}},
-             Counts().add("tensor_flops.f16", 4096 * W * S)
+             Counts()
+                 .add("tensor_flops.f16", 4096 * W * S)
                  .add("bytes.global.load", 32 * W * S * 24)
                  .add("bytes.global.store", 32 * W * 16),
              [=] { mma_m16n8k16<<<g, B>>>(mt, nt, K, A, Bt, C); });
@@ -108,14 +110,18 @@ int main(int argc, char **argv) {
     dim3 g(ceil_div(mt * nt, B / 32));
     std::vector<__half> hA((size_t)M * K), hB((size_t)N * K);
     std::vector<float> hC((size_t)M * N);
-    for (auto &v : hA) v = __float2half(frand(s));
-    for (auto &v : hB) v = __float2half(frand(s));
+    for (auto &v : hA)
+      v = __float2half(frand(s));
+    for (auto &v : hB)
+      v = __float2half(frand(s));
     __half *A = H.alloc<__half>(hA.size()), *Bt = H.alloc<__half>(hB.size());
     float *C = H.alloc<float>(hC.size());
-    H.h2d(A, hA); H.h2d(Bt, hB);
+    H.h2d(A, hA);
+    H.h2d(Bt, hB);
     const u64 W = (u64)mt * nt;
     H.launch("wmma_gemm", g, B, {{"mt", mt}, {"nt", nt}, {"K", K}},
-             Counts().add("tensor_flops.f16", 8192 * W * S)
+             Counts()
+                 .add("tensor_flops.f16", 8192 * W * S)
                  .add("bytes.global.load", 32 * W * S * 32)
                  .add("bytes.global.store", 32 * W * 32)
                  .why("wmma fragments: the model counts the tile's bytes; the "

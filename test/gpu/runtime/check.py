@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks the profiles that run.sh produced with fake_instrumented.
 
 check.py SCENARIO PROFILE_DIR [extra]  -> prints PASS/FAIL lines, exit 1 on a FAIL.

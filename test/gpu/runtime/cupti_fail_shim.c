@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* cupti_fail_shim.c - LD_PRELOAD library for the runtime's GPU smoke test:
  * makes chosen CUPTI profiler calls fail with a chosen result, so that the
  * runtime's handling of, e.g., counters not permitted can be run on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // fake_instrumented.cu - a CUDA program that carries, written by hand, what
 // the hroof pass adds to an instrumented module (the runtime's interface):
 //   __hroof_counters_<mangled>  unsigned long long[49] per instrumented kernel
@@ -70,14 +71,13 @@ extern "C" __global__ void plain_scale(float *y, int n) {
     y[i] *= 2.0f;
 }
 
-#define CHECK(X)                                                               \
-  do {                                                                         \
-    cudaError_t E_ = (X);                                                      \
-    if (E_ != cudaSuccess) {                                                   \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorName(E_), __FILE__, \
-                  __LINE__);                                                   \
-      return 2;                                                                \
-    }                                                                          \
+#define CHECK(X)                                                                                   \
+  do {                                                                                             \
+    cudaError_t E_ = (X);                                                                          \
+    if (E_ != cudaSuccess) {                                                                       \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorName(E_), __FILE__, __LINE__);           \
+      return 2;                                                                                    \
+    }                                                                                              \
   } while (0)
 
 static int runMain() {

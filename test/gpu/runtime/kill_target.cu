@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // kill_target.cu - the target of test/gpu/runtime/kill_test.sh: launches one
 // small kernel again and again (synchronizing after each) and prints
 // "completed N at T ms" to stdout every 100 launches, T measured from the
@@ -34,7 +35,8 @@ int main(int argc, char **argv) {
     bool Now = Fault && L == FaultAt;
     axpy<<<N / 256, 256>>>(Y, X, 1.5f, N, Now ? F : nullptr);
     cudaError_t E = cudaDeviceSynchronize();
-    double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
+    double Ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
     if (E != cudaSuccess) {
       std::printf("failed at launch %ld at %.0f ms: %s\n", L, Ms, cudaGetErrorString(E));
       std::fflush(stdout);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # test/gpu/runtime/run.sh [BUILD_DIR] - the runtime's GPU smoke test.
 # Builds nothing: runs BUILD_DIR/bin/hroof-rt-fake (test/gpu/runtime/
 # fake_instrumented.cu, instrumentation symbols written by hand) under

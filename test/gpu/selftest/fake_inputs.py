@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Fabricates a GPU run's outputs from the build-time listing in
 .carry/gpu/static/*.json, to test compare.py without a GPU:
   OUT/P.inst.stdout   HROOF_EXPECT lines (= analytic) + "all checks passed"

@@ -1,7 +1,8 @@
 //===- HwMetricsTest.cpp - hardware-counter metric lists and keys, no GPU --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "HwMetrics.h"
-#include "ReplayPolicy.h"
 #include "Profile.h"
+#include "ReplayPolicy.h"
 
 #include <gtest/gtest.h>
 
@@ -21,13 +22,10 @@ TEST(HwMetrics, RooflineSet) {
   for (const char *N :
        {"gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second",
         "sm__sass_thread_inst_executed_op_dfma_pred_on.sum",
-        "sm__sass_thread_inst_executed_op_hmul_pred_on.sum",
-        "sm__ops_path_tensor_src_fp16.sum",
-        "sm__ops_path_tensor_src_fp8_sparsity_off.sum",
-        "sm__sass_data_bytes_mem_global_op_ld.sum",
-        "sm__sass_data_bytes_mem_global_op_red.sum",
-        "sm__sass_data_bytes_mem_local_op_st.sum", "l1tex__t_bytes.sum",
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "sm__sass_thread_inst_executed_op_hmul_pred_on.sum", "sm__ops_path_tensor_src_fp16.sum",
+        "sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__sass_data_bytes_mem_global_op_ld.sum",
+        "sm__sass_data_bytes_mem_global_op_red.sum", "sm__sass_data_bytes_mem_local_op_st.sum",
+        "l1tex__t_bytes.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
         "lts__t_bytes.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
         "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
         "dram__bytes.sum.peak_sustained", "dram__cycles_elapsed.avg.per_second"})
@@ -44,7 +42,8 @@ TEST(HwMetrics, Setting) {
   CountersSetting R = parseCountersSetting("roofline");
   EXPECT_TRUE(R.Enabled);
   EXPECT_EQ(R.Metrics, rooflineMetrics());
-  CountersSetting L = parseCountersSetting(" dram__bytes_read.sum, lts__t_bytes.sum,dram__bytes_read.sum");
+  CountersSetting L =
+      parseCountersSetting(" dram__bytes_read.sum, lts__t_bytes.sum,dram__bytes_read.sum");
   EXPECT_TRUE(L.Enabled);
   EXPECT_EQ(L.Metrics, (std::vector<std::string>{"dram__bytes_read.sum", "lts__t_bytes.sum"}));
   CountersSetting X = parseCountersSetting("roofline,smsp__inst_executed.sum");
@@ -136,7 +135,7 @@ TEST(HwMetrics, FlopFormulasAndKeys) {
   auto Op = [&](const char *O, double N) {
     V[std::string("sm__sass_thread_inst_executed_op_") + O + "_pred_on.sum"] = N;
   };
-  Op("dadd", 1), Op("dmul", 2), Op("dfma", 3);   // 1+2+2*3 = 9
+  Op("dadd", 1), Op("dmul", 2), Op("dfma", 3);    // 1+2+2*3 = 9
   Op("fadd", 10), Op("fmul", 20), Op("ffma", 30); // 10+20+60 = 90
   Op("hadd", 1), Op("hmul", 1), Op("hfma", 1);    // 2+2+4 = 8
   V["sm__ops_path_tensor_src_fp16.sum"] = 4096;

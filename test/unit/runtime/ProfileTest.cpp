@@ -1,4 +1,5 @@
 //===- ProfileTest.cpp - the runtime's CPU side, no GPU needed ------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Profile.h"
 
 #include <gtest/gtest.h>
@@ -26,8 +27,8 @@ nlohmann::json readJson(const std::string &Path) {
   return nlohmann::json::parse(SS.str()); // throws if invalid
 }
 
-LaunchRecord launch(const std::string &Name, uint64_t Ns, uint64_t Flops,
-                    bool WithStatic = true, uint64_t StaticFlops = 0) {
+LaunchRecord launch(const std::string &Name, uint64_t Ns, uint64_t Flops, bool WithStatic = true,
+                    uint64_t StaticFlops = 0) {
   LaunchRecord R;
   R.Mangled = R.Name = Name;
   R.Api = "cuLaunchKernel";
@@ -169,8 +170,7 @@ TEST(Profile, ValidAfterEveryWriteAndBounded) {
   std::string Dir = tempDir();
   std::string Path = Dir + "/p.json";
   Profile P(/*LaunchLimit=*/3, /*FlushMs=*/0);
-  ASSERT_EQ(P.open(Path, {{"hroof_profile", 1}, {"pid", 1},
-                          {"settings", {{"a", 1}}}}), "");
+  ASSERT_EQ(P.open(Path, {{"hroof_profile", 1}, {"pid", 1}, {"settings", {{"a", 1}}}}), "");
   nlohmann::json J = readJson(Path);
   EXPECT_EQ(J["hroof_profile"], 1);
   EXPECT_EQ(J["settings"]["a"], 1);

@@ -1,4 +1,5 @@
 //===- TypeCacheTest.cpp - code hashes of cubins, the tensor-type cache ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Run: build/bin/hroof-rt-tests --gtest_filter='TypeCache*:CubinHash*'
 //===----------------------------------------------------------------------===//
@@ -20,9 +21,8 @@ namespace {
 
 /// A minimal ELF64 image: the given (name, bytes) sections after the
 /// header, then the section-name table, then the section headers.
-std::vector<unsigned char>
-makeElf(const std::vector<std::pair<std::string, std::string>> &Sections,
-        uint32_t Flags = 0x5a055a) {
+std::vector<unsigned char> makeElf(const std::vector<std::pair<std::string, std::string>> &Sections,
+                                   uint32_t Flags = 0x5a055a) {
   std::vector<unsigned char> Img(sizeof(Elf64_Ehdr));
   std::string Names(1, '\0');
   std::vector<Elf64_Shdr> Hdrs(1); // index 0: the null section
@@ -77,8 +77,10 @@ std::string tempPath(const char *Name) {
 } // namespace
 
 TEST(CubinHash, OneHashPerFunctionTextSection) {
-  auto Img = makeElf({{".nv.info", "xx"}, {".text._Z4gemmPf", "CODE-A"},
-                      {".nv.constant0._Z4gemmPf", "k"}, {".text._Z4saxpyPf", "CODE-B"}});
+  auto Img = makeElf({{".nv.info", "xx"},
+                      {".text._Z4gemmPf", "CODE-A"},
+                      {".nv.constant0._Z4gemmPf", "k"},
+                      {".text._Z4saxpyPf", "CODE-B"}});
   auto M = hashes(Img);
   ASSERT_EQ(M.size(), 2u);
   EXPECT_TRUE(M.count("_Z4gemmPf"));
@@ -175,9 +177,9 @@ TEST(TypeCache, MalformedLinesAreSkippedAndCounted) {
     std::ofstream O(P);
     O << "# comment\n"
       << "GH100\t00000000000000ff\t" << tensorTypeMetrics()[1] << "\t-\t_Z1kv\n"
-      << "GH100\tnothex!!nothex!!\t-\t-\t_Z1kv\n"          // bad hash
+      << "GH100\tnothex!!nothex!!\t-\t-\t_Z1kv\n"            // bad hash
       << "GH100\t00000000000000ff\tnot_a_metric\t-\t_Z1jv\n" // unknown type
-      << "GH100\t00000000000000ff\t-\t-\n"                  // 4 fields
+      << "GH100\t00000000000000ff\t-\t-\n"                   // 4 fields
       << "\n";
   }
   TensorTypeCache C;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Working sets far larger than the H100's 50 MB L2, so L2 and HBM traffic
 // are set by the kernel, not by what a profiler's replay leaves in cache:
 // the cross-check of hroof's L2/DRAM counters against Nsight Compute.

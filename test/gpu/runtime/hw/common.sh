@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # common.sh - sourced by learned-types.sh, type-cache-cost.sh and cost_decomposition.sh (repository root, GPU machine):
 # the carried paths, a fresh work directory, the summary log, the timer, and
 # at exit one tarball $OUT/NAME-MODE.tgz with the summary printed last.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """compare_learned.py LEARNED_DIR FULL_DIR - learned tensor types vs every type.
 
 Each DIR holds the hroof profile(s) of the same program run under

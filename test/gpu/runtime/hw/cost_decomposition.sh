@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # cost_decomposition.sh - where a replayed range's host time goes. From the
 # repository root on the GPU machine; builds nothing.
 # Carry build/bin, build/lib, .carry/hw/bin. Each row is one `hroof run

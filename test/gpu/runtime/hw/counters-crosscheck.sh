@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # counters-crosscheck.sh - hardware counters on the examples (plain and instrumented) next to
 # Nsight Compute with the same metric list, PyTorch (torch_small.py), the degrading cases
 # (a faulting kernel, exit inside a range, the runtime under ncu) and the launch cost.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # counters-nocache-crosscheck.sh - the examples next to ncu --cache-control none, the spread
 # of repeated runs, the runtime's GPU smoke test with counters, and the cost of a complete
 # ncu --set roofline. GPU machine, repository root, builds nothing; needs .carry/hw

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # stream_ids.py - kernels on the default stream and on two side streams, for
 # the stream-id check of replayed launches (test/gpu/runtime/hw/learned-types.sh):
 # add on the default stream, mul on side stream 1, sin on side stream 2,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # torch_small.py - cuDNN/cuBLAS kernels for the hardware-counter check:
 # conv2d (f32), matmul f16 1024^3 (2*2^30 FLOPs on tensor cores), matmul f32
 # with TF32 off (CUDA cores) and with TF32 on.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # torch_train.py - a small conv2d + LSTM model, STEPS (default 3) training
 # steps: the PyTorch row of docs/validation/counters-cost.md. BALLAST_MB=N
 # (default 0) first allocates and fills N MiB of device memory that the model

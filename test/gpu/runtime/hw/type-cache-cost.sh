@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # type-cache-cost.sh smoke|torch|many|overhead|steps - the tensor-type cache and the cost of
 # hroof run next to ncu, on the GPU machine, from the repository root; builds nothing.
 # Carry build/bin, build/lib, .carry/hw/bin.
