@@ -98,6 +98,45 @@ std::optional<JExpr> ExprBuilder::build(const Value *V) {
   return R;
 }
 
+/// An integer binary operator of width \p W.
+std::optional<JExpr> ExprBuilder::buildBinary(const BinaryOperator *BO, unsigned W) {
+  auto A = build(BO->getOperand(0)), B = build(BO->getOperand(1));
+  if (!A || !B)
+    return std::nullopt;
+  switch (BO->getOpcode()) {
+  case Instruction::Add:
+    return jOp("add", std::move(*A), std::move(*B));
+  case Instruction::Sub:
+    return jOp("sub", std::move(*A), std::move(*B));
+  case Instruction::Mul:
+    return jOp("mul", std::move(*A), std::move(*B));
+  case Instruction::Shl:
+    return jOp("shl", std::move(*A), std::move(*B));
+  case Instruction::And:
+    return jOp("and", std::move(*A), std::move(*B));
+  case Instruction::Or:
+    return jOp("or", std::move(*A), std::move(*B));
+  case Instruction::Xor:
+    if (W == 1) // i1 xor: keep it 0/1
+      return jWOp("urem", 64, jOp("add", std::move(*A), std::move(*B)), 2);
+    return jOp("xor", std::move(*A), std::move(*B));
+  case Instruction::UDiv:
+    return jWOp("udiv", W, std::move(*A), std::move(*B));
+  case Instruction::SDiv:
+    return jWOp("sdiv", W, std::move(*A), std::move(*B));
+  case Instruction::URem:
+    return jWOp("urem", W, std::move(*A), std::move(*B));
+  case Instruction::SRem:
+    return jWOp("srem", W, std::move(*A), std::move(*B));
+  case Instruction::LShr:
+    return jWOp("lshr", W, std::move(*A), std::move(*B));
+  case Instruction::AShr:
+    return jWOp("ashr", W, std::move(*A), std::move(*B));
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
   if (!V->getType()->isIntegerTy() || V->getType()->getIntegerBitWidth() > 64)
     return std::nullopt;
@@ -153,43 +192,8 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
   }
   if (const auto *Fr = dyn_cast<FreezeInst>(V))
     return build(Fr->getOperand(0));
-  if (const auto *BO = dyn_cast<BinaryOperator>(V)) {
-    auto A = build(BO->getOperand(0)), B = build(BO->getOperand(1));
-    if (!A || !B)
-      return std::nullopt;
-    switch (BO->getOpcode()) {
-    case Instruction::Add:
-      return jOp("add", std::move(*A), std::move(*B));
-    case Instruction::Sub:
-      return jOp("sub", std::move(*A), std::move(*B));
-    case Instruction::Mul:
-      return jOp("mul", std::move(*A), std::move(*B));
-    case Instruction::Shl:
-      return jOp("shl", std::move(*A), std::move(*B));
-    case Instruction::And:
-      return jOp("and", std::move(*A), std::move(*B));
-    case Instruction::Or:
-      return jOp("or", std::move(*A), std::move(*B));
-    case Instruction::Xor:
-      if (W == 1) // i1 xor: keep it 0/1
-        return jWOp("urem", 64, jOp("add", std::move(*A), std::move(*B)), 2);
-      return jOp("xor", std::move(*A), std::move(*B));
-    case Instruction::UDiv:
-      return jWOp("udiv", W, std::move(*A), std::move(*B));
-    case Instruction::SDiv:
-      return jWOp("sdiv", W, std::move(*A), std::move(*B));
-    case Instruction::URem:
-      return jWOp("urem", W, std::move(*A), std::move(*B));
-    case Instruction::SRem:
-      return jWOp("srem", W, std::move(*A), std::move(*B));
-    case Instruction::LShr:
-      return jWOp("lshr", W, std::move(*A), std::move(*B));
-    case Instruction::AShr:
-      return jWOp("ashr", W, std::move(*A), std::move(*B));
-    default:
-      return std::nullopt;
-    }
-  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(V))
+    return buildBinary(BO, W);
   if (const auto *C = dyn_cast<CastInst>(V)) {
     if (!C->getSrcTy()->isIntegerTy())
       return std::nullopt;

@@ -35,6 +35,7 @@ public:
 
 private:
   std::optional<JExpr> buildUncached(const llvm::Value *V);
+  std::optional<JExpr> buildBinary(const llvm::BinaryOperator *BO, unsigned W);
   const llvm::Function &F;
   llvm::DenseMap<const llvm::Value *, std::optional<JExpr>> Cache;
   llvm::SmallPtrSet<const llvm::Value *, 8> InProgress;
