@@ -222,6 +222,65 @@ bool countMatrixOp(StringRef Name, uint64_t LanesPerOp, bool F16IfNone, BlockCou
   return true;
 }
 
+/// A PTX FP type token: its precision and lanes (f16x2: 2). False for others
+/// (ftz and integer types included).
+bool fpTypeToken(StringRef Tok, std::optional<Precision> &P, uint64_t &Lanes) {
+  static const struct {
+    const char *Tok;
+    Precision P;
+    uint64_t Lanes;
+  } Types[] = {{"f64", Precision::F64, 1},   {"f32", Precision::F32, 1},
+               {"f16", Precision::F16, 1},   {"f16x2", Precision::F16, 2},
+               {"bf16", Precision::BF16, 1}, {"bf16x2", Precision::BF16, 2}};
+  for (const auto &E : Types)
+    if (Tok == E.Tok) {
+      P = E.P;
+      Lanes = E.Lanes;
+      return true;
+    }
+  return false;
+}
+
+/// ld/st/atom/red in inline asm: bytes = vector width x element bits / 8 in
+/// the space the opcode names (generic: counted under bytes.generic, inexact).
+bool countAsmMemory(StringRef Op, StringRef Base, const SmallVectorImpl<StringRef> &T,
+                    BlockCounts &Out) {
+  MemSpace S = MemSpace::Generic;
+  uint64_t Vec = 1, Bits = 0;
+  for (StringRef Tok : T) {
+    if (Tok == "global")
+      S = MemSpace::Global;
+    else if (Tok == "shared" || Tok.starts_with("shared::"))
+      S = MemSpace::Shared;
+    else if (Tok == "local")
+      S = MemSpace::Local;
+    else if (Tok == "const")
+      S = MemSpace::Constant;
+    else if (Tok == "v2")
+      Vec = 2;
+    else if (Tok == "v4")
+      Vec = 4;
+    else if (Tok == "v8")
+      Vec = 8;
+    else if (Tok.size() >= 2 &&
+             (Tok[0] == 'b' || Tok[0] == 'u' || Tok[0] == 's' || Tok[0] == 'f')) {
+      uint64_t B = 0;
+      if (!Tok.drop_front().getAsInteger(10, B))
+        Bits = B;
+      else if (Tok == "f16x2" || Tok == "bf16x2")
+        Bits = 32;
+    }
+  }
+  if (!Bits)
+    return false;
+  MemDir D = Base == "ld" ? MemDir::Load : Base == "st" ? MemDir::Store : MemDir::Atomic;
+  if (S == MemSpace::Generic)
+    Out.Unknown.push_back("inline asm generic access '" + Op.str() +
+                          "' (counted under bytes.generic)");
+  Out.add(bytesIndex(S, D), Vec * Bits / 8);
+  return true;
+}
+
 /// FP arithmetic and plain loads/stores written as PTX in inline asm (e.g.
 /// cuda_fp16.h implements __hfma2 as "fma.rn.f16x2"). Returns false if the
 /// opcode is neither.
@@ -235,42 +294,7 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
   // arithmetic; cvt takes its source, the last one).
   std::optional<Precision> P;
   uint64_t Lanes = 1;
-  auto Parse = [&](StringRef Tok) -> bool {
-    if (Tok == "f64") {
-      P = Precision::F64;
-      Lanes = 1;
-      return true;
-    }
-    if (Tok == "f32" || Tok == "ftz") {
-      if (Tok == "f32") {
-        P = Precision::F32;
-        Lanes = 1;
-        return true;
-      }
-      return false;
-    }
-    if (Tok == "f16") {
-      P = Precision::F16;
-      Lanes = 1;
-      return true;
-    }
-    if (Tok == "f16x2") {
-      P = Precision::F16;
-      Lanes = 2;
-      return true;
-    }
-    if (Tok == "bf16") {
-      P = Precision::BF16;
-      Lanes = 1;
-      return true;
-    }
-    if (Tok == "bf16x2") {
-      P = Precision::BF16;
-      Lanes = 2;
-      return true;
-    }
-    return false;
-  };
+  auto Parse = [&](StringRef Tok) { return fpTypeToken(Tok, P, Lanes); };
   if (Base == "cvt") {
     for (size_t I = T.size(); I-- > 1;)
       if (Parse(T[I]))
@@ -280,42 +304,8 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
       if (Parse(T[I]))
         break;
   }
-  if (Base == "ld" || Base == "st" || Base == "atom" || Base == "red") {
-    MemSpace S = MemSpace::Generic;
-    uint64_t Vec = 1, Bits = 0;
-    for (StringRef Tok : T) {
-      if (Tok == "global")
-        S = MemSpace::Global;
-      else if (Tok == "shared" || Tok.starts_with("shared::"))
-        S = MemSpace::Shared;
-      else if (Tok == "local")
-        S = MemSpace::Local;
-      else if (Tok == "const")
-        S = MemSpace::Constant;
-      else if (Tok == "v2")
-        Vec = 2;
-      else if (Tok == "v4")
-        Vec = 4;
-      else if (Tok == "v8")
-        Vec = 8;
-      else if (Tok.size() >= 2 &&
-               (Tok[0] == 'b' || Tok[0] == 'u' || Tok[0] == 's' || Tok[0] == 'f')) {
-        uint64_t B = 0;
-        if (!Tok.drop_front().getAsInteger(10, B))
-          Bits = B;
-        else if (Tok == "f16x2" || Tok == "bf16x2")
-          Bits = 32;
-      }
-    }
-    if (!Bits)
-      return false;
-    MemDir D = Base == "ld" ? MemDir::Load : Base == "st" ? MemDir::Store : MemDir::Atomic;
-    if (S == MemSpace::Generic)
-      Out.Unknown.push_back("inline asm generic access '" + Op.str() +
-                            "' (counted under bytes.generic)");
-    Out.add(bytesIndex(S, D), Vec * Bits / 8);
-    return true;
-  }
+  if (Base == "ld" || Base == "st" || Base == "atom" || Base == "red")
+    return countAsmMemory(Op, Base, T, Out);
   if (!P) {
     // Integer arithmetic (e.g. libdevice's "mad.lo.cc.u32"): no FLOPs, no
     // memory.
