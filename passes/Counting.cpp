@@ -328,7 +328,11 @@ void countTargetIntrinsic(const CallBase &CB, StringRef Name, Type *RT, BlockCou
     addBytes(Out, CB.getArgOperand(0), MemDir::Atomic, storeSize(CB, RT));
     return;
   }
-  // Special registers, barriers, fences, shuffles, votes, conversions.
+  // Shuffles move a register between lanes: no FP operation, whatever the
+  // type (SASS SHFL; Nsight Compute counts no FP instruction for it).
+  if (N.starts_with("shfl."))
+    return;
+  // Special registers, barriers, fences, votes, conversions.
   addOther(Out, fpTypeOf(CB));
   return;
 }
