@@ -249,21 +249,37 @@ def load_times(path):
     return t
 
 
-def main():
-    args = sys.argv[1:]
+class Results:
+    """What the comparison gathers over all programs: the Markdown table's
+    lines, one short row per launch (kernel, dyn verdict, ncu verdict,
+    plain ms, inst ms, overhead ratio), notes, failure counts and the
+    overhead ratios for the geomean."""
+
+    def __init__(self):
+        self.md = []
+        self.short = []
+        self.notes = []
+        self.fails = 0
+        self.missing_dyn = 0
+        self.ratios = []
+
+
+def parse_args(argv):
+    """(out_dir, carry, progs, hroof) from the command line; progs defaults to
+    every program with a build-time listing in CARRY/static."""
     out_dir = os.environ.get("OUT", "gpu-out")
     carry = ".carry/gpu"
     progs = []
     i = 0
-    while i < len(args):
-        if args[i] == "--out":
-            out_dir = args[i + 1]
+    while i < len(argv):
+        if argv[i] == "--out":
+            out_dir = argv[i + 1]
             i += 2
-        elif args[i] == "--carry":
-            carry = args[i + 1]
+        elif argv[i] == "--carry":
+            carry = argv[i + 1]
             i += 2
         else:
-            progs.append(args[i])
+            progs.append(argv[i])
             i += 1
     hroof = os.path.join(carry, "bin", "hroof")
     if not os.access(hroof, os.X_OK):
@@ -271,122 +287,139 @@ def main():
     if not progs:
         progs = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(carry, "static", "*.json"))
                        if not p.endswith(".model.json"))
-    md = []
-    short = []
-    notes = []
-    fails = 0
-    missing_dyn = 0
-    ratios = []
-    for prog in progs:
-        try:
-            static_rows = json.load(open(os.path.join(carry, "static", prog + ".json")))
-        except (OSError, ValueError):
-            static_rows = []
-        try:
-            stdout = open(os.path.join(out_dir, prog + ".inst.stdout")).read()
-        except OSError:
-            stdout = ""
-        expects = parse_tagged(stdout, "HROOF_EXPECT")
-        if not expects:  # instrumented run missing: fall back to build-time values
-            expects = [dict(r, counts=r["analytic"]) for r in static_rows]
-            notes.append("%s: no HROOF_EXPECT lines in %s.inst.stdout (the run failed?); "
+    return out_dir, carry, progs, hroof
+
+
+def load_program(prog, out_dir, carry, hroof, res):
+    """Every input of one program (see the module docstring) as a dict;
+    notes a missing or failed instrumented run in res."""
+    try:
+        static_rows = json.load(open(os.path.join(carry, "static", prog + ".json")))
+    except (OSError, ValueError):
+        static_rows = []
+    try:
+        stdout = open(os.path.join(out_dir, prog + ".inst.stdout")).read()
+    except OSError:
+        stdout = ""
+    expects = parse_tagged(stdout, "HROOF_EXPECT")
+    if not expects:  # instrumented run missing: fall back to build-time values
+        expects = [dict(r, counts=r["analytic"]) for r in static_rows]
+        res.notes.append("%s: no HROOF_EXPECT lines in %s.inst.stdout (the run failed?); "
                          "analytic values from the build-time listing" % (prog, prog))
-            fails += 1
-        if stdout and "all checks passed" not in stdout:
-            notes.append("%s: the instrumented run's own result checks did NOT all pass" % prog)
-            fails += 1
-        pf = sorted(set(glob.glob(os.path.join(out_dir, prog + ".profile*.json")) +
-                        glob.glob(os.path.join(out_dir, prog + ".profile", "*.json"))))
-        dyn = load_profile(pf)
-        ncu = load_ncu(os.path.join(out_dir, prog + ".ncu.csv"), hroof)
-        tp = load_times(os.path.join(out_dir, prog + ".time.plain.txt"))
-        ti = load_times(os.path.join(out_dir, prog + ".time.inst.txt"))
-        md.append("\n### %s\n" % prog)
-        md.append("| kernel | counter | analytic | static | dynamic | ncu | dyn | ncu |")
-        md.append("|---|---|---:|---:|---:|---:|---|---|")
-        for e in expects:
-            k, L = e["kernel"], e.get("launch", 0)
-            an = e["counts"]
-            st_row = next((r for r in static_rows if base_name(r["kernel"]) == base_name(k)
-                           and r["launch"] == L), None)
-            st = st_row["static"] if st_row else None
-            dr = find_dynamic(dyn, k, L)
-            dc = dr["counts"] if dr else None
-            nr = find_ncu(ncu, k, L)
-            nv = ncu_values(nr, e.get("ncu_half_lanes", 1)) if nr else {}
-            special = any(key.startswith("special.") and v for key, v in an.items())
-            # dynamic == analytic over every counter either side names
-            dyn_ok = None
-            if dc is not None:
-                keys = set(an) | {x for x, v in dc.items() if v}
-                bad = [x for x in sorted(keys) if an.get(x, 0) != dc.get(x, 0)]
-                dyn_ok = not bad
-                if bad:
-                    fails += 1
-                    for x in bad:
-                        if x not in ROWS:
-                            md.append("| %s | %s | %s | %s | %s | - | FAIL | |" % (
-                                k, x, fmt(an.get(x, 0)), fmt(get(st, x)), fmt(dc.get(x, 0))))
-            else:
-                missing_dyn += 1
-            ncu_bad = 0
-            ncu_cells = 0
-            for row in ROWS:
-                a = get(an, row)
-                s_ = get(st, row)
-                d = get(dc, row)
-                n = nv.get(row) if row in NCU_ROWS else None
-                if not any([a, s_, d, n]):
-                    continue
-                if row == "flops.f16+bf16" and not (an.get("flops.f16") and an.get("flops.bf16")) \
-                        and not n and not a:
-                    continue
-                if row in ("flops.f16", "flops.bf16"):
-                    dv = "-" if d is None else ("PASS" if d == a else "FAIL")
-                    md.append("| %s | %s | %s | %s | %s | | %s | |" % (k, row, fmt(a), fmt(s_), fmt(d), dv))
-                    continue
-                dv = "-" if d is None or row == "flops.f16+bf16" else ("PASS" if d == a else "FAIL")
-                if n is None:
-                    nvd = "-"
-                elif special and row.startswith("flops"):
-                    nvd = "info x%.3f" % (n / a) if a else "info"
-                elif row.startswith("bytes.local") and n > a:
-                    nvd = "FAIL (spills?)"
-                    ncu_bad += 1
-                else:
-                    ncu_cells += 1
-                    nvd = "PASS" if n == a else "FAIL"
-                    if n != a:
-                        ncu_bad += 1
-                md.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                    k, row, fmt(a), fmt(s_), fmt(d), fmt(n), dv, nvd))
-            if ncu_bad:
-                fails += 1
-            if e.get("note"):
-                notes.append("%s: %s" % (k, e["note"]))
-            if st_row and st_row.get("exact") is False:
-                notes.append("%s: static model inexact (data-dependent control flow)" % k)
-            b = base_name(k)
-            ov = None
-            if b in tp and b in ti and tp[b] > 0:
-                ov = ti[b] / tp[b]
-                ratios.append(ov)
-            short.append((k, "-" if dyn_ok is None else ("PASS" if dyn_ok else "FAIL"),
-                          "-" if not nr else ("FAIL %d" % ncu_bad if ncu_bad else "PASS %d" % ncu_cells),
-                          tp.get(b), ti.get(b), ov))
-    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else None
+        res.fails += 1
+    if stdout and "all checks passed" not in stdout:
+        res.notes.append("%s: the instrumented run's own result checks did NOT all pass" % prog)
+        res.fails += 1
+    pf = sorted(set(glob.glob(os.path.join(out_dir, prog + ".profile*.json")) +
+                    glob.glob(os.path.join(out_dir, prog + ".profile", "*.json"))))
+    return {"static_rows": static_rows, "expects": expects,
+            "dyn": load_profile(pf),
+            "ncu": load_ncu(os.path.join(out_dir, prog + ".ncu.csv"), hroof),
+            "tp": load_times(os.path.join(out_dir, prog + ".time.plain.txt")),
+            "ti": load_times(os.path.join(out_dir, prog + ".time.inst.txt"))}
+
+
+def check_dynamic(k, an, st, dc, res):
+    """dynamic == analytic over every counter either side names: True/False,
+    None without dynamic counts; a failing counter outside ROWS gets its own
+    table line here (those in ROWS are marked in their row)."""
+    if dc is None:
+        res.missing_dyn += 1
+        return None
+    keys = set(an) | {x for x, v in dc.items() if v}
+    bad = [x for x in sorted(keys) if an.get(x, 0) != dc.get(x, 0)]
+    if bad:
+        res.fails += 1
+        for x in bad:
+            if x not in ROWS:
+                res.md.append("| %s | %s | %s | %s | %s | - | FAIL | |" % (
+                    k, x, fmt(an.get(x, 0)), fmt(get(st, x)), fmt(dc.get(x, 0))))
+    return not bad
+
+
+def counter_rows(k, an, st, dc, nv, special, md):
+    """One table line per counter of ROWS that any column names; returns
+    (ncu cells that fail, ncu cells compared exactly)."""
+    ncu_bad = 0
+    ncu_cells = 0
+    for row in ROWS:
+        a = get(an, row)
+        s_ = get(st, row)
+        d = get(dc, row)
+        n = nv.get(row) if row in NCU_ROWS else None
+        if not any([a, s_, d, n]):
+            continue
+        if row == "flops.f16+bf16" and not (an.get("flops.f16") and an.get("flops.bf16")) \
+                and not n and not a:
+            continue
+        if row in ("flops.f16", "flops.bf16"):
+            dv = "-" if d is None else ("PASS" if d == a else "FAIL")
+            md.append("| %s | %s | %s | %s | %s | | %s | |" % (k, row, fmt(a), fmt(s_), fmt(d), dv))
+            continue
+        dv = "-" if d is None or row == "flops.f16+bf16" else ("PASS" if d == a else "FAIL")
+        if n is None:
+            nvd = "-"
+        elif special and row.startswith("flops"):
+            nvd = "info x%.3f" % (n / a) if a else "info"
+        elif row.startswith("bytes.local") and n > a:
+            nvd = "FAIL (spills?)"
+            ncu_bad += 1
+        else:
+            ncu_cells += 1
+            nvd = "PASS" if n == a else "FAIL"
+            if n != a:
+                ncu_bad += 1
+        md.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            k, row, fmt(a), fmt(s_), fmt(d), fmt(n), dv, nvd))
+    return ncu_bad, ncu_cells
+
+
+def compare_launch(e, inp, res):
+    """The table lines, notes and short row of one expected launch."""
+    k, L = e["kernel"], e.get("launch", 0)
+    an = e["counts"]
+    st_row = next((r for r in inp["static_rows"] if base_name(r["kernel"]) == base_name(k)
+                   and r["launch"] == L), None)
+    st = st_row["static"] if st_row else None
+    dr = find_dynamic(inp["dyn"], k, L)
+    dc = dr["counts"] if dr else None
+    nr = find_ncu(inp["ncu"], k, L)
+    nv = ncu_values(nr, e.get("ncu_half_lanes", 1)) if nr else {}
+    special = any(key.startswith("special.") and v for key, v in an.items())
+    dyn_ok = check_dynamic(k, an, st, dc, res)
+    ncu_bad, ncu_cells = counter_rows(k, an, st, dc, nv, special, res.md)
+    if ncu_bad:
+        res.fails += 1
+    if e.get("note"):
+        res.notes.append("%s: %s" % (k, e["note"]))
+    if st_row and st_row.get("exact") is False:
+        res.notes.append("%s: static model inexact (data-dependent control flow)" % k)
+    b = base_name(k)
+    tp, ti = inp["tp"], inp["ti"]
+    ov = None
+    if b in tp and b in ti and tp[b] > 0:
+        ov = ti[b] / tp[b]
+        res.ratios.append(ov)
+    res.short.append((k, "-" if dyn_ok is None else ("PASS" if dyn_ok else "FAIL"),
+                      "-" if not nr else ("FAIL %d" % ncu_bad if ncu_bad else "PASS %d" % ncu_cells),
+                      tp.get(b), ti.get(b), ov))
+
+
+def write_table(res, geo, out_dir):
+    """OUT/table.md: the header with the conversion rules, the per-program
+    tables gathered in res.md, the overhead table and the notes."""
+    md = res.md
     md.append("\n### Overhead (instrumented / plain kernel time, CUDA events, median)\n")
     md.append("| kernel | plain ms | inst ms | ratio |")
     md.append("|---|---:|---:|---:|")
-    for k, _, _, a, b2, ov in short:
+    for k, _, _, a, b2, ov in res.short:
         md.append("| %s | %s | %s | %s |" % (k, "-" if a is None else "%.4f" % a,
                                             "-" if b2 is None else "%.4f" % b2,
                                             "-" if ov is None else "%.3f" % ov))
     md.append("| **geomean** | | | %s |" % ("-" if geo is None else "%.3f" % geo))
-    over = [k for k, _, _, _, _, ov in short if ov is not None and ov > 1.25]
-    if notes:
+    if res.notes:
         md.append("\n### Notes\n")
-        md.extend("- " + n for n in notes)
+        md.extend("- " + n for n in res.notes)
     rules = __doc__[__doc__.index("Nsight Compute conversion"):]
     md.insert(0, "# hroof GPU suite: analytic vs static vs dynamic vs Nsight Compute\n\n"
               "dyn: dynamic == analytic exactly; ncu: Nsight Compute on the plain "
@@ -395,7 +428,14 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "table.md"), "w") as f:
         f.write("\n".join(md) + "\n")
-    print("\n".join("NOTE " + n for n in notes))
+
+
+def print_summary(res, geo, out_dir):
+    """The short table on stdout: notes, one line per launch, the overhead
+    geomean and the verdict."""
+    short = res.short
+    over = [k for k, _, _, _, _, ov in short if ov is not None and ov > 1.25]
+    print("\n".join("NOTE " + n for n in res.notes))
     print("%-16s %-8s %-10s %10s %10s %7s" % ("kernel", "dyn=ana", "ncu", "plain_ms", "inst_ms", "ratio"))
     for k, dv, nvd, a, b2, ov in short:
         print("%-16s %-8s %-10s %10s %10s %7s" % (
@@ -403,11 +443,27 @@ def main():
             "-" if ov is None else "%.3f" % ov))
     print("overhead geomean: %s%s" % ("-" if geo is None else "%.3f" % geo,
                                        "; over 25%%: %s" % ", ".join(over) if over else ""))
-    if missing_dyn:
-        print("dynamic counts missing for %d launch(es) (no profile found / runtime absent)" % missing_dyn)
-    print("%s; full table: %s" % ("FAILURES: %d" % fails if fails else "all compared cells PASS",
+    if res.missing_dyn:
+        print("dynamic counts missing for %d launch(es) (no profile found / runtime absent)" % res.missing_dyn)
+    print("%s; full table: %s" % ("FAILURES: %d" % res.fails if res.fails else "all compared cells PASS",
                                   os.path.join(out_dir, "table.md")))
-    return 1 if fails or missing_dyn else 0
+
+
+def main():
+    out_dir, carry, progs, hroof = parse_args(sys.argv[1:])
+    res = Results()
+    for prog in progs:
+        inp = load_program(prog, out_dir, carry, hroof, res)
+        res.md.append("\n### %s\n" % prog)
+        res.md.append("| kernel | counter | analytic | static | dynamic | ncu | dyn | ncu |")
+        res.md.append("|---|---|---:|---:|---:|---:|---|---|")
+        for e in inp["expects"]:
+            compare_launch(e, inp, res)
+    ratios = res.ratios
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else None
+    write_table(res, geo, out_dir)
+    print_summary(res, geo, out_dir)
+    return 1 if res.fails or res.missing_dyn else 0
 
 
 sys.exit(main())
