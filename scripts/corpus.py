@@ -133,6 +133,9 @@ def compile_file(cc, path, runs):
                     os.unlink(js)
                 rc, err, t = cc.run(path, extra, {"HROOF_STATIC_JSON": js})
                 times.append(t)
+                if err == "timeout":  # not a crash: a slow compile on a busy machine
+                    row["timeout"] = row.get("timeout") or f"{mode}: over --timeout"
+                    continue
                 if any(m in err for m in CRASH_MARKERS) or rc < 0 or rc > 1:
                     row["crash"] = row["crash"] or f"{mode}: " + first_line(err, *CRASH_MARKERS)
                     continue
@@ -204,6 +207,9 @@ def table(rows, a, seconds):
     ]
     for c, n in reasons.most_common(8):
         lines.append(f"  {n:5d}  {c}")
+    for r in compiled:
+        if r.get("timeout"):
+            lines.append(f"timeout: {os.path.relpath(r['file'], a.dir)}: {r['timeout']}")
     for key in ("crash", "plugin_error", "ptxas"):
         for r in bad(key):
             lines.append(f"{key}: {os.path.relpath(r['file'], a.dir)}: {r[key]}")
@@ -228,6 +234,7 @@ def main():
             r = fut.result()
             rows.append(r)
             status = ("CRASH" if r["crash"] else "ERROR" if r["plugin_error"] or r["ptxas"]
+                      else "TIMEOUT" if r.get("timeout")
                       else "ok" if r["plain_ok"] else "skip (plain fails)")
             print(f"[{i}/{len(files)} {time.monotonic() - t0:.0f}s] "
                   f"{os.path.relpath(r['file'], a.dir)}: {status}", file=sys.stderr, flush=True)
