@@ -238,6 +238,11 @@ private:
         Out.Terms.push_back({C.Counts, P, at(*BB), C.ArgBytes});
     for (const CallBase *CB : C.Calls)
       emitCall(*CB, Mult);
+    for (IRWarpAccess &W :
+         describeBlockAccesses(*BB, SE, LI, EB, [this](Loop *L) { return tripCount(L); })) {
+      W.Alternatives = Mult;
+      Out.Accesses.push_back(std::move(W));
+    }
   }
 
   void emitCall(const CallBase &CB, const Alts &Mult);
@@ -387,6 +392,12 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
     Add(Out.Callees, C);
   for (const std::string &U : GM->Unknown)
     unknown(U);
+  // The callee's addresses are relative to its own arguments; substituting
+  // them is left for later: its accesses make the warp-level model partial.
+  if (!GM->Accesses.empty())
+    Add(Out.WarpUnknown, "memory accesses in called device function " + G->getName().str());
+  for (const std::string &U : GM->WarpUnknown)
+    Add(Out.WarpUnknown, U);
   std::vector<std::optional<JExpr>> Args;
   for (const Use &A : CB.args())
     Args.push_back(EB.build(A.get()));
@@ -506,7 +517,11 @@ json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
       Terms.push_back(json::Object{
           {"where", T.Where}, {"counts", std::move(Counts)}, {"factors", std::move(Factors)}});
     }
-    json::Array Unknown, Callees;
+    json::Array Unknown, Callees, Accesses, WarpUnknown;
+    for (const IRWarpAccess &W : FM.Accesses)
+      Accesses.push_back(warpAccessToJson(W));
+    for (const std::string &U : FM.WarpUnknown)
+      WarpUnknown.push_back(U);
     for (const std::string &U : FM.Unknown)
       Unknown.push_back(U);
     for (const std::string &C : FM.Callees)
@@ -517,7 +532,9 @@ json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
                                    {"unknown", std::move(Unknown)},
                                    {"functions", std::move(Callees)},
                                    {"params", std::move(Params)},
-                                   {"terms", std::move(Terms)}});
+                                   {"terms", std::move(Terms)},
+                                   {"accesses", std::move(Accesses)},
+                                   {"warp_unknown", std::move(WarpUnknown)}});
   }
   return json::Object{{"hroof_static_model", 1},
                       {"source", M.getSourceFileName()},

@@ -27,6 +27,7 @@
 
 #include "Counting.h"
 #include "ExprBuilder.h"
+#include "WarpAccess.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/IR/PassManager.h"
@@ -52,6 +53,10 @@ struct IRFunctionModel {
   std::vector<IRModelTerm> Terms;
   std::vector<std::string> Unknown; ///< why not exact (deduplicated)
   std::vector<std::string> Callees; ///< device functions counted in
+  /// Global and shared loads and stores, for the warp-level model.
+  std::vector<IRWarpAccess> Accesses;
+  /// Why the warp-level model of this function is incomplete.
+  std::vector<std::string> WarpUnknown;
   bool exact() const { return Unknown.empty(); }
 };
 

@@ -126,6 +126,8 @@ int runStatic(const StaticOptions &O) {
         KJ["total"] = nullptr;
         KJ["problem"] = R.Problem;
       }
+      if (Req.Shape)
+        KJ["warp"] = warpResultToJson(R);
       if (O.Terms) {
         KJ["terms"] = nlohmann::json::array();
         for (const ModelTerm &T : K.Terms) {

@@ -73,18 +73,78 @@ static int64_t parseIntegerArg(const ModelParam &P, const std::string &Value) {
   return V;
 }
 
+/// An --arg value for a pointer parameter: an address (only its alignment
+/// enters the warp-level model).
+static uint64_t parsePointerArg(const ModelParam &P, const std::string &Value) {
+  char *End = nullptr;
+  errno = 0;
+  unsigned long long V = std::strtoull(Value.c_str(), &End, 0);
+  if (Value.empty() || *End || errno || Value[0] == '-')
+    throw UserError("--arg " + P.Name + "=" + Value + ": '" + Value +
+                    "' is not an address (parameter " + P.Name + " is a pointer; e.g. 0x7f0000000100)");
+  return V;
+}
+
+/// Warp-level traffic of the launch, when the model lists accesses and every
+/// argument their addresses and multiplicities use is given.
+static void evaluateWarp(const KernelModel &K, const LaunchRequest &Req, const EvalEnv &Env,
+                         const PointerValues &Pointers, KernelResult &R) {
+  if (!K.WarpUnknown.empty()) {
+    R.WarpProblem = "not modelled: " + K.WarpUnknown.front();
+    return;
+  }
+  std::vector<int> Needed;
+  for (const WarpAccess &A : K.Accesses) {
+    auto Collect = [&](const ExprPtr &E) {
+      if (E)
+        E->collectArgs(Needed);
+    };
+    Collect(A.Offset);
+    for (const WarpLoop &L : A.Loops) {
+      Collect(L.Step);
+      Collect(L.Trips);
+    }
+    for (const auto &P : A.Alternatives)
+      for (const ExprPtr &F : P)
+        Collect(F);
+  }
+  std::string Missing;
+  for (int I : Needed)
+    if (I >= int(Env.HasArg.size()) || !Env.HasArg[I])
+      if (Missing.find(K.Params[I].Name) == std::string::npos)
+        Missing += (Missing.empty() ? "" : ", ") + K.Params[I].Name;
+  if (!Missing.empty()) {
+    R.WarpProblem = "needs --arg for: " + Missing;
+    return;
+  }
+  std::vector<std::string> Names;
+  for (const ModelParam &P : K.Params)
+    Names.push_back(P.Name);
+  try {
+    R.Warp = evaluateWarpTraffic(K.Accesses, *Req.Shape, Env, Pointers, Names);
+  } catch (const ExprError &E) {
+    R.WarpProblem = E.what();
+  }
+}
+
 KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
   KernelResult R;
   R.Kernel = &K;
   EvalEnv Env;
   Env.Args.assign(K.Params.size(), 0);
   Env.HasArg.assign(K.Params.size(), false);
+  PointerValues Pointers;
   for (const auto &[Name, Value] : Req.Args) {
     int I = findParam(K, Name);
     if (I < 0)
       continue; // another kernel's parameter; unknown names are caught earlier
+    if (K.Params[I].Type == "ptr") {
+      Pointers.resize(K.Params.size());
+      Pointers[I] = parsePointerArg(K.Params[I], Value);
+      continue;
+    }
     if (!K.Params[I].IsInteger)
-      continue; // values of pointer and FP parameters never enter the model
+      continue; // values of FP parameters never enter the model
     Env.Args[I] = parseIntegerArg(K.Params[I], Value);
     Env.HasArg[I] = true;
   }
@@ -106,6 +166,7 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
   } catch (const ExprError &E) {
     R.Problem = E.what();
   }
+  evaluateWarp(K, Req, Env, Pointers, R);
   return R;
 }
 
@@ -121,6 +182,31 @@ u128 globalBytes(const TotalVector &T) {
   for (int D = 0; D < NumMemDirs; ++D)
     S += T[bytesIndex(MemSpace::Global, MemDir(D))];
   return S;
+}
+
+/// The warp-level block of the text output: exact counts, or [lo, hi].
+static void printWarpText(std::ostream &OS, const KernelResult &R) {
+  if (!R.Warp) {
+    if (!R.WarpProblem.empty())
+      OS << "  warp-level traffic: not evaluated: " << R.WarpProblem << "\n";
+    return;
+  }
+  OS << "  warp-level traffic" << (R.Warp->exact() ? "  [exact]" : "  [bounds]") << ":\n";
+  for (const auto &[Key, B] : R.Warp->Counts)
+    OS << "    " << std::left << std::setw(34) << Key
+       << (B.exact() ? u128ToString(B.Lo)
+                     : "[" + u128ToString(B.Lo) + ", " + u128ToString(B.Hi) + "]")
+       << "\n";
+  for (const std::string &W : R.Warp->Inexact)
+    OS << "    inexact: " << W << "\n";
+  for (const std::string &A : R.Warp->Assumptions)
+    OS << "    assumes: " << A << "\n";
+}
+
+nlohmann::json warpResultToJson(const KernelResult &R) {
+  if (R.Warp)
+    return warpTrafficToJson(*R.Warp);
+  return {{"problem", R.WarpProblem.empty() ? "no launch" : R.WarpProblem}};
 }
 
 void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms) {
@@ -164,6 +250,7 @@ void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms) {
   if (B)
     OS << "    " << std::left << std::setw(34) << "AI (flops / global bytes)"
        << std::setprecision(4) << double(F) / double(B) << "\n";
+  printWarpText(OS, R);
 }
 
 } // namespace hroof

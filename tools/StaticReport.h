@@ -27,10 +27,16 @@ struct KernelResult {
   const KernelModel *Kernel = nullptr;
   std::optional<TotalVector> Total;
   std::string Problem; ///< why no total (missing argument, ...)
+  /// Warp-level traffic (hroof/WarpModel.h), or why it was not evaluated.
+  std::optional<WarpTraffic> Warp;
+  std::string WarpProblem;
 };
 
 /// Evaluates \p K for \p Req. Throws UserError for a malformed value.
 KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req);
+
+/// The "warp" object of `hroof static --json`: the traffic, or the problem.
+nlohmann::json warpResultToJson(const KernelResult &R);
 
 /// FLOPs (CUDA cores + Tensor Cores) and requested global bytes.
 u128 totalFlops(const TotalVector &T);

@@ -96,6 +96,14 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
       }
       K.Terms.push_back(std::move(T));
     }
+    try {
+      for (const auto &AJ : KJ.value("accesses", nlohmann::json::array()))
+        K.Accesses.push_back(parseWarpAccess(AJ));
+    } catch (const std::exception &E) {
+      throw std::runtime_error(Where + ": " + E.what());
+    }
+    for (const auto &U : KJ.value("warp_unknown", nlohmann::json::array()))
+      K.WarpUnknown.push_back(U.get<std::string>());
     M.Kernels.push_back(std::move(K));
   }
   return M;

@@ -13,6 +13,7 @@
 #include "hroof/CounterLayout.h"
 #include "hroof/Expr.h"
 #include "hroof/ThreadSum.h"
+#include "hroof/WarpModel.h"
 
 #include <array>
 #include <string>
@@ -43,6 +44,9 @@ struct KernelModel {
   std::vector<std::string> Unknown;
   std::vector<ModelTerm> Terms;
   std::vector<std::string> Functions; ///< device functions counted in
+  std::vector<WarpAccess> Accesses;   ///< for the warp-level model (WarpModel.h)
+  /// Why the warp-level model is incomplete (empty: every access is listed).
+  std::vector<std::string> WarpUnknown;
 };
 
 struct StaticModule {

@@ -1,0 +1,430 @@
+//===- WarpModel.cpp - memory traffic at the hardware's granularity -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "hroof/WarpModel.h"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+#include <stdexcept>
+
+namespace hroof {
+
+namespace {
+
+constexpr int WarpSize = 32;
+/// Sectors (32 B) and banks (32 x 4 B) both repeat every 128 bytes.
+constexpr int64_t Period = 128;
+constexpr int64_t SectorBytes = 32;
+constexpr int64_t NoLane = INT64_MIN;
+
+int64_t residue(int64_t A) { return ((A % Period) + Period) % Period; }
+
+/// What one warp request costs: distinct bytes, sectors, wavefronts.
+struct RequestCost {
+  uint64_t Bytes = 0, Sectors = 0, Wavefronts = 0;
+};
+
+/// Cost of one request whose active lanes access [Rel[l], Rel[l] + Width)
+/// (relative to the lowest address), the lowest address being \p Res modulo
+/// 128. Shared memory is served in groups of lanes whose requests fit one
+/// 128-byte pass (32 lanes of 4 bytes, 16 of 8, 8 of 16); in each group the
+/// passes are the most distinct 4-byte words that fall into one bank.
+RequestCost requestCost(const std::array<int64_t, WarpSize> &Rel, int64_t Width, int64_t Res) {
+  RequestCost C;
+  std::vector<std::pair<int64_t, int64_t>> Spans;
+  std::vector<int64_t> Sectors;
+  for (int64_t R : Rel)
+    if (R != NoLane) {
+      Spans.push_back({R + Res, R + Res + Width});
+      for (int64_t S = (R + Res) / SectorBytes; S <= (R + Res + Width - 1) / SectorBytes; ++S)
+        Sectors.push_back(S);
+    }
+  std::sort(Spans.begin(), Spans.end());
+  int64_t End = INT64_MIN;
+  for (auto [B, E] : Spans) {
+    B = std::max(B, End);
+    if (E > B)
+      C.Bytes += uint64_t(E - B);
+    End = std::max(End, E);
+  }
+  std::sort(Sectors.begin(), Sectors.end());
+  C.Sectors = uint64_t(std::unique(Sectors.begin(), Sectors.end()) - Sectors.begin());
+  int GroupLanes = Width >= 8 ? int(WarpSize / (Width / 4)) : WarpSize;
+  for (int G = 0; G < WarpSize; G += std::max(GroupLanes, 1)) {
+    std::vector<int64_t> Words;
+    for (int L = G; L < std::min(G + GroupLanes, WarpSize); ++L)
+      if (Rel[L] != NoLane)
+        for (int64_t W = (Rel[L] + Res) / 4; W <= (Rel[L] + Res + Width - 1) / 4; ++W)
+          Words.push_back(W);
+    if (Words.empty())
+      continue;
+    std::sort(Words.begin(), Words.end());
+    Words.erase(std::unique(Words.begin(), Words.end()), Words.end());
+    std::array<uint64_t, 32> PerBank{};
+    for (int64_t W : Words)
+      ++PerBank[size_t(W % 32)];
+    C.Wavefronts += *std::max_element(PerBank.begin(), PerBank.end());
+  }
+  return C;
+}
+
+/// How often each residue modulo 128 is added to the address over the
+/// iteration space of the loops (steps and trip counts uniform in the warp),
+/// starting at iteration \p First of the innermost loop.
+using Histogram = std::array<u128, Period>;
+Histogram iterationResidues(const std::vector<std::pair<int64_t, int64_t>> &StepTrips,
+                            int64_t First = 0) {
+  Histogram H{};
+  H[0] = 1;
+  for (size_t J = 0; J < StepTrips.size(); ++J) {
+    auto [Step, Trips] = StepTrips[J];
+    int64_t From = J == 0 ? First : 0;
+    Histogram One{};
+    int64_t S = residue(Step);
+    int64_t Cycle = Period / std::gcd(S == 0 ? Period : S, Period);
+    int64_t N = std::max<int64_t>(Trips - From, 0);
+    for (int64_t K = 0; K < std::min(N, Cycle); ++K)
+      One[size_t(residue(S * ((From + K) % Cycle)))] +=
+          u128(N / Cycle) + (K < N % Cycle ? 1 : 0);
+    Histogram Next{};
+    for (int64_t A = 0; A < Period; ++A)
+      if (H[size_t(A)])
+        for (int64_t B = 0; B < Period; ++B)
+          if (One[size_t(B)])
+            Next[size_t((A + B) % Period)] += H[size_t(A)] * One[size_t(B)];
+    H = Next;
+  }
+  return H;
+}
+
+/// Accumulates one access over the launch.
+class AccessEvaluator {
+public:
+  AccessEvaluator(const WarpAccess &A, const LaunchShape &L, const EvalEnv &Env,
+                  std::vector<int64_t> BaseResidues, uint64_t &Budget)
+      : Totals(BaseResidues.size()), A(A), L(L), Env(Env), BaseResidues(std::move(BaseResidues)),
+        Budget(Budget) {
+    this->Env.NTid = L.Block;
+    this->Env.NCtaId = L.Grid;
+  }
+
+  void run();
+  /// Per candidate base residue (one when the base is known).
+  std::vector<std::array<u128, 3>> Totals; ///< bytes, sectors, wavefronts
+  std::array<u128, 3> BoundLo{}, BoundHi{};
+  std::string Inexact;
+
+private:
+  struct Lane {
+    bool Active = false;
+    u128 Mult = 0;
+    int64_t Addr = 0;
+    std::vector<int64_t> Steps, Trips;
+  };
+  void warp(int64_t FirstThread, int64_t BlockThreads);
+  void lane(int64_t T, Lane &Out);
+  void bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why);
+  void exactWarp(const std::array<Lane, WarpSize> &Lanes);
+  void addHistogram(const std::array<int64_t, WarpSize> &Rel, int64_t Res, const Histogram &H,
+                    u128 Repeat);
+
+  const WarpAccess &A;
+  const LaunchShape &L;
+  EvalEnv Env;
+  std::vector<int64_t> BaseResidues;
+  uint64_t &Budget;
+  /// Warps of a launch mostly repeat the same lane pattern.
+  std::map<std::pair<std::array<int64_t, WarpSize>, int64_t>, RequestCost> Costs;
+};
+
+void AccessEvaluator::lane(int64_t T, Lane &Out) {
+  Env.Tid = {T % L.Block[0], (T / L.Block[0]) % L.Block[1], T / (L.Block[0] * L.Block[1])};
+  if (Budget-- == 0)
+    throw ExprError("the warp-level model needs more lane evaluations than allowed for "
+                    "this launch");
+  u128 M = 0;
+  for (const auto &P : A.Alternatives) {
+    u128 X = 1;
+    for (const ExprPtr &F : P) {
+      int64_t V = F->eval(Env);
+      X *= u128(V < 0 ? 0 : V);
+      if (!X)
+        break;
+    }
+    M += X;
+  }
+  Out.Active = M != 0;
+  Out.Mult = M;
+  if (!Out.Active || !A.Offset)
+    return;
+  Out.Addr = A.Offset->eval(Env);
+  for (const WarpLoop &Lp : A.Loops) {
+    Out.Steps.push_back(Lp.Step->eval(Env));
+    Out.Trips.push_back(std::max<int64_t>(Lp.Trips->eval(Env), 0));
+  }
+}
+
+void AccessEvaluator::run() {
+  int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
+  for (int64_t Z = 0; Z < L.Grid[2]; ++Z)
+    for (int64_t Y = 0; Y < L.Grid[1]; ++Y)
+      for (int64_t X = 0; X < L.Grid[0]; ++X) {
+        Env.CtaId = {X, Y, Z};
+        for (int64_t T = 0; T < BlockThreads; T += WarpSize)
+          warp(T, BlockThreads);
+      }
+}
+
+void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
+  std::array<Lane, WarpSize> Lanes;
+  bool Any = false;
+  for (int I = 0; I < WarpSize && FirstThread + I < BlockThreads; ++I) {
+    lane(FirstThread + I, Lanes[size_t(I)]);
+    Any |= Lanes[size_t(I)].Active;
+  }
+  if (!Any)
+    return;
+  if (!A.Offset)
+    return bound(Lanes, A.Unmodelled + " at " + A.Where);
+  exactWarp(Lanes);
+}
+
+/// Bounds for a warp whose requests the model cannot follow: at least one
+/// request per execution of the busiest lane, each at least one sector and
+/// pass; at most one request per lane execution, each costing what one lane
+/// alone costs.
+void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why) {
+  if (Inexact.empty())
+    Inexact = Why;
+  u128 Max = 0, Sum = 0;
+  for (const Lane &Ln : Lanes)
+    if (Ln.Active) {
+      Max = std::max(Max, Ln.Mult);
+      Sum += Ln.Mult;
+    }
+  // Accesses are naturally aligned (PTX requires it).
+  uint64_t W = A.Width, SectorsPerLane = (W + SectorBytes - 1) / SectorBytes;
+  uint64_t WordsPerLane = (W + 3) / 4;
+  BoundLo[0] += Max * W;
+  BoundHi[0] += Sum * W;
+  BoundLo[1] += Max;
+  BoundHi[1] += Sum * SectorsPerLane;
+  BoundLo[2] += Max;
+  BoundHi[2] += Sum * WordsPerLane;
+}
+
+void AccessEvaluator::exactWarp(const std::array<Lane, WarpSize> &Lanes) {
+  const Lane *First = nullptr;
+  for (const Lane &Ln : Lanes)
+    if (Ln.Active && !First)
+      First = &Ln;
+  // Lanes must agree on the steps and (but for the innermost loop, below)
+  // on the trip counts; the rest of the multiplicity must be the same.
+  u128 Chain = 1;
+  for (int64_t T : First->Trips)
+    Chain *= u128(T);
+  for (const Lane &Ln : Lanes) {
+    if (!Ln.Active)
+      continue;
+    bool Same = Ln.Steps == First->Steps &&
+                std::equal(Ln.Trips.begin() + (Ln.Trips.empty() ? 0 : 1), Ln.Trips.end(),
+                           First->Trips.begin() + (First->Trips.empty() ? 0 : 1));
+    u128 LaneChain = 1;
+    for (int64_t T : Ln.Trips)
+      LaneChain *= u128(T);
+    if (!Same || !LaneChain || Ln.Mult % LaneChain ||
+        (Chain && Ln.Mult / LaneChain != First->Mult / Chain))
+      return bound(Lanes, "lanes of a warp take different paths or loop counts at " + A.Where);
+  }
+  u128 Repeat = Chain ? First->Mult / Chain : 0;
+  // Lanes leave the innermost loop as their trip counts run out: iterations
+  // [From, To) run with the lanes whose count is at least To.
+  std::vector<int64_t> Ends;
+  for (const Lane &Ln : Lanes)
+    if (Ln.Active)
+      Ends.push_back(Ln.Trips.empty() ? 1 : Ln.Trips[0]);
+  std::sort(Ends.begin(), Ends.end());
+  Ends.erase(std::unique(Ends.begin(), Ends.end()), Ends.end());
+  int64_t From = 0;
+  for (int64_t To : Ends) {
+    if (To <= From)
+      continue;
+    std::array<int64_t, WarpSize> Rel;
+    int64_t Low = INT64_MAX;
+    for (int I = 0; I < WarpSize; ++I) {
+      const Lane &Ln = Lanes[size_t(I)];
+      bool In = Ln.Active && (Ln.Trips.empty() ? 1 : Ln.Trips[0]) >= To;
+      Rel[size_t(I)] = In ? Ln.Addr : NoLane;
+      if (In)
+        Low = std::min(Low, Ln.Addr);
+    }
+    for (int64_t &R : Rel)
+      if (R != NoLane)
+        R -= Low;
+    std::vector<std::pair<int64_t, int64_t>> ST;
+    for (size_t J = 0; J < First->Trips.size(); ++J)
+      ST.push_back({First->Steps[J], J == 0 ? To : First->Trips[J]});
+    Histogram H = iterationResidues(ST, ST.empty() ? 0 : From);
+    addHistogram(Rel, Low, H, Repeat);
+    From = To;
+  }
+}
+
+void AccessEvaluator::addHistogram(const std::array<int64_t, WarpSize> &Rel, int64_t Low,
+                                   const Histogram &H, u128 Repeat) {
+  for (size_t B = 0; B < BaseResidues.size(); ++B)
+    for (int64_t R = 0; R < Period; ++R) {
+      if (!H[size_t(R)])
+        continue;
+      int64_t Res = residue(BaseResidues[B] + Low + R);
+      auto [It, New] = Costs.try_emplace({Rel, Res});
+      if (New)
+        It->second = requestCost(Rel, int64_t(A.Width), Res);
+      const RequestCost &C = It->second;
+      u128 N = H[size_t(R)] * Repeat;
+      Totals[B][0] += N * C.Bytes;
+      Totals[B][1] += N * C.Sectors;
+      Totals[B][2] += N * C.Wavefronts;
+    }
+}
+
+std::string key(const char *Quantity, const WarpAccess &A) {
+  return std::string(Quantity) + "." + MemSpaceNames[int(A.Space)] + "." +
+         MemDirNames[int(A.Dir)];
+}
+
+void addUnique(std::vector<std::string> &V, const std::string &S) {
+  if (std::find(V.begin(), V.end(), S) == V.end())
+    V.push_back(S);
+}
+
+} // namespace
+
+bool WarpTraffic::exact() const {
+  return Inexact.empty() && std::all_of(Counts.begin(), Counts.end(),
+                                        [](const auto &KV) { return KV.second.exact(); });
+}
+
+WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const LaunchShape &L,
+                                const EvalEnv &Env, const PointerValues &Pointers,
+                                const std::vector<std::string> &ParamNames,
+                                const WarpModelOptions &Opts) {
+  WarpTraffic Out;
+  uint64_t Budget = Opts.MaxLaneEvaluations;
+  for (const WarpAccess &A : Accesses) {
+    // Where the base lies modulo 128: a given pointer, cudaMalloc's
+    // alignment, or every placement a variable's alignment allows.
+    std::vector<int64_t> Bases{0};
+    if (A.Offset && A.BaseParam >= 0) {
+      bool Given = size_t(A.BaseParam) < Pointers.size() && Pointers[size_t(A.BaseParam)];
+      if (Given)
+        Bases = {residue(int64_t(*Pointers[size_t(A.BaseParam)] % Period))};
+      else
+        addUnique(Out.Assumptions,
+                  "pointer " +
+                      (size_t(A.BaseParam) < ParamNames.size() ? ParamNames[size_t(A.BaseParam)]
+                                                              : "arg" +
+                                                                    std::to_string(A.BaseParam)) +
+                      " is 256-byte aligned (cudaMalloc); give its value to use another");
+    } else if (A.Offset) {
+      Bases.clear();
+      for (int64_t R = 0; R < Period; R += int64_t(std::clamp<uint64_t>(A.BaseAlign, 1, Period)))
+        Bases.push_back(R);
+    }
+    if (A.Offset && !A.Assumes.empty())
+      addUnique(Out.Assumptions, A.Assumes + " (" + A.Where + ")");
+    AccessEvaluator E(A, L, Env, Bases, Budget);
+    E.run();
+    const char *Names[3] = {"warp_bytes", "sectors", "wavefronts"};
+    for (int Q = 0; Q < 3; ++Q) {
+      bool Applies = Q == 0 || (Q == 1 && A.Space == MemSpace::Global) ||
+                     (Q == 2 && A.Space == MemSpace::Shared);
+      if (!Applies)
+        continue;
+      u128 Lo = E.Totals[0][size_t(Q)], Hi = Lo;
+      for (const auto &T : E.Totals) {
+        Lo = std::min(Lo, T[size_t(Q)]);
+        Hi = std::max(Hi, T[size_t(Q)]);
+      }
+      if (Lo != Hi)
+        addUnique(Out.Inexact, std::string(Names[Q]) + " at " + A.Where +
+                                   " depend on where " + A.BaseObject + " is placed");
+      Bounds &B = Out.Counts[key(Names[Q], A)];
+      B.Lo += Lo + E.BoundLo[size_t(Q)];
+      B.Hi += Hi + E.BoundHi[size_t(Q)];
+    }
+    if (!E.Inexact.empty())
+      addUnique(Out.Inexact, E.Inexact);
+  }
+  return Out;
+}
+
+WarpAccess parseWarpAccess(const nlohmann::json &J) {
+  auto Fail = [&](const std::string &Why) {
+    throw std::runtime_error("access " + J.value("where", std::string("?")) + ": " + Why);
+  };
+  if (!J.is_object())
+    throw std::runtime_error("access is not an object");
+  WarpAccess A;
+  A.Where = J.value("where", "");
+  std::string Space = J.value("space", ""), Dir = J.value("dir", "");
+  auto S = std::find(std::begin(MemSpaceNames), std::end(MemSpaceNames), Space);
+  auto D = std::find(std::begin(MemDirNames), std::end(MemDirNames), Dir);
+  if (S == std::end(MemSpaceNames) || D == std::end(MemDirNames))
+    Fail("bad 'space' or 'dir'");
+  A.Space = MemSpace(S - std::begin(MemSpaceNames));
+  A.Dir = MemDir(D - std::begin(MemDirNames));
+  if (!J.contains("width") || !J["width"].is_number_unsigned() || J["width"] == 0)
+    Fail("'width' must be a positive integer");
+  A.Width = J["width"].get<uint64_t>();
+  if (A.Width > 256)
+    Fail("'width' above 256 bytes");
+  for (const auto &P : J.value("multiplicity", nlohmann::json::array())) {
+    std::vector<ExprPtr> Factors;
+    for (const auto &F : P)
+      Factors.push_back(Expr::parse(F));
+    A.Alternatives.push_back(std::move(Factors));
+  }
+  if (J.contains("unmodelled")) {
+    A.Unmodelled = J["unmodelled"].is_string() ? J["unmodelled"].get<std::string>() : "?";
+    return A;
+  }
+  const auto &B = J.value("base", nlohmann::json::object());
+  if (B.contains("param") && B["param"].is_number_unsigned())
+    A.BaseParam = B["param"].get<int>();
+  else if (B.contains("object") && B["object"].is_string()) {
+    A.BaseObject = B["object"].get<std::string>();
+    A.BaseAlign = B.value("align", uint64_t(1));
+  } else
+    Fail("'base' names neither a parameter nor an object");
+  if (!J.contains("offset"))
+    Fail("no 'offset'");
+  A.Offset = Expr::parse(J["offset"]);
+  for (const auto &Lp : J.value("loops", nlohmann::json::array())) {
+    if (!Lp.contains("step") || !Lp.contains("trips"))
+      Fail("a loop without 'step' or 'trips'");
+    A.Loops.push_back({Expr::parse(Lp["step"]), Expr::parse(Lp["trips"])});
+  }
+  A.Assumes = J.value("assumes", "");
+  return A;
+}
+
+nlohmann::json warpTrafficToJson(const WarpTraffic &T) {
+  nlohmann::json Counts = nlohmann::json::object();
+  auto Num = [](u128 V) -> nlohmann::json {
+    if (V >> 64)
+      return double(V);
+    return uint64_t(V);
+  };
+  for (const auto &[Key, B] : T.Counts) {
+    size_t P1 = Key.find('.'), P2 = Key.rfind('.');
+    nlohmann::json V = B.exact() ? Num(B.Lo) : nlohmann::json{{"lo", Num(B.Lo)}, {"hi", Num(B.Hi)}};
+    Counts[Key.substr(0, P1)][Key.substr(P1 + 1, P2 - P1 - 1)][Key.substr(P2 + 1)] = V;
+  }
+  return {{"exact", T.exact()},
+          {"counts", Counts},
+          {"inexact", T.Inexact},
+          {"assumes", T.Assumptions}};
+}
+
+} // namespace hroof

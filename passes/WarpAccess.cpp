@@ -1,0 +1,298 @@
+//===- WarpAccess.cpp - the address of a memory access, lane by lane ------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "WarpAccess.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace hroof {
+
+namespace {
+
+std::string blockWhere(const Instruction &I) {
+  std::string S;
+  raw_string_ostream OS(S);
+  I.getParent()->printAsOperand(OS, false);
+  return I.getFunction()->getName().str() + ":" + S;
+}
+
+bool isByValParamRead(const Value *Ptr) {
+  const auto *A = dyn_cast<Argument>(getUnderlyingObject(Ptr, 0));
+  return A && A->hasByValAttr();
+}
+
+/// Why the warp-level model cannot follow this access, or "" when it can
+/// try: spaces and directions that it leaves to later work are named.
+std::string unsupportedKind(MemSpace S, MemDir D) {
+  if (S == MemSpace::Generic)
+    return "the address space is not provable statically";
+  if (S == MemSpace::Local)
+    return "local memory (per-thread arrays) is not modelled at warp level";
+  if (D == MemDir::Atomic)
+    return "atomics are served by L2 and are not modelled at warp level";
+  return "";
+}
+
+/// Fills the base of \p W from the SCEV base pointer \p Base, or says why not.
+bool setBase(IRWarpAccess &W, const SCEV *Base) {
+  const auto *U = dyn_cast<SCEVUnknown>(Base);
+  if (!U) {
+    W.Unmodelled = "the base pointer is not a single value";
+    return false;
+  }
+  const Value *V = U->getValue()->stripPointerCasts();
+  if (const auto *A = dyn_cast<Argument>(V)) {
+    if (A->getParent()->getCallingConv() != CallingConv::PTX_Kernel) {
+      W.Unmodelled = "the base pointer is a device function's argument";
+      return false;
+    }
+    W.BaseParam = int(A->getArgNo());
+    return true;
+  }
+  if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
+    W.BaseObject = GV->getName().str();
+    const DataLayout &DL = GV->getParent()->getDataLayout();
+    W.BaseAlign = GV->getAlign() ? GV->getAlign()->value()
+                                 : DL.getPrefTypeAlign(GV->getValueType()).value();
+    return true;
+  }
+  W.Unmodelled = "the base pointer is loaded from memory or computed";
+  return false;
+}
+
+/// Moves sign and zero extensions of 32-bit loop indices inside the add-
+/// recurrence, so that base + 4 * sext({i0,+,s}) becomes {base + 4*sext(i0),+,
+/// 4*sext(s)}. This assumes that the index does not wrap at its width while
+/// the loop runs (signed overflow is undefined in C++; an unsigned index that
+/// wraps on purpose would be mis-modelled), and \p Assumed says it was used.
+/// Extensions without a loop variable inside stay exact expressions.
+class ExtensionDistributor {
+public:
+  ExtensionDistributor(ScalarEvolution &SE) : SE(SE) {}
+  bool Assumed = false;
+
+  const SCEV *visit(const SCEV *S) {
+    if (!SE.containsAddRecurrence(S))
+      return S;
+    if (const auto *E = dyn_cast<SCEVIntegralCastExpr>(S))
+      if (isa<SCEVSignExtendExpr>(E) || isa<SCEVZeroExtendExpr>(E))
+        return extend(E->getOperand(0), E->getType(), isa<SCEVSignExtendExpr>(E));
+    if (const auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+      SmallVector<const SCEV *, 3> Ops;
+      for (const SCEV *O : AR->operands())
+        Ops.push_back(visit(O));
+      return SE.getAddRecExpr(Ops, AR->getLoop(), SCEV::FlagAnyWrap);
+    }
+    if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
+      SmallVector<const SCEV *, 4> Ops;
+      for (const SCEV *O : N->operands())
+        Ops.push_back(visit(O));
+      if (isa<SCEVAddExpr>(S))
+        return SE.getAddExpr(Ops);
+      if (isa<SCEVMulExpr>(S))
+        return SE.getMulExpr(Ops);
+    }
+    return S;
+  }
+
+private:
+  /// ext(S) to \p Ty, pushed through additions, products and recurrences.
+  const SCEV *extend(const SCEV *S, Type *Ty, bool Signed) {
+    if (const auto *C = dyn_cast<SCEVConstant>(S)) // offsets like i - 1
+      return SE.getSignExtendExpr(C, Ty);
+    if (!SE.containsAddRecurrence(S))
+      return Signed ? SE.getSignExtendExpr(S, Ty) : SE.getZeroExtendExpr(S, Ty);
+    Assumed = true;
+    if (const auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+      // A step is a signed distance even in an unsigned index.
+      SmallVector<const SCEV *, 3> Ops{extend(AR->getStart(), Ty, Signed)};
+      for (const SCEV *O : drop_begin(AR->operands()))
+        Ops.push_back(extend(O, Ty, /*Signed=*/true));
+      return SE.getAddRecExpr(Ops, AR->getLoop(), SCEV::FlagAnyWrap);
+    }
+    if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
+      SmallVector<const SCEV *, 4> Ops;
+      for (const SCEV *O : N->operands())
+        Ops.push_back(extend(O, Ty, Signed));
+      if (isa<SCEVAddExpr>(S))
+        return SE.getAddExpr(Ops);
+      if (isa<SCEVMulExpr>(S))
+        return SE.getMulExpr(Ops);
+    }
+    return Signed ? SE.getSignExtendExpr(S, Ty) : SE.getZeroExtendExpr(S, Ty);
+  }
+  ScalarEvolution &SE;
+};
+
+} // namespace
+
+std::optional<IRWarpAccess>
+describeWarpAccess(const Instruction &I, const MemoryAccess &A, ScalarEvolution &SE, LoopInfo &LI,
+                   ExprBuilder &EB, function_ref<std::optional<JExpr>(Loop *)> TripCount) {
+  MemSpace Space = resolveMemSpace(A.Ptr);
+  if (Space == MemSpace::Constant || isByValParamRead(A.Ptr))
+    return std::nullopt;
+  IRWarpAccess W;
+  W.Space = Space;
+  W.Dir = A.Dir;
+  W.Width = A.Bytes;
+  W.Where = blockWhere(I);
+  W.Unmodelled = unsupportedKind(Space, A.Dir);
+  if (!W.Unmodelled.empty())
+    return W;
+  if (!SE.isSCEVable(A.Ptr->getType())) {
+    W.Unmodelled = "the address is not analysable";
+    return W;
+  }
+  Loop *Here = LI.getLoopFor(I.getParent());
+  ExtensionDistributor Ext(SE);
+  const SCEV *P = Ext.visit(SE.getSCEVAtScope(SE.getSCEV(A.Ptr), Here));
+  W.AssumesNoIndexWrap = Ext.Assumed;
+  // Peel the add-recurrences of the enclosing loops, innermost first: what
+  // is left is the address at the first iteration of each.
+  while (const auto *AR = dyn_cast<SCEVAddRecExpr>(P)) {
+    Loop *L = const_cast<Loop *>(AR->getLoop());
+    if (!AR->isAffine() || !L->contains(I.getParent())) {
+      W.Unmodelled = "the address is not affine in a loop variable";
+      return W;
+    }
+    auto Step = EB.build(AR->getStepRecurrence(SE));
+    auto Trips = TripCount(L);
+    if (!Step || !Trips) {
+      W.Unmodelled = !Step ? "the address's step per loop iteration is not expressible"
+                           : "a loop around the access has an inexpressible trip count";
+      return W;
+    }
+    W.Loops.push_back({std::move(*Step), std::move(*Trips)});
+    P = AR->getStart();
+  }
+  if (!setBase(W, SE.getPointerBase(P)))
+    return W;
+  const SCEV *Off = SE.removePointerBase(P);
+  if (!Off->getType()->isIntegerTy()) {
+    W.Unmodelled = "the address is not analysable";
+    return W;
+  }
+  W.Offset = EB.build(Off);
+  if (!W.Offset)
+    W.Unmodelled = "the address depends on data or on a loop variable in a "
+                   "way that is not affine";
+  return W;
+}
+
+namespace {
+
+/// An access of the block with what the merge needs to know.
+struct Candidate {
+  IRWarpAccess W;
+  const SCEV *Ptr = nullptr;
+  uint64_t Align = 1;
+};
+
+uint64_t alignOf(const Instruction &I) {
+  if (const auto *L = dyn_cast<LoadInst>(&I))
+    return L->getAlign().value();
+  if (const auto *S = dyn_cast<StoreInst>(&I))
+    return S->getAlign().value();
+  return 1;
+}
+
+/// The NVPTX backend's load/store vectorizer turns adjacent scalar accesses
+/// (float4 fields, unrolled copies) into one 8- or 16-byte access, which the
+/// hardware serves as one request. Merges runs of accesses in one block with
+/// the same direction and base, constant distances that make them contiguous,
+/// no access of the other direction in between, and a first access aligned
+/// to the merged width.
+void mergeAdjacent(std::vector<Candidate> &C, ScalarEvolution &SE) {
+  for (size_t I = 0; I < C.size(); ++I) {
+    Candidate &Head = C[I];
+    if (!Head.Ptr || !Head.W.Unmodelled.empty())
+      continue;
+    for (uint64_t Want : {16u, 8u}) {
+      if (Head.Align < Want || Head.W.Width >= Want || Want % Head.W.Width)
+        continue;
+      std::vector<size_t> Run{I};
+      uint64_t Covered = Head.W.Width;
+      for (size_t J = I + 1; J < C.size() && Covered < Want; ++J) {
+        if (C[J].W.Dir != Head.W.Dir) // an access of the other direction ends the run
+          break;
+        if (!C[J].Ptr || C[J].W.Width != Head.W.Width)
+          continue;
+        const auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(C[J].Ptr, Head.Ptr));
+        if (D && D->getAPInt().getSExtValue() == int64_t(Covered)) {
+          Run.push_back(J);
+          Covered += C[J].W.Width;
+        }
+      }
+      if (Covered != Want)
+        continue;
+      Head.W.Width = Want;
+      for (size_t K = Run.size(); K-- > 1;)
+        C.erase(C.begin() + Run[K]);
+      break;
+    }
+  }
+}
+
+} // namespace
+
+std::vector<IRWarpAccess>
+describeBlockAccesses(const BasicBlock &BB, ScalarEvolution &SE, LoopInfo &LI, ExprBuilder &EB,
+                      function_ref<std::optional<JExpr>(Loop *)> TripCount) {
+  std::vector<Candidate> C;
+  for (const Instruction &I : BB) {
+    auto A = memoryAccess(I);
+    if (!A)
+      continue;
+    auto W = describeWarpAccess(I, *A, SE, LI, EB, TripCount);
+    if (!W)
+      continue;
+    Candidate X{std::move(*W), nullptr, alignOf(I)};
+    if (X.W.Unmodelled.empty() && SE.isSCEVable(A->Ptr->getType()))
+      X.Ptr = SE.getSCEV(A->Ptr);
+    C.push_back(std::move(X));
+  }
+  mergeAdjacent(C, SE);
+  std::vector<IRWarpAccess> Out;
+  for (Candidate &X : C)
+    Out.push_back(std::move(X.W));
+  return Out;
+}
+
+json::Value warpAccessToJson(const IRWarpAccess &W) {
+  json::Object O{{"where", W.Where},
+                 {"space", MemSpaceNames[int(W.Space)]},
+                 {"dir", MemDirNames[int(W.Dir)]},
+                 {"width", int64_t(W.Width)}};
+  json::Array Mult;
+  for (const auto &P : W.Alternatives) {
+    json::Array Factors;
+    for (const JExpr &E : P)
+      Factors.push_back(E);
+    Mult.push_back(std::move(Factors));
+  }
+  O["multiplicity"] = std::move(Mult);
+  if (!W.Unmodelled.empty()) {
+    O["unmodelled"] = W.Unmodelled;
+    return O;
+  }
+  if (W.BaseParam >= 0)
+    O["base"] = json::Object{{"param", W.BaseParam}};
+  else
+    O["base"] = json::Object{{"object", W.BaseObject}, {"align", int64_t(W.BaseAlign)}};
+  O["offset"] = *W.Offset;
+  if (W.AssumesNoIndexWrap)
+    O["assumes"] = "loop indices do not wrap at their width";
+  json::Array Loops;
+  for (const IRWarpLoop &L : W.Loops)
+    Loops.push_back(json::Object{{"step", L.Step}, {"trips", L.Trips}});
+  O["loops"] = std::move(Loops);
+  return O;
+}
+
+} // namespace hroof
