@@ -57,8 +57,8 @@ bool setBase(IRWarpAccess &W, const SCEV *Base) {
   if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
     W.BaseObject = GV->getName().str();
     const DataLayout &DL = GV->getParent()->getDataLayout();
-    W.BaseAlign = GV->getAlign() ? GV->getAlign()->value()
-                                 : DL.getPrefTypeAlign(GV->getValueType()).value();
+    W.BaseAlign =
+        GV->getAlign() ? GV->getAlign()->value() : DL.getPrefTypeAlign(GV->getValueType()).value();
     return true;
   }
   W.Unmodelled = "the base pointer is loaded from memory or computed";

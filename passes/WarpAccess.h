@@ -38,14 +38,14 @@ struct IRWarpLoop {
 struct IRWarpAccess {
   MemSpace Space = MemSpace::Global;
   MemDir Dir = MemDir::Load;
-  uint64_t Width = 0; ///< bytes per lane
-  std::string Where;  ///< "function:block"
-  int BaseParam = -1; ///< kernel pointer parameter the address is based on
-  std::string BaseObject;       ///< or a shared variable
-  uint64_t BaseAlign = 0;       ///< the variable's alignment in bytes
-  std::optional<JExpr> Offset;  ///< bytes from the base, at k_j = 0
-  std::vector<IRWarpLoop> Loops; ///< innermost first
-  std::string Unmodelled;       ///< why the address has no such form
+  uint64_t Width = 0;              ///< bytes per lane
+  std::string Where;               ///< "function:block"
+  int BaseParam = -1;              ///< kernel pointer parameter the address is based on
+  std::string BaseObject;          ///< or a shared variable
+  uint64_t BaseAlign = 0;          ///< the variable's alignment in bytes
+  std::optional<JExpr> Offset;     ///< bytes from the base, at k_j = 0
+  std::vector<IRWarpLoop> Loops;   ///< innermost first
+  std::string Unmodelled;          ///< why the address has no such form
   bool AssumesNoIndexWrap = false; ///< see ExtensionDistributor
   /// Per-thread multiplicity: a sum of disjoint products (the block's path
   /// conditions and the trip counts of every enclosing loop).

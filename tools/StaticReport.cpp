@@ -81,7 +81,8 @@ static uint64_t parsePointerArg(const ModelParam &P, const std::string &Value) {
   unsigned long long V = std::strtoull(Value.c_str(), &End, 0);
   if (Value.empty() || *End || errno || Value[0] == '-')
     throw UserError("--arg " + P.Name + "=" + Value + ": '" + Value +
-                    "' is not an address (parameter " + P.Name + " is a pointer; e.g. 0x7f0000000100)");
+                    "' is not an address (parameter " + P.Name +
+                    " is a pointer; e.g. 0x7f0000000100)");
   return V;
 }
 

@@ -84,8 +84,7 @@ Histogram iterationResidues(const std::vector<std::pair<int64_t, int64_t>> &Step
     int64_t Cycle = Period / std::gcd(S == 0 ? Period : S, Period);
     int64_t N = std::max<int64_t>(Trips - From, 0);
     for (int64_t K = 0; K < std::min(N, Cycle); ++K)
-      One[size_t(residue(S * ((From + K) % Cycle)))] +=
-          u128(N / Cycle) + (K < N % Cycle ? 1 : 0);
+      One[size_t(residue(S * ((From + K) % Cycle)))] += u128(N / Cycle) + (K < N % Cycle ? 1 : 0);
     Histogram Next{};
     for (int64_t A = 0; A < Period; ++A)
       if (H[size_t(A)])
@@ -289,8 +288,7 @@ void AccessEvaluator::addHistogram(const std::array<int64_t, WarpSize> &Rel, int
 }
 
 std::string key(const char *Quantity, const WarpAccess &A) {
-  return std::string(Quantity) + "." + MemSpaceNames[int(A.Space)] + "." +
-         MemDirNames[int(A.Dir)];
+  return std::string(Quantity) + "." + MemSpaceNames[int(A.Space)] + "." + MemDirNames[int(A.Dir)];
 }
 
 void addUnique(std::vector<std::string> &V, const std::string &S) {
@@ -322,9 +320,9 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
       else
         addUnique(Out.Assumptions,
                   "pointer " +
-                      (size_t(A.BaseParam) < ParamNames.size() ? ParamNames[size_t(A.BaseParam)]
-                                                              : "arg" +
-                                                                    std::to_string(A.BaseParam)) +
+                      (size_t(A.BaseParam) < ParamNames.size()
+                           ? ParamNames[size_t(A.BaseParam)]
+                           : "arg" + std::to_string(A.BaseParam)) +
                       " is 256-byte aligned (cudaMalloc); give its value to use another");
     } else if (A.Offset) {
       Bases.clear();
@@ -347,8 +345,8 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
         Hi = std::max(Hi, T[size_t(Q)]);
       }
       if (Lo != Hi)
-        addUnique(Out.Inexact, std::string(Names[Q]) + " at " + A.Where +
-                                   " depend on where " + A.BaseObject + " is placed");
+        addUnique(Out.Inexact, std::string(Names[Q]) + " at " + A.Where + " depend on where " +
+                                   A.BaseObject + " is placed");
       Bounds &B = Out.Counts[key(Names[Q], A)];
       B.Lo += Lo + E.BoundLo[size_t(Q)];
       B.Hi += Hi + E.BoundHi[size_t(Q)];
@@ -421,10 +419,8 @@ nlohmann::json warpTrafficToJson(const WarpTraffic &T) {
     nlohmann::json V = B.exact() ? Num(B.Lo) : nlohmann::json{{"lo", Num(B.Lo)}, {"hi", Num(B.Hi)}};
     Counts[Key.substr(0, P1)][Key.substr(P1 + 1, P2 - P1 - 1)][Key.substr(P2 + 1)] = V;
   }
-  return {{"exact", T.exact()},
-          {"counts", Counts},
-          {"inexact", T.Inexact},
-          {"assumes", T.Assumptions}};
+  return {
+      {"exact", T.exact()}, {"counts", Counts}, {"inexact", T.Inexact}, {"assumes", T.Assumptions}};
 }
 
 } // namespace hroof

@@ -44,8 +44,8 @@ struct WarpAccess {
   int BaseParam = -1;     ///< pointer parameter, or
   std::string BaseObject; ///< a variable whose placement is not known
   uint64_t BaseAlign = 1;
-  ExprPtr Offset;               ///< null: unmodelled
-  std::vector<WarpLoop> Loops;  ///< innermost first
+  ExprPtr Offset;                                 ///< null: unmodelled
+  std::vector<WarpLoop> Loops;                    ///< innermost first
   std::vector<std::vector<ExprPtr>> Alternatives; ///< multiplicity: sum of products
   std::string Unmodelled;
   std::string Assumes;
