@@ -207,7 +207,10 @@ static void printWarpText(std::ostream &OS, const KernelResult &R) {
 nlohmann::json warpResultToJson(const KernelResult &R) {
   if (R.Warp)
     return warpTrafficToJson(*R.Warp);
-  return {{"problem", R.WarpProblem.empty() ? "no launch" : R.WarpProblem}};
+  // Without a total the launch was not evaluated at all (R.Problem says why).
+  return {{"problem", !R.WarpProblem.empty() ? R.WarpProblem
+                      : !R.Problem.empty()   ? R.Problem
+                                             : "no launch"}};
 }
 
 void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms) {

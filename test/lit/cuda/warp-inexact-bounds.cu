@@ -1,0 +1,27 @@
+// Where the warp-level model cannot follow an address it gives bounds, never
+// one number: a gather through an index array. 1 block of 64 threads.
+//
+// RUN: %hroof-static %s --grid 1 --block 64 --json | python3 %S/Inputs/warp.py | FileCheck %s
+// RUN: %hroof-static %s --grid 1 --block 64 | FileCheck %s --check-prefix=TEXT
+
+__global__ void gather(const int *__restrict__ idx, const float *__restrict__ in,
+                       float *__restrict__ out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[idx[i]];
+}
+// idx and out are coalesced (2 warps x 4 sectors, 256 B each). in[idx[i]]:
+// per warp at least one request of one lane (4 B, 1 sector), at most one
+// per lane (32 x 4 B, 32 sectors): [8, 256] B and [2, 64] sectors over both
+// warps, added to idx's exact 256 B and 8 sectors.
+// CHECK-LABEL: kernel gather(
+// CHECK-NEXT: warp.exact=false
+// CHECK-NEXT: sectors.global.load=10..72
+// CHECK-NEXT: sectors.global.store=8
+// CHECK-NEXT: warp_bytes.global.load=264..512
+// CHECK-NEXT: warp_bytes.global.store=256
+// CHECK-NEXT: inexact=the address depends on data {{.*}} at _Z6gatherPKiPKfPf:
+// CHECK-NEXT: end
+
+// TEXT: warp-level traffic  [bounds]:
+// TEXT-NEXT: sectors.global.load [10, 72]
+// TEXT: inexact: the address depends on data
