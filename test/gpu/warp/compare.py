@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Sets Nsight Compute's warp-level counters beside `hroof static`'s warp-level
+model, launch by launch, for the output of test/gpu/warp/run.sh.
+
+    python3 test/gpu/warp/compare.py DIR [--hroof build/bin/hroof] [--source warp_traffic.cu]
+
+DIR holds ncu.csv (whose captured program output has one LAUNCH line per
+launch, with the pointer values of that run). For every launch and quantity it
+prints static vs counter and a verdict: `equal` (exact model, same number),
+`in bounds` (inexact model whose [lo, hi] contains the counter), or
+`MISMATCH`. Exit status 1 when any exact prediction differs or any counter
+lies outside the bounds."""
+import argparse
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+
+METRICS = {
+    "warp_bytes.global.load": "sm__sass_data_bytes_mem_global_op_ld.sum",
+    "warp_bytes.global.store": "sm__sass_data_bytes_mem_global_op_st.sum",
+    "warp_bytes.shared.load": "sm__sass_data_bytes_mem_shared_op_ld.sum",
+    "warp_bytes.shared.store": "sm__sass_data_bytes_mem_shared_op_st.sum",
+    "sectors.global.load": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "sectors.global.store": "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "wavefronts.shared.load": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "wavefronts.shared.store": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+}
+
+
+def read_ncu(path):
+    """Launch lines and per-launch metric values from ncu's --csv output."""
+    launches, rows = [], []
+    with open(path) as f:
+        text = f.read()
+    lines = text.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
+    for l in lines[:start]:
+        if l.startswith("LAUNCH "):
+            launches.append(l.split()[1:])
+    by_id = {}
+    for r in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
+        v = r["Metric Value"].replace(",", "")
+        by_id.setdefault(int(r["ID"]), {})[r["Metric Name"]] = float(v) if v else 0.0
+    return launches, [by_id[i] for i in sorted(by_id)]
+
+
+def static_warp(hroof, source, launch):
+    kernel, grid, block, *args = launch
+    cmd = [hroof, "static", source, "--kernel", "^" + kernel + r"\(", "--grid",
+           grid.split("=")[1], "--block", block.split("=")[1], "--json"]
+    for a in args:
+        cmd += ["--arg", a]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode:
+        sys.exit("compare.py: %s failed: %s" % (" ".join(cmd), out.stderr.strip()))
+    return json.loads(out.stdout)["kernels"][0]["warp"]
+
+
+def flat(counts):
+    out = {}
+    for q, spaces in counts.items():
+        for s, dirs in spaces.items():
+            for d, v in dirs.items():
+                out["%s.%s.%s" % (q, s, d)] = v
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir")
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--hroof", default=os.path.join(here, "../../../build/bin/hroof"))
+    ap.add_argument("--source", default=os.path.join(here, "warp_traffic.cu"))
+    o = ap.parse_args()
+    launches, metrics = read_ncu(os.path.join(o.dir, "ncu.csv"))
+    if len(launches) != len(metrics):
+        sys.exit("compare.py: %d LAUNCH lines but %d profiled launches" %
+                 (len(launches), len(metrics)))
+    tally = {"equal": 0, "in bounds": 0, "MISMATCH": 0}
+    print("%-3s %-10s %-26s %12s %12s  %s" % ("#", "kernel", "quantity", "static", "ncu", "verdict"))
+    for i, (launch, m) in enumerate(zip(launches, metrics)):
+        w = static_warp(o.hroof, o.source, launch)
+        if "problem" in w:
+            print("%-3d %-10s not evaluated: %s" % (i, launch[0], w["problem"]))
+            tally["MISMATCH"] += 1
+            continue
+        pred = flat(w["counts"])
+        for key, metric in METRICS.items():
+            got = m.get(metric, 0.0)
+            p = pred.get(key, 0)
+            if isinstance(p, dict):
+                ok = p["lo"] <= got <= p["hi"]
+                verdict, shown = ("in bounds" if ok else "MISMATCH"), "%d..%d" % (p["lo"], p["hi"])
+            else:
+                verdict, shown = ("equal" if p == got else "MISMATCH"), str(p)
+            if p == 0 and got == 0:
+                continue
+            tally[verdict] += 1
+            print("%-3d %-10s %-26s %12s %12d  %s" % (i, launch[0], key, shown, got, verdict))
+    print("summary: " + ", ".join("%s %d" % kv for kv in tally.items()))
+    return 1 if tally["MISMATCH"] else 0
+
+
+sys.exit(main())

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Warp-level traffic on the GPU, from the repository root; builds nothing.
+# Needs .carry/warp/bin/warp_traffic (cmake --build build --target
+# hroof-carry-warp). Runs it once plain (its LAUNCH lines name every launch
+# and its pointer values) and once under Nsight Compute with the counters the
+# warp-level model predicts, and keeps the SASS. Writes $OUT/warp/{stdout,
+# ncu.csv,ncu.stderr,sass.txt,env.txt}; test/gpu/warp/compare.py (run where
+# hroof is built) sets them beside `hroof static`.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 0; fi
+PROG=$ROOT/.carry/warp/bin/warp_traffic
+[ -x "$PROG" ] || { echo "run.sh: $PROG missing (see the header)" >&2; exit 1; }
+O=${OUT:-$ROOT/gpu-out}/warp
+mkdir -p "$O"
+METRICS=sm__sass_data_bytes_mem_global_op_ld.sum,sm__sass_data_bytes_mem_global_op_st.sum
+METRICS+=,sm__sass_data_bytes_mem_shared_op_ld.sum,sm__sass_data_bytes_mem_shared_op_st.sum
+METRICS+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+METRICS+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+METRICS+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+{ date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ncu --version | tail -1
+  echo "ncu --clock-control none --csv --metrics $METRICS $PROG"; } >"$O/env.txt" 2>&1
+timeout 60 "$PROG" >"$O/stdout" 2>&1 || echo "run.sh: the program failed" >&2
+timeout 400 ncu --clock-control none --csv --metrics "$METRICS" "$PROG" >"$O/ncu.csv" 2>"$O/ncu.stderr" ||
+  echo "run.sh: ncu failed (see ncu.stderr)" >&2
+cuobjdump -sass "$PROG" >"$O/sass.txt" 2>&1 || true
+echo "run.sh: wrote $O"
