@@ -76,6 +76,8 @@ struct FuncInfo {
   /// evaluation can take seconds. Bounded (StaticCacheLimit entries).
   std::mutex StaticCacheLock;
   std::map<std::string, std::pair<std::optional<TotalVector>, std::string>> StaticCache;
+  /// Warp-level traffic by the same key plus the pointers modulo 128.
+  std::map<std::string, std::pair<std::optional<WarpTraffic>, std::string>> WarpCache;
 };
 constexpr size_t StaticCacheLimit = 1024;
 
@@ -98,6 +100,7 @@ struct InFlight {
   LaunchRecord R;
   LaunchShape Shape;
   EvalEnv Env;
+  PointerValues Pointers; ///< pointer arguments (the warp-level model)
   std::string ArgProblem;
 };
 

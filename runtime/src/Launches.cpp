@@ -239,8 +239,18 @@ void readArgs(const LaunchArgs &A, InFlight &IF) {
     IF.ArgProblem = F.ParamProblem;
     return;
   }
+  IF.Pointers.assign(K.Params.size(), std::nullopt);
   for (size_t I = 0; I < K.Params.size(); ++I) {
     const ModelParam &MP = K.Params[I];
+    if (MP.Type == "ptr" && F.Params[I].second == 8) {
+      // Only the alignment enters the warp-level model.
+      if (const void *P = paramBytes(A, F, I)) {
+        uint64_t V = 0;
+        std::memcpy(&V, P, 8);
+        IF.Pointers[I] = V;
+      }
+      continue;
+    }
     if (!MP.IsInteger)
       continue;
     const void *P = paramBytes(A, F, I);
@@ -361,6 +371,45 @@ void readCounts(InFlight &IF) {
   }
 }
 
+/// The warp-level model at this launch (cached like the totals, with the
+/// pointers modulo 128 added to the key: only their alignment matters).
+void evaluateWarp(InFlight &IF, std::string Key) {
+  Runtime &T = rt();
+  LaunchRecord &LR = IF.R;
+  const KernelModel &K = *IF.F->Model;
+  if (!K.WarpUnknown.empty()) {
+    LR.StaticWarpProblem = "not modelled: " + K.WarpUnknown.front();
+    return;
+  }
+  if (K.Accesses.empty())
+    return;
+  for (const auto &P : IF.Pointers)
+    Key += P ? std::to_string(*P % 128) + "," : std::string("?,");
+  FuncInfo &FM = *IF.F;
+  {
+    std::lock_guard<std::mutex> G(FM.StaticCacheLock);
+    auto It = FM.WarpCache.find(Key);
+    if (It != FM.WarpCache.end()) {
+      LR.StaticWarp = It->second.first;
+      LR.StaticWarpProblem = It->second.second;
+      return;
+    }
+  }
+  std::vector<std::string> Names;
+  for (const ModelParam &P : K.Params)
+    Names.push_back(P.Name);
+  try {
+    WarpModelOptions O;
+    O.MaxLaneEvaluations = uint64_t(T.S.EvalLimit);
+    LR.StaticWarp = evaluateWarpTraffic(K.Accesses, IF.Shape, IF.Env, IF.Pointers, Names, O);
+  } catch (const std::exception &E) {
+    LR.StaticWarpProblem = E.what();
+  }
+  std::lock_guard<std::mutex> G(FM.StaticCacheLock);
+  if (FM.WarpCache.size() < StaticCacheLimit)
+    FM.WarpCache[Key] = {LR.StaticWarp, LR.StaticWarpProblem};
+}
+
 /// Launch exit: the static model evaluated with this launch's grid, block
 /// and integer arguments (cached per kernel by those), or why not.
 void evaluateStatic(InFlight &IF) {
@@ -406,6 +455,7 @@ void evaluateStatic(InFlight &IF) {
       if (FM.StaticCache.size() < StaticCacheLimit)
         FM.StaticCache[Key] = {LR.Static, LR.StaticProblem};
     }
+    evaluateWarp(IF, Key);
   }
 }
 

@@ -197,6 +197,10 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
       J["static"] = nullptr;
       J["static_problem"] = R.StaticProblem;
     }
+    if (R.StaticWarp)
+      J["static_warp"] = warpTrafficToJson(*R.StaticWarp);
+    else if (!R.StaticWarpProblem.empty())
+      J["static_warp"] = {{"problem", R.StaticWarpProblem}};
   }
   if (R.Hw) {
     J["counters"] = *R.Hw;

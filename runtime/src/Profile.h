@@ -103,6 +103,8 @@ struct LaunchRecord {
   std::optional<TotalVector> Static;                 ///< static model at this launch
   std::string StaticProblem;                         ///< why no static totals
   bool StaticExact = true;                           ///< the model says it is exact
+  std::optional<WarpTraffic> StaticWarp;             ///< warp-level model at this launch
+  std::string StaticWarpProblem;                     ///< why none
   std::vector<std::pair<std::string, int64_t>> Args; ///< integer arguments
   std::string Error;                                 ///< launch or execution error
   bool HwTried = false;                              ///< hardware counters were attempted
