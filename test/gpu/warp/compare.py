@@ -31,21 +31,35 @@ METRICS = {
 }
 
 
-def read_ncu(path):
-    """Launch lines and per-launch metric values from ncu's --csv output."""
-    launches, rows = [], []
-    with open(path) as f:
-        text = f.read()
-    lines = text.splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
-    for l in lines[:start]:
-        if l.startswith("LAUNCH "):
-            launches.append(l.split()[1:])
-    by_id = {}
+def read_ncu_csv(path):
+    """The program's output lines before ncu's table, and per profiled launch
+    (in order) its kernel name and metric values."""
+    with open(path, errors="replace") as f:
+        lines = f.read().splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith('"ID"')), len(lines))
+    by_id, names = {}, {}
     for r in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
         v = r["Metric Value"].replace(",", "")
-        by_id.setdefault(int(r["ID"]), {})[r["Metric Name"]] = float(v) if v else 0.0
-    return launches, [by_id[i] for i in sorted(by_id)]
+        i = int(r["ID"])
+        names[i] = r["Kernel Name"]
+        by_id.setdefault(i, {})[r["Metric Name"]] = float(v) if v else 0.0
+    return lines[:start], [(names[i], by_id[i]) for i in sorted(by_id)]
+
+
+def read_ncu(path):
+    """LAUNCH lines and per-launch metric values (warp_traffic's output)."""
+    head, rows = read_ncu_csv(path)
+    launches = [l.split()[1:] for l in head if l.startswith("LAUNCH ")]
+    return launches, [m for _, m in rows]
+
+
+def verdict(pred, got):
+    """(verdict, shown prediction) for one quantity: pred is a number or
+    {"lo", "hi"}; got is the counter."""
+    if isinstance(pred, dict):
+        ok = pred["lo"] <= got <= pred["hi"]
+        return ("in bounds" if ok else "MISMATCH"), "%d..%d" % (pred["lo"], pred["hi"])
+    return ("equal" if pred == got else "MISMATCH"), str(pred)
 
 
 def static_warp(hroof, source, launch):
@@ -92,17 +106,14 @@ def main():
         for key, metric in METRICS.items():
             got = m.get(metric, 0.0)
             p = pred.get(key, 0)
-            if isinstance(p, dict):
-                ok = p["lo"] <= got <= p["hi"]
-                verdict, shown = ("in bounds" if ok else "MISMATCH"), "%d..%d" % (p["lo"], p["hi"])
-            else:
-                verdict, shown = ("equal" if p == got else "MISMATCH"), str(p)
             if p == 0 and got == 0:
                 continue
-            tally[verdict] += 1
-            print("%-3d %-10s %-26s %12s %12d  %s" % (i, launch[0], key, shown, got, verdict))
+            v, shown = verdict(p, got)
+            tally[v] += 1
+            print("%-3d %-10s %-26s %12s %12d  %s" % (i, launch[0], key, shown, got, v))
     print("summary: " + ", ".join("%s %d" % kv for kv in tally.items()))
     return 1 if tally["MISMATCH"] else 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

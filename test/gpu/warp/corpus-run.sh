@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Warp-level validation on public programs, on the GPU machine from the
+# repository root; builds nothing. Needs .carry/warpcorpus (corpus-build.sh)
+# and .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh). For each
+# program of .carry/warpcorpus/programs.txt:
+#   hroof run --counters none   on NAME.inst: the static model (and its
+#                               warp-level traffic) at each launch, with the
+#                               real arguments -> NAME.profile.json
+#   ncu --launch-count LAUNCHES on NAME.plain: the same launches' counters
+#                               -> NAME.ncu.csv
+# then corpus-compare.py (run where hroof is built) sets them side by side.
+# Writes $OUT/warpcorpus/ and a tarball of it after each program
+# ($OUT/warpcorpus.tgz), so a run cut short keeps what it finished.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 0; fi
+C=$ROOT/.carry/warpcorpus
+HROOF=$ROOT/.carry/gpu/bin/hroof
+for f in "$HROOF" "$C/programs.txt"; do
+  [ -e "$f" ] || { echo "corpus-run.sh: $f missing (see the header)" >&2; exit 1; }
+done
+export LD_LIBRARY_PATH="$ROOT/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+BASE=${OUT:-$ROOT/gpu-out}
+O=$BASE/warpcorpus
+mkdir -p "$O"
+LAUNCHES=${LAUNCHES:-40}
+METRICS=sm__sass_data_bytes_mem_global_op_ld.sum,sm__sass_data_bytes_mem_global_op_st.sum
+METRICS+=,sm__sass_data_bytes_mem_shared_op_ld.sum,sm__sass_data_bytes_mem_shared_op_st.sum
+METRICS+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+METRICS+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+METRICS+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+{ date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ncu --version | tail -1
+  echo "ncu --clock-control none --csv --launch-count $LAUNCHES --metrics $METRICS NAME.plain ARGS"
+  echo "hroof run --counters none --launch-limit $LAUNCHES --output NAME.profile.json -- NAME.inst ARGS"; } >"$O/env.txt" 2>&1
+WORK=$(mktemp -d)
+while read -r name args; do
+  [[ -z $name || $name == \#* ]] && continue
+  [ -x "$C/bin/$name.inst" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
+  cd "$WORK"
+  timeout 120 "$HROOF" run --counters none --launch-limit "$LAUNCHES" --no-summary \
+    --output "$O/$name.profile.json" -- "$C/bin/$name.inst" $args >"$O/$name.run.log" 2>&1
+  rc1=$?
+  timeout 240 ncu --clock-control none --csv --launch-count "$LAUNCHES" --metrics "$METRICS" \
+    "$C/bin/$name.plain" $args >"$O/$name.ncu.csv" 2>"$O/$name.ncu.stderr"
+  rc2=$?
+  cd "$ROOT"
+  echo "$name: run rc=$rc1 ncu rc=$rc2" >>"$O/status.txt"
+  tail -c 20000 "$O/$name.run.log" >"$O/$name.run.tail" && rm -f "$O/$name.run.log"
+  (cd "$BASE" && tar czf warpcorpus.tgz warpcorpus)
+done <"$C/programs.txt"
+rm -rf "$WORK"
+cat "$O/status.txt"
