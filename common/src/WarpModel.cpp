@@ -334,6 +334,20 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
     AccessEvaluator E(A, L, Env, Bases, Budget);
     E.run();
     const char *Names[3] = {"warp_bytes", "sectors", "wavefronts"};
+    if (A.Space == MemSpace::Generic) {
+      // Global or shared, not known before it runs: up to its bounds in
+      // either space, and possibly nothing in each.
+      for (MemSpace S : {MemSpace::Global, MemSpace::Shared})
+        for (int Q = 0; Q < 3; ++Q)
+          if (Q == 0 || (Q == 1) == (S == MemSpace::Global)) {
+            WarpAccess As = A;
+            As.Space = S;
+            Out.Counts[key(Names[Q], As)].Hi += E.BoundHi[size_t(Q)];
+          }
+      if (!E.Inexact.empty())
+        addUnique(Out.Inexact, E.Inexact);
+      continue;
+    }
     for (int Q = 0; Q < 3; ++Q) {
       bool Applies = Q == 0 || (Q == 1 && A.Space == MemSpace::Global) ||
                      (Q == 2 && A.Space == MemSpace::Shared);

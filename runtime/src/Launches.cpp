@@ -381,7 +381,7 @@ void evaluateWarp(InFlight &IF, std::string Key) {
     LR.StaticWarpProblem = "not modelled: " + K.WarpUnknown.front();
     return;
   }
-  if (K.Accesses.empty())
+  if (K.Accesses.empty() || T.S.WarpEvalLimit <= 0)
     return;
   for (const auto &P : IF.Pointers)
     Key += P ? std::to_string(*P % 128) + "," : std::string("?,");
@@ -400,10 +400,11 @@ void evaluateWarp(InFlight &IF, std::string Key) {
     Names.push_back(P.Name);
   try {
     WarpModelOptions O;
-    O.MaxLaneEvaluations = uint64_t(T.S.EvalLimit);
+    O.MaxLaneEvaluations = uint64_t(T.S.WarpEvalLimit);
     LR.StaticWarp = evaluateWarpTraffic(K.Accesses, IF.Shape, IF.Env, IF.Pointers, Names, O);
   } catch (const std::exception &E) {
-    LR.StaticWarpProblem = E.what();
+    LR.StaticWarpProblem =
+        std::string(E.what()) + " (HROOF_WARP_EVAL_LIMIT=" + std::to_string(T.S.WarpEvalLimit) + ")";
   }
   std::lock_guard<std::mutex> G(FM.StaticCacheLock);
   if (FM.WarpCache.size() < StaticCacheLimit)

@@ -45,6 +45,7 @@ Settings Settings::fromEnvironment() {
   Bool(RtSetting::Counting, S.Counting);
   Bool(RtSetting::StaticEval, S.StaticEval);
   Int(RtSetting::EvalLimit, S.EvalLimit);
+  Int(RtSetting::WarpEvalLimit, S.WarpEvalLimit);
   Int(RtSetting::FlushMs, S.FlushMs);
   Int(RtSetting::Verbose, S.Verbose);
   S.Counters = rtSettingText(RtSetting::Counters);
@@ -60,6 +61,7 @@ nlohmann::json Settings::toJson() const {
           {"counting", Counting},
           {"static_eval", StaticEval},
           {"eval_limit", EvalLimit},
+          {"warp_eval_limit", WarpEvalLimit},
           {"flush_ms", FlushMs},
           {"verbose", Verbose},
           {"counters", Counters},

@@ -46,6 +46,7 @@ enum class RtSetting {
   Counting,
   StaticEval,
   EvalLimit,
+  WarpEvalLimit,
   FlushMs,
   Verbose,
   Counters,
@@ -78,6 +79,10 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
       {"HROOF_EVAL_LIMIT", "eval-limit", SettingKind::Int, "67108864",
        "most thread-by-thread evaluations of the static model per launch "
        "before giving up on that launch (never a guess)"},
+      {"HROOF_WARP_EVAL_LIMIT", "warp-eval-limit", SettingKind::Int, "4194304",
+       "most lane evaluations of the warp-level memory model (warp bytes, "
+       "sectors, shared wavefronts) per launch; a larger launch gets no "
+       "warp-level numbers rather than a stalled application (0: off)"},
       {"HROOF_FLUSH_MS", "flush-ms", SettingKind::Int, "200",
        "the profile's aggregates are rewritten at most this often (ms) while "
        "the application runs; launch records are written as they complete"},

@@ -22,6 +22,25 @@ __global__ void gather(const int *__restrict__ idx, const float *__restrict__ in
 // CHECK-NEXT: inexact=the address depends on data {{.*}} at _Z6gatherPKiPKfPf:
 // CHECK-NEXT: end
 
+// TEXT-LABEL: kernel gather
 // TEXT: warp-level traffic  [bounds]:
 // TEXT-NEXT: sectors.global.load [10, 72]
 // TEXT: inexact: the address depends on data
+
+// A pointer loaded from memory: the access may be global or shared, so each
+// space gets [0, one request per lane]: 2 warps x 32 lanes x 4 B = 256 B, 64
+// sectors, 64 wavefronts. pp[blockIdx.x] is one 8-byte broadcast per warp
+// (8 B, 1 sector: 16 B and 2 sectors), out is coalesced (256 B, 8 sectors).
+__global__ void indirect(float **pp, float *__restrict__ out) {
+  out[threadIdx.x] = pp[blockIdx.x][threadIdx.x];
+}
+// CHECK-LABEL: kernel indirect(
+// CHECK-NEXT: warp.exact=false
+// CHECK-NEXT: sectors.global.load=2..66
+// CHECK-NEXT: sectors.global.store=8
+// CHECK-NEXT: warp_bytes.global.load=16..272
+// CHECK-NEXT: warp_bytes.global.store=256
+// CHECK-NEXT: warp_bytes.shared.load=0..256
+// CHECK-NEXT: wavefronts.shared.load=0..64
+// CHECK-NEXT: inexact=the address space is not provable statically at _Z8indirectPPfS_:
+// CHECK-NEXT: end
