@@ -39,10 +39,10 @@ while read -r name args; do
   [[ -z $name || $name == \#* ]] && continue
   [ -x "$C/bin/$name.inst" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
   cd "$WORK"
-  timeout 120 "$HROOF" run --counters none --launch-limit "$LAUNCHES" --no-summary \
+  timeout 60 "$HROOF" run --counters none --launch-limit "$LAUNCHES" --no-summary \
     --output "$O/$name.profile.json" -- "$C/bin/$name.inst" $args >"$O/$name.run.log" 2>&1
   rc1=$?
-  timeout 240 ncu --clock-control none --csv --launch-count "$LAUNCHES" --metrics "$METRICS" \
+  timeout 120 ncu --clock-control none --csv --launch-count "$LAUNCHES" --metrics "$METRICS" \
     "$C/bin/$name.plain" $args >"$O/$name.ncu.csv" 2>"$O/$name.ncu.stderr"
   rc2=$?
   cd "$ROOT"
