@@ -67,6 +67,10 @@ class ModuleModeler;
 
 class FunctionModeler {
 public:
+  /// Whether a block's multiplicity lacks a condition the model could not
+  /// express (it is then an upper bound) or a trip count (then no bound).
+  enum class Opacity { None, Guard, Trips };
+
   FunctionModeler(Function &F, FunctionAnalysisManager &FAM, ModuleModeler &MM)
       : F(F), LI(FAM.getResult<LoopAnalysis>(F)), DT(FAM.getResult<DominatorTreeAnalysis>(F)),
         PDT(FAM.getResult<PostDominatorTreeAnalysis>(F)),
@@ -80,7 +84,7 @@ public:
     for (BasicBlock *BB : RPOT) {
       RPO.push_back(BB);
     }
-    region(nullptr, &F.getEntryBlock(), Alts{Product{}});
+    region(nullptr, &F.getEntryBlock(), Alts{Product{}}, Opacity::None);
     return std::move(Out);
   }
 
@@ -142,6 +146,7 @@ private:
       return;
     }
     unknown("branch on data or on a loop variable in " + at(Where));
+    AtomFailed = true;
   }
 
   /// A block that only runs when an assertion fails (it calls
@@ -178,6 +183,7 @@ private:
       auto Cond = EB.build(SI->getCondition());
       if (!Cond) {
         unknown("switch on data or on a loop variable in " + at(*P));
+        AtomFailed = true;
         return {Product{}};
       }
       unsigned W = SI->getCondition()->getType()->getIntegerBitWidth();
@@ -227,7 +233,7 @@ private:
     return json::Array{"max", 1, std::move(Trips)};
   }
 
-  void emitBlock(BasicBlock *BB, const Alts &Mult) {
+  void emitBlock(BasicBlock *BB, const Alts &Mult, Opacity Opaque) {
     BlockCounts C = countBlock(*BB);
     for (const std::string &U : C.Unknown)
       unknown(U + " in " + at(*BB));
@@ -241,14 +247,20 @@ private:
     for (IRWarpAccess &W :
          describeBlockAccesses(*BB, SE, LI, EB, [this](Loop *L) { return tripCount(L); })) {
       W.Alternatives = Mult;
+      if (Opaque == Opacity::Guard)
+        W.Guarded = "it runs under a condition on data or on a loop variable";
+      else if (Opaque == Opacity::Trips)
+        W.Unbounded = "it is in a loop whose trip count hroof cannot express";
       Out.Accesses.push_back(std::move(W));
     }
   }
 
   void emitCall(const CallBase &CB, const Alts &Mult);
 
-  void region(Loop *L, BasicBlock *Entry, const Alts &Base) {
+  void region(Loop *L, BasicBlock *Entry, const Alts &Base, Opacity BaseOpaque) {
     DenseMap<BasicBlock *, Alts> Cond;
+    DenseMap<BasicBlock *, Opacity> Opaque;
+    auto Worse = [](Opacity A, Opacity B) { return std::max(A, B); };
     for (BasicBlock *BB : RPO) {
       if (nodeOf(BB, L) != BB)
         continue; // outside this region, or inside a sub-loop but not its header
@@ -266,8 +278,11 @@ private:
           // move the dominator's entry (a reference into it would dangle).
           Alts Inherited = DomCond->second;
           Cond[BB] = std::move(Inherited);
+          Opaque[BB] = Opaque.lookup(DN);
         } else {
           Alts Sum;
+          AtomFailed = false;
+          Opacity Kind = Opacity::None;
           for (BasicBlock *P : predecessors(BB)) {
             if (L && BB == L->getHeader())
               continue;
@@ -290,6 +305,7 @@ private:
             } else {
               E = edge(P, BB);
             }
+            Kind = Worse(Kind, Opaque.lookup(PN));
             Alts C = cross(It->second, E, *BB);
             Sum.insert(Sum.end(), C.begin(), C.end());
           }
@@ -298,8 +314,10 @@ private:
             Sum.resize(MaxPaths);
           }
           Cond[BB] = std::move(Sum);
+          Opaque[BB] = AtomFailed ? Worse(Kind, Opacity::Guard) : Kind;
         }
       }
+      Opacity Here = Worse(BaseOpaque, Opaque.lookup(BB));
       Alts Mult = cross(Base, Cond[BB], *BB);
       if (Loop *Sub = LI.getLoopFor(BB); Sub != L && Sub->getHeader() == BB) {
         std::optional<JExpr> Trips = tripCount(Sub);
@@ -310,9 +328,9 @@ private:
         else
           for (Product &P : Mult)
             P.push_back(*Trips);
-        region(Sub, BB, Mult);
+        region(Sub, BB, Mult, Trips ? Here : Opacity::Trips);
       } else {
-        emitBlock(BB, Mult);
+        emitBlock(BB, Mult, Here);
       }
     }
   }
@@ -326,6 +344,7 @@ private:
   ModuleModeler &MM;
   IRFunctionModel Out;
   std::vector<BasicBlock *> RPO;
+  bool AtomFailed = false; ///< decompose() met a condition it cannot express
 };
 
 class ModuleModeler {

@@ -277,6 +277,10 @@ json::Value warpAccessToJson(const IRWarpAccess &W) {
     Mult.push_back(std::move(Factors));
   }
   O["multiplicity"] = std::move(Mult);
+  if (!W.Guarded.empty())
+    O["guarded"] = W.Guarded;
+  if (!W.Unbounded.empty())
+    O["unbounded"] = W.Unbounded;
   if (!W.Unmodelled.empty()) {
     O["unmodelled"] = W.Unmodelled;
     return O;

@@ -47,6 +47,10 @@ struct IRWarpAccess {
   std::vector<IRWarpLoop> Loops;   ///< innermost first
   std::string Unmodelled;          ///< why the address has no such form
   bool AssumesNoIndexWrap = false; ///< see ExtensionDistributor
+  /// Set when the multiplicity lacks a condition (an upper bound only)...
+  std::string Guarded;
+  /// ...or a trip count (no bound at all).
+  std::string Unbounded;
   /// Per-thread multiplicity: a sum of disjoint products (the block's path
   /// conditions and the trip counts of every enclosing loop).
   std::vector<std::vector<JExpr>> Alternatives;

@@ -122,7 +122,8 @@ private:
   };
   void warp(int64_t FirstThread, int64_t BlockThreads);
   void lane(int64_t T, Lane &Out);
-  void bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why);
+  void bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
+             bool MayNotRun = false);
   void exactWarp(const std::array<Lane, WarpSize> &Lanes);
   void addHistogram(const std::array<int64_t, WarpSize> &Rel, int64_t Res, const Histogram &H,
                     u128 Repeat);
@@ -183,6 +184,10 @@ void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
   }
   if (!Any)
     return;
+  if (!A.Guarded.empty() && !A.Offset)
+    return bound(Lanes, A.Guarded + " at " + A.Where, /*MayNotRun=*/true);
+  if (!A.Guarded.empty() && Inexact.empty())
+    Inexact = A.Guarded + " at " + A.Where;
   if (!A.Offset)
     return bound(Lanes, A.Unmodelled + " at " + A.Where);
   exactWarp(Lanes);
@@ -192,7 +197,10 @@ void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
 /// request per execution of the busiest lane, each at least one sector and
 /// pass; at most one request per lane execution, each costing what one lane
 /// alone costs.
-void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why) {
+/// With \p MayNotRun the multiplicities are only upper bounds (a condition
+/// the model could not express may skip every execution).
+void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
+                            bool MayNotRun) {
   if (Inexact.empty())
     Inexact = Why;
   u128 Max = 0, Sum = 0;
@@ -204,6 +212,8 @@ void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::
   // Accesses are naturally aligned (PTX requires it).
   uint64_t W = A.Width, SectorsPerLane = (W + SectorBytes - 1) / SectorBytes;
   uint64_t WordsPerLane = (W + 3) / 4;
+  if (MayNotRun)
+    Max = 0;
   BoundLo[0] += Max * W;
   BoundHi[0] += Sum * W;
   BoundLo[1] += Max;
@@ -233,7 +243,8 @@ void AccessEvaluator::exactWarp(const std::array<Lane, WarpSize> &Lanes) {
       LaneChain *= u128(T);
     if (!Same || !LaneChain || Ln.Mult % LaneChain ||
         (Chain && Ln.Mult / LaneChain != First->Mult / Chain))
-      return bound(Lanes, "lanes of a warp take different paths or loop counts at " + A.Where);
+      return bound(Lanes, "lanes of a warp take different paths or loop counts at " + A.Where,
+                   !A.Guarded.empty());
   }
   u128 Repeat = Chain ? First->Mult / Chain : 0;
   // Lanes leave the innermost loop as their trip counts run out: iterations
@@ -271,7 +282,13 @@ void AccessEvaluator::exactWarp(const std::array<Lane, WarpSize> &Lanes) {
 
 void AccessEvaluator::addHistogram(const std::array<int64_t, WarpSize> &Rel, int64_t Low,
                                    const Histogram &H, u128 Repeat) {
-  for (size_t B = 0; B < BaseResidues.size(); ++B)
+  // Guarded: the lanes that run are a subset, in a subset of the
+  // executions, and a request never costs more than one with more lanes:
+  // [0, this warp's cost with every modelled lane] for any placement.
+  bool Upper = !A.Guarded.empty();
+  std::array<u128, 3> Most{};
+  for (size_t B = 0; B < BaseResidues.size(); ++B) {
+    std::array<u128, 3> Sum{};
     for (int64_t R = 0; R < Period; ++R) {
       if (!H[size_t(R)])
         continue;
@@ -281,10 +298,19 @@ void AccessEvaluator::addHistogram(const std::array<int64_t, WarpSize> &Rel, int
         It->second = requestCost(Rel, int64_t(A.Width), Res);
       const RequestCost &C = It->second;
       u128 N = H[size_t(R)] * Repeat;
-      Totals[B][0] += N * C.Bytes;
-      Totals[B][1] += N * C.Sectors;
-      Totals[B][2] += N * C.Wavefronts;
+      Sum[0] += N * C.Bytes;
+      Sum[1] += N * C.Sectors;
+      Sum[2] += N * C.Wavefronts;
     }
+    for (int Q = 0; Q < 3; ++Q) {
+      if (Upper)
+        Most[size_t(Q)] = std::max(Most[size_t(Q)], Sum[size_t(Q)]);
+      else
+        Totals[B][size_t(Q)] += Sum[size_t(Q)];
+    }
+  }
+  for (int Q = 0; Q < 3; ++Q)
+    BoundHi[size_t(Q)] += Most[size_t(Q)];
 }
 
 std::string key(const char *Quantity, const WarpAccess &A) {
@@ -309,6 +335,9 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
                                 const WarpModelOptions &Opts) {
   WarpTraffic Out;
   uint64_t Budget = Opts.MaxLaneEvaluations;
+  for (const WarpAccess &A : Accesses)
+    if (!A.Unbounded.empty())
+      throw ExprError("the access at " + A.Where + " has no bound: " + A.Unbounded);
   for (const WarpAccess &A : Accesses) {
     // Where the base lies modulo 128: a given pointer, cudaMalloc's
     // alignment, or every placement a variable's alignment allows.
@@ -379,6 +408,8 @@ WarpAccess parseWarpAccess(const nlohmann::json &J) {
     throw std::runtime_error("access is not an object");
   WarpAccess A;
   A.Where = J.value("where", "");
+  A.Guarded = J.value("guarded", "");
+  A.Unbounded = J.value("unbounded", "");
   std::string Space = J.value("space", ""), Dir = J.value("dir", "");
   auto S = std::find(std::begin(MemSpaceNames), std::end(MemSpaceNames), Space);
   auto D = std::find(std::begin(MemDirNames), std::end(MemDirNames), Dir);

@@ -403,8 +403,8 @@ void evaluateWarp(InFlight &IF, std::string Key) {
     O.MaxLaneEvaluations = uint64_t(T.S.WarpEvalLimit);
     LR.StaticWarp = evaluateWarpTraffic(K.Accesses, IF.Shape, IF.Env, IF.Pointers, Names, O);
   } catch (const std::exception &E) {
-    LR.StaticWarpProblem =
-        std::string(E.what()) + " (HROOF_WARP_EVAL_LIMIT=" + std::to_string(T.S.WarpEvalLimit) + ")";
+    LR.StaticWarpProblem = std::string(E.what()) +
+                           " (HROOF_WARP_EVAL_LIMIT=" + std::to_string(T.S.WarpEvalLimit) + ")";
   }
   std::lock_guard<std::mutex> G(FM.StaticCacheLock);
   if (FM.WarpCache.size() < StaticCacheLimit)

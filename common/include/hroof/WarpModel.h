@@ -49,6 +49,10 @@ struct WarpAccess {
   std::vector<std::vector<ExprPtr>> Alternatives; ///< multiplicity: sum of products
   std::string Unmodelled;
   std::string Assumes;
+  /// The multiplicity lacks a condition: it is an upper bound (lower: 0).
+  std::string Guarded;
+  /// The multiplicity lacks a trip count: the launch has no warp-level numbers.
+  std::string Unbounded;
 };
 
 struct Bounds {

@@ -44,3 +44,21 @@ __global__ void indirect(float **pp, float *__restrict__ out) {
 // CHECK-NEXT: wavefronts.shared.load=0..64
 // CHECK-NEXT: inexact=the address space is not provable statically at _Z8indirectPPfS_:
 // CHECK-NEXT: end
+
+// A store under a condition on data: the lanes that store are unknown, so
+// [0, what all 64 lanes would cost]: [0, 8] sectors, [0, 256] B. The loads
+// before the condition are exact: 2 arrays x 2 warps x 4 sectors.
+__global__ void relax(unsigned *__restrict__ d, const unsigned *__restrict__ w) {
+  int x = threadIdx.x;
+  unsigned t = w[x];
+  if (t < d[x])
+    d[x] = t;
+}
+// CHECK-LABEL: kernel relax(
+// CHECK-NEXT: warp.exact=false
+// CHECK-NEXT: sectors.global.load=16
+// CHECK-NEXT: sectors.global.store=0..8
+// CHECK-NEXT: warp_bytes.global.load=512
+// CHECK-NEXT: warp_bytes.global.store=0..256
+// CHECK-NEXT: inexact=it runs under a condition on data or on a loop variable at _Z5relaxPjPKj:
+// CHECK-NEXT: end
