@@ -1,6 +1,7 @@
 //===- WarpModel.cpp - memory traffic at the hardware's granularity -------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/WarpModel.h"
+#include "AffineForm.h"
 
 #include <algorithm>
 #include <array>
@@ -100,9 +101,9 @@ Histogram iterationResidues(const std::vector<std::pair<int64_t, int64_t>> &Step
 class AccessEvaluator {
 public:
   AccessEvaluator(const WarpAccess &A, const LaunchShape &L, const EvalEnv &Env,
-                  std::vector<int64_t> BaseResidues, uint64_t &Budget)
+                  std::vector<int64_t> BaseResidues, uint64_t &Budget, bool ByShift)
       : Totals(BaseResidues.size()), A(A), L(L), Env(Env), BaseResidues(std::move(BaseResidues)),
-        Budget(Budget) {
+        Budget(Budget), ByShift(ByShift) {
     this->Env.NTid = L.Block;
     this->Env.NCtaId = L.Grid;
   }
@@ -121,6 +122,7 @@ private:
     std::vector<int64_t> Steps, Trips;
   };
   void warp(int64_t FirstThread, int64_t BlockThreads);
+  bool runByShift();
   void lane(int64_t T, Lane &Out);
   void bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
              bool MayNotRun = false);
@@ -133,6 +135,13 @@ private:
   EvalEnv Env;
   std::vector<int64_t> BaseResidues;
   uint64_t &Budget;
+  bool ByShift;
+  /// runByShift(): the guards that hold everywhere in a full block (taken
+  /// as 1), the shift added to every address, and how many blocks a pass
+  /// stands for.
+  std::vector<const Expr *> HoldsInBlock;
+  int64_t Shift = 0;
+  u128 Scale = 1;
   /// Warps of a launch mostly repeat the same lane pattern.
   std::map<std::pair<std::array<int64_t, WarpSize>, int64_t>, RequestCost> Costs;
 };
@@ -146,6 +155,8 @@ void AccessEvaluator::lane(int64_t T, Lane &Out) {
   for (const auto &P : A.Alternatives) {
     u128 X = 1;
     for (const ExprPtr &F : P) {
+      if (std::find(HoldsInBlock.begin(), HoldsInBlock.end(), F.get()) != HoldsInBlock.end())
+        continue;
       int64_t V = F->eval(Env);
       X *= u128(V < 0 ? 0 : V);
       if (!X)
@@ -157,14 +168,79 @@ void AccessEvaluator::lane(int64_t T, Lane &Out) {
   Out.Mult = M;
   if (!Out.Active || !A.Offset)
     return;
-  Out.Addr = A.Offset->eval(Env);
+  Out.Addr = A.Offset->eval(Env) + Shift;
   for (const WarpLoop &Lp : A.Loops) {
     Out.Steps.push_back(Lp.Step->eval(Env));
     Out.Trips.push_back(std::max<int64_t>(Lp.Trips->eval(Env), 0));
   }
 }
 
+/// Launches of many blocks: when the address is affine in the indices and
+/// every factor that depends on ctaid is an affine guard, a block whose
+/// guards hold for all its threads costs what block 0 costs with all its
+/// addresses shifted by the block's part of the address. Such blocks are
+/// counted by that shift modulo 128 and evaluated once per shift; the others
+/// (edges, where a guard holds for some threads) lane by lane. Returns false
+/// when the access has another shape (then every block is evaluated).
+bool AccessEvaluator::runByShift() {
+  if (!A.Offset || A.Alternatives.size() != 1)
+    return false;
+  auto Off = affineForm(*A.Offset, L, Env);
+  if (!Off)
+    return false;
+  constexpr unsigned CtaBits = 0x38;
+  for (const WarpLoop &Lp : A.Loops)
+    if ((Lp.Step->threadVarMask() | Lp.Trips->threadVarMask()) & CtaBits)
+      return false;
+  std::vector<std::pair<const Expr *, AffineGuard>> Guards;
+  for (const ExprPtr &F : A.Alternatives[0]) {
+    if (!(F->threadVarMask() & CtaBits))
+      continue;
+    auto G = affineGuard(*F, L, Env);
+    if (!G)
+      return false;
+    Guards.push_back({F.get(), *G});
+  }
+  int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
+  std::array<u128, Period> Full{};
+  for (int64_t Z = 0; Z < L.Grid[2]; ++Z)
+    for (int64_t Y = 0; Y < L.Grid[1]; ++Y)
+      for (int64_t X = 0; X < L.Grid[0]; ++X) {
+        std::array<int64_t, 3> C{X, Y, Z};
+        int State = 1;
+        for (const auto &G : Guards)
+          State = std::min(State, G.second.decide(L, C));
+        if (State == 0)
+          continue; // no thread of the block runs the access
+        if (State == 1) {
+          i128 S = Off->Coef[3] * X + Off->Coef[4] * Y + Off->Coef[5] * Z;
+          ++Full[size_t(residue(int64_t(S % Period)))];
+          continue;
+        }
+        Env.CtaId = C; // an edge block
+        for (int64_t T = 0; T < BlockThreads; T += WarpSize)
+          warp(T, BlockThreads);
+      }
+  for (const auto &G : Guards)
+    HoldsInBlock.push_back(G.first);
+  Env.CtaId = {0, 0, 0};
+  for (int64_t S = 0; S < Period; ++S) {
+    if (!Full[size_t(S)])
+      continue;
+    Shift = S;
+    Scale = Full[size_t(S)];
+    for (int64_t T = 0; T < BlockThreads; T += WarpSize)
+      warp(T, BlockThreads);
+  }
+  HoldsInBlock.clear();
+  Shift = 0;
+  Scale = 1;
+  return true;
+}
+
 void AccessEvaluator::run() {
+  if (ByShift && runByShift())
+    return;
   int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
   for (int64_t Z = 0; Z < L.Grid[2]; ++Z)
     for (int64_t Y = 0; Y < L.Grid[1]; ++Y)
@@ -214,6 +290,8 @@ void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::
   uint64_t WordsPerLane = (W + 3) / 4;
   if (MayNotRun)
     Max = 0;
+  Max *= Scale;
+  Sum *= Scale;
   BoundLo[0] += Max * W;
   BoundHi[0] += Sum * W;
   BoundLo[1] += Max;
@@ -246,7 +324,7 @@ void AccessEvaluator::exactWarp(const std::array<Lane, WarpSize> &Lanes) {
       return bound(Lanes, "lanes of a warp take different paths or loop counts at " + A.Where,
                    !A.Guarded.empty());
   }
-  u128 Repeat = Chain ? First->Mult / Chain : 0;
+  u128 Repeat = (Chain ? First->Mult / Chain : 0) * Scale;
   // Lanes leave the innermost loop as their trip counts run out: iterations
   // [From, To) run with the lanes whose count is at least To.
   std::vector<int64_t> Ends;
@@ -360,7 +438,7 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
     }
     if (A.Offset && !A.Assumes.empty())
       addUnique(Out.Assumptions, A.Assumes + " (" + A.Where + ")");
-    AccessEvaluator E(A, L, Env, Bases, Budget);
+    AccessEvaluator E(A, L, Env, Bases, Budget, Opts.ByShift);
     E.run();
     const char *Names[3] = {"warp_bytes", "sectors", "wavefronts"};
     if (A.Space == MemSpace::Generic) {
@@ -417,7 +495,7 @@ WarpAccess parseWarpAccess(const nlohmann::json &J) {
     Fail("bad 'space' or 'dir'");
   A.Space = MemSpace(S - std::begin(MemSpaceNames));
   A.Dir = MemDir(D - std::begin(MemDirNames));
-  if (!J.contains("width") || !J["width"].is_number_unsigned() || J["width"] == 0)
+  if (!J.contains("width") || !J["width"].is_number_integer() || J["width"].get<int64_t>() <= 0)
     Fail("'width' must be a positive integer");
   A.Width = J["width"].get<uint64_t>();
   if (A.Width > 256)
@@ -433,7 +511,7 @@ WarpAccess parseWarpAccess(const nlohmann::json &J) {
     return A;
   }
   const auto &B = J.value("base", nlohmann::json::object());
-  if (B.contains("param") && B["param"].is_number_unsigned())
+  if (B.contains("param") && B["param"].is_number_integer() && B["param"].get<int64_t>() >= 0)
     A.BaseParam = B["param"].get<int>();
   else if (B.contains("object") && B["object"].is_string()) {
     A.BaseObject = B["object"].get<std::string>();

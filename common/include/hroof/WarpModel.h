@@ -71,6 +71,9 @@ struct WarpTraffic {
 struct WarpModelOptions {
   /// Most lane evaluations before giving up with an ExprError.
   uint64_t MaxLaneEvaluations = uint64_t(1) << 28;
+  /// Count full blocks by address shift instead of evaluating each (the
+  /// result is the same; tests turn it off to compare).
+  bool ByShift = true;
 };
 
 /// Pointer parameter values by parameter index (nullopt: not given; the

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Unit tests of the warp-level model's evaluator (hroof/WarpModel.h): the fast
+// path that counts full blocks by address shift must give exactly what
+// evaluating every block lane by lane gives, on launches with edge blocks,
+// 2D grids, misaligned pointers and loops; and a few costs derived by hand.
+#include "hroof/WarpModel.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace hroof;
+using nlohmann::json;
+
+namespace {
+json sreg(const char *S) { return json::array({"sreg", S}); }
+json gid(char D) {
+  std::string C = std::string("ctaid.") + D, N = std::string("ntid.") + D,
+              T = std::string("tid.") + D;
+  return json::array(
+      {"add", json::array({"mul", sreg(C.c_str()), sreg(N.c_str())}), sreg(T.c_str())});
+}
+json arg(int I) { return json::array({"arg", I}); }
+json sext(json A) { return json::array({"sext", 32, A}); }
+json mul(json A, json B) { return json::array({"mul", A, B}); }
+json add(json A, json B) { return json::array({"add", A, B}); }
+json cmp(const char *P, json A, json B) { return json::array({"icmp", P, 32, A, B}); }
+
+/// One access: base parameter 0, the given offset (bytes), guards, loops.
+WarpAccess access(const char *Space, int Width, json Offset, std::vector<json> Factors,
+                  json Loops = json::array()) {
+  json J = {{"where", "k:%1"},
+            {"space", Space},
+            {"dir", "load"},
+            {"width", Width},
+            {"multiplicity", json::array({Factors})},
+            {"loops", Loops},
+            {"offset", Offset}};
+  if (std::string(Space) == "shared")
+    J["base"] = {{"object", "sm"}, {"align", 16}};
+  else
+    J["base"] = {{"param", 0}};
+  return parseWarpAccess(J);
+}
+
+struct Launch {
+  LaunchShape L;
+  EvalEnv Env;
+  PointerValues Ptr;
+};
+
+Launch launch(std::array<int64_t, 3> G, std::array<int64_t, 3> B, std::vector<int64_t> Args,
+              uint64_t Pointer) {
+  Launch R;
+  R.L.Grid = G;
+  R.L.Block = B;
+  R.Env.Args = Args;
+  R.Env.HasArg.assign(Args.size(), true);
+  R.Ptr = {Pointer};
+  return R;
+}
+
+void expectSame(const WarpAccess &A, const Launch &X) {
+  WarpModelOptions Fast, Slow;
+  Slow.ByShift = false;
+  WarpTraffic F = evaluateWarpTraffic({A}, X.L, X.Env, X.Ptr, {"p"}, Fast);
+  WarpTraffic S = evaluateWarpTraffic({A}, X.L, X.Env, X.Ptr, {"p"}, Slow);
+  ASSERT_EQ(F.Counts.size(), S.Counts.size());
+  for (const auto &[K, B] : S.Counts) {
+    EXPECT_TRUE(F.Counts.at(K).Lo == B.Lo && F.Counts.at(K).Hi == B.Hi) << K;
+  }
+}
+
+u128 count(const WarpAccess &A, const Launch &X, const std::string &Key) {
+  WarpTraffic T = evaluateWarpTraffic({A}, X.L, X.Env, X.Ptr, {"p"});
+  EXPECT_TRUE(T.Counts.at(Key).exact()) << Key;
+  return T.Counts.at(Key).Lo;
+}
+} // namespace
+
+// in[i] for i < n, 4 bytes: the tail block is an edge block.
+TEST(WarpModel, ShiftPathEqualsEveryBlockOnGuardedCopies) {
+  std::mt19937 Rng(7);
+  for (int Trial = 0; Trial < 40; ++Trial) {
+    int64_t Block = 32 * (1 + Rng() % 8) + (Trial % 3 == 0 ? 16 : 0);
+    int64_t Grid = 1 + Rng() % 50, N = 1 + Rng() % (Grid * Block + 40);
+    int64_t Stride = 1 + Rng() % 5, Width = Trial % 2 ? 4 : 16;
+    uint64_t Ptr = 0x7f0000000000 + 4 * (Rng() % 64) * (Width == 16 ? 4 : 1);
+    WarpAccess A = access("global", int(Width), mul(Width * Stride, sext(gid('x'))),
+                          {cmp("slt", gid('x'), arg(0))});
+    expectSame(A, launch({Grid, 1, 1}, {Block, 1, 1}, {N}, Ptr));
+  }
+}
+
+// A 2D launch with guards in both dimensions and rows w elements apart.
+TEST(WarpModel, ShiftPathEqualsEveryBlockIn2D) {
+  std::mt19937 Rng(11);
+  for (int Trial = 0; Trial < 30; ++Trial) {
+    int64_t BX = int64_t(1) << (Rng() % 6), BY = 1 + Rng() % (256 / BX);
+    int64_t GX = 1 + Rng() % 9, GY = 1 + Rng() % 9, W = 1 + Rng() % 100, H = 1 + Rng() % 70;
+    json Idx = add(mul(gid('y'), arg(0)), gid('x'));
+    WarpAccess A = access("global", 4, mul(4, sext(Idx)),
+                          {cmp("slt", gid('x'), arg(0)), cmp("slt", gid('y'), arg(1))});
+    expectSame(A, launch({GX, GY, 1}, {BX, BY, 1}, {W, H}, 0x7f0000000100 + 4 * (Rng() % 32)));
+  }
+}
+
+// A loop over rows with a step of n floats, and shared memory.
+TEST(WarpModel, ShiftPathEqualsEveryBlockWithLoopsAndShared) {
+  for (int64_t N : {1, 3, 8, 33}) {
+    json Loops = json::array({{{"step", mul(4, arg(0))}, {"trips", arg(0)}}});
+    WarpAccess G = access("global", 4, mul(4, sext(gid('x'))), {arg(0)}, Loops);
+    expectSame(G, launch({7, 1, 1}, {96, 1, 1}, {N}, 0x7f0000000000));
+    WarpAccess S = access("shared", 4, mul(4, mul(sreg("tid.x"), arg(0))),
+                          {cmp("slt", gid('x'), mul(arg(0), 100))});
+    expectSame(S, launch({9, 1, 1}, {128, 1, 1}, {N}, 0));
+  }
+}
+
+// Hand-derived: 1000 threads of 4 bytes, coalesced, from a base 4 bytes past
+// a 32-byte boundary: each full warp spans 5 sectors (31 warps = 155), the
+// last warp's 8 lanes (32 B) span 2: 157.
+TEST(WarpModel, HandDerivedMisalignedTail) {
+  WarpAccess A = access("global", 4, mul(4, sext(gid('x'))), {cmp("slt", gid('x'), arg(0))});
+  Launch X = launch({40, 1, 1}, {128, 1, 1}, {1000}, 0x7f0000000004);
+  EXPECT_EQ(count(A, X, "sectors.global.load"), u128(157));
+  EXPECT_EQ(count(A, X, "warp_bytes.global.load"), u128(4000));
+}
