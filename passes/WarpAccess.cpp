@@ -7,6 +7,7 @@
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -194,12 +195,19 @@ struct Candidate {
   uint64_t Align = 1;
 };
 
-uint64_t alignOf(const Instruction &I) {
+/// The alignment the backend's vectorizer can rely on: the instruction's, or
+/// more where the pointer is known to be (a variable's alignment plus a
+/// constant offset, as in CUB's temporary storage).
+uint64_t alignOf(const Instruction &I, const Value *Ptr) {
+  uint64_t A = 1;
   if (const auto *L = dyn_cast<LoadInst>(&I))
-    return L->getAlign().value();
-  if (const auto *S = dyn_cast<StoreInst>(&I))
-    return S->getAlign().value();
-  return 1;
+    A = L->getAlign().value();
+  else if (const auto *S = dyn_cast<StoreInst>(&I))
+    A = S->getAlign().value();
+  else
+    return 1;
+  const DataLayout &DL = I.getModule()->getDataLayout();
+  return std::max<uint64_t>(A, getKnownAlignment(const_cast<Value *>(Ptr), DL).value());
 }
 
 /// The NVPTX backend's load/store vectorizer turns adjacent scalar accesses
@@ -252,7 +260,7 @@ describeBlockAccesses(const BasicBlock &BB, ScalarEvolution &SE, LoopInfo &LI, E
     auto W = describeWarpAccess(I, *A, SE, LI, EB, TripCount);
     if (!W)
       continue;
-    Candidate X{std::move(*W), nullptr, alignOf(I)};
+    Candidate X{std::move(*W), nullptr, alignOf(I, A->Ptr)};
     if (X.W.Unmodelled.empty() && SE.isSCEVable(A->Ptr->getType()))
       X.Ptr = SE.getSCEV(A->Ptr);
     C.push_back(std::move(X));
