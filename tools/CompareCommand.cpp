@@ -18,6 +18,7 @@
 #include <iostream>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 namespace hroof {
 
@@ -67,7 +68,15 @@ std::string cell(std::optional<double> V) { return V ? fmtNum(*V, 4) : "-"; }
 struct Line {
   std::string What;
   std::optional<double> Static, Dynamic, Counters;
+  std::optional<double> StaticHi; ///< upper bound where the static value is a range
 };
+
+/// The static cell: a number, or "lo..hi" for bounds.
+std::string staticCell(const Line &L) {
+  if (L.StaticHi && L.Static && *L.StaticHi != *L.Static)
+    return fmtNum(*L.Static, 3) + ".." + fmtNum(*L.StaticHi, 3);
+  return cell(L.Static);
+}
 
 nlohmann::json optJson(std::optional<double> V) {
   return V ? nlohmann::json(*V) : nlohmann::json(nullptr);
@@ -95,6 +104,24 @@ std::vector<Line> comparisonLines(const KernelData &K) {
   Add("L1 bytes", "l1_bytes");
   Add("L2 bytes", "l2_bytes");
   Add("DRAM bytes", "dram_bytes");
+  // Warp-level traffic: the static warp model against the counters of the
+  // same quantity (the counters' bytes.* are per warp request already).
+  for (const auto &[What, WarpKey, CounterKey] :
+       {std::tuple{"warp bytes global load", "warp_bytes.global.load", "bytes.global.load"},
+        {"warp bytes global store", "warp_bytes.global.store", "bytes.global.store"},
+        {"warp bytes shared load", "warp_bytes.shared.load", "bytes.shared.load"},
+        {"warp bytes shared store", "warp_bytes.shared.store", "bytes.shared.store"},
+        {"sectors global load", "sectors.global.load", "sectors.global.load"},
+        {"sectors global store", "sectors.global.store", "sectors.global.store"},
+        {"wavefronts shared load", "wavefronts.shared.load", "wavefronts.shared.load"},
+        {"wavefronts shared store", "wavefronts.shared.store", "wavefronts.shared.store"}}) {
+    Line L{What, perLaunch(K.StaticWarp, WarpKey), std::nullopt, perLaunch(K.Counters, CounterKey),
+           std::nullopt};
+    if (L.Static && K.StaticWarpHi.count(WarpKey))
+      L.StaticHi = get(K.StaticWarpHi, WarpKey) / double(K.StaticWarp.Launches);
+    if (L.Static.value_or(0) || L.StaticHi.value_or(0) || L.Counters.value_or(0))
+      Lines.push_back(L);
+  }
   auto F = [&](const SourceCounts &S) { return flopsOf(S); };
   auto AI = [&](const SourceCounts &S, const std::string &Key) -> std::optional<double> {
     auto Fl = F(S);
@@ -246,6 +273,31 @@ void cacheReasons(const KernelData &K, const Totals &T, std::vector<std::string>
   }
 }
 
+/// Whether the static warp-level model agrees with the counters: exact rows
+/// equal, bounded rows containing the counter; the rows that do not, named.
+void warpReasons(const std::vector<Line> &Lines, double Tolerance, std::vector<std::string> &Why) {
+  std::string Equal, Within, Off;
+  for (const Line &L : Lines) {
+    bool IsWarp = L.What.rfind("warp bytes", 0) == 0 || L.What.rfind("sectors", 0) == 0 ||
+                  L.What.rfind("wavefronts", 0) == 0;
+    if (!IsWarp || !L.Static || !L.Counters)
+      continue;
+    bool Bounded = L.StaticHi && *L.StaticHi != *L.Static;
+    std::string &To = Bounded
+                          ? (*L.Static <= *L.Counters && *L.Counters <= *L.StaticHi ? Within : Off)
+                      : differ(L.Static, L.Counters, Tolerance) ? Off
+                                                                : Equal;
+    To += (To.empty() ? "" : ", ") + L.What;
+  }
+  if (!Equal.empty())
+    Why.push_back("warp-level static == counters: " + Equal);
+  if (!Within.empty())
+    Why.push_back("counters within the static bounds: " + Within);
+  if (!Off.empty())
+    Why.push_back("warp-level static disagrees with the counters: " + Off +
+                  " (docs/counting-model.md, \"Warp-level traffic\")");
+}
+
 nlohmann::json kernelJson(const KernelData &K, const std::vector<Line> &Lines,
                           const std::vector<std::string> &Why) {
   nlohmann::json KJ = {{"kernel", K.Name},
@@ -254,14 +306,19 @@ nlohmann::json kernelJson(const KernelData &K, const std::vector<Line> &Lines,
                        {"static_launches", K.Static.Launches},
                        {"dynamic_launches", K.Dynamic.Launches},
                        {"counter_launches", K.Counters.Launches},
+                       {"static_warp_launches", K.StaticWarp.Launches},
                        {"static_exact", K.StaticExact},
                        {"reasons", Why}};
   nlohmann::json Rows = nlohmann::json::array();
-  for (const Line &L : Lines)
-    Rows.push_back({{"what", L.What},
-                    {"static", optJson(L.Static)},
-                    {"dynamic", optJson(L.Dynamic)},
-                    {"counters", optJson(L.Counters)}});
+  for (const Line &L : Lines) {
+    nlohmann::json R = {{"what", L.What},
+                        {"static", optJson(L.Static)},
+                        {"dynamic", optJson(L.Dynamic)},
+                        {"counters", optJson(L.Counters)}};
+    if (L.StaticHi)
+      R["static_hi"] = *L.StaticHi;
+    Rows.push_back(R);
+  }
   KJ["per_launch"] = Rows;
   return KJ;
 }
@@ -276,7 +333,7 @@ void printKernel(const KernelData &K, const std::vector<Line> &Lines,
             << "\n";
   for (const Line &L : Lines)
     std::cout << "  " << std::left << std::setw(26) << L.What << std::right << std::setw(14)
-              << cell(L.Static) << std::setw(14) << cell(L.Dynamic) << std::setw(14)
+              << staticCell(L) << std::setw(14) << cell(L.Dynamic) << std::setw(14)
               << cell(L.Counters) << "\n";
   for (const std::string &W : Why)
     std::cout << "  - " << W << "\n";
@@ -303,6 +360,7 @@ int runCompare(const CompareOptions &O) {
     staticReasons(K, T, O.Tolerance, Why);
     counterReasons(K, T, O.Tolerance, Why);
     cacheReasons(K, T, Why);
+    warpReasons(Lines, O.Tolerance, Why);
     if (O.Json)
       Out.push_back(kernelJson(K, Lines, Why));
     else

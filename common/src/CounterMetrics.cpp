@@ -42,6 +42,15 @@ const std::vector<SumRule> &byteRules() {
     // are ATOMS).
     V.push_back({"bytes.global.atomic", {{Sass("global", "atom"), Sass("global", "red")}}});
     V.push_back({"bytes.shared.atomic", {{Sass("shared", "atom")}}});
+    // The warp-level model's quantities (docs/counting-model.md).
+    for (const char *Op : {"ld", "st"}) {
+      std::string Dir = std::string(Op) == "ld" ? "load" : "store";
+      V.push_back({"sectors.global." + Dir,
+                   {{std::string("l1tex__t_sectors_pipe_lsu_mem_global_op_") + Op + ".sum"}}});
+      V.push_back(
+          {"wavefronts.shared." + Dir,
+           {{std::string("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_") + Op + ".sum"}}});
+    }
     V.push_back({"l1_bytes", {{"l1tex__t_bytes.sum"}}});
     V.push_back({"l2_bytes", {{"lts__t_bytes.sum"}}});
     V.push_back(

@@ -65,6 +65,8 @@ const std::vector<std::string> &rooflineMetrics() {
     V.push_back("sm__sass_data_bytes_mem_global_op_atom.sum");
     V.push_back("sm__sass_data_bytes_mem_global_op_red.sum");
     V.push_back("l1tex__t_bytes.sum");
+    V.push_back("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    V.push_back("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
     V.push_back("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
     V.push_back("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
     V.push_back("lts__t_bytes.sum");

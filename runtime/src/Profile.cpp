@@ -253,6 +253,14 @@ void KernelAggregate::add(const LaunchRecord &R) {
                  StaticProblems.end()) {
     StaticProblems.push_back(R.StaticProblem);
   }
+  if (R.StaticWarp) {
+    ++WarpEvaluated;
+    WarpExact &= R.StaticWarp->exact();
+    for (const auto &[Key, B] : R.StaticWarp->Counts) {
+      Warp[Key].Lo += B.Lo;
+      Warp[Key].Hi += B.Hi;
+    }
+  }
 }
 
 nlohmann::json KernelAggregate::toJson() const {
@@ -277,6 +285,20 @@ nlohmann::json KernelAggregate::toJson() const {
     J["static"] = {{"launches", StaticEvaluated},           {"exact", StaticExact},
                    {"total", countsToJson(Static)},         {"matches_dynamic", StaticMatches},
                    {"differs_from_dynamic", StaticDiffers}, {"problems", StaticProblems}};
+  }
+  if (WarpEvaluated) {
+    // Sums over the launches with warp-level numbers: lower and upper
+    // bounds (equal where exact), nested like every count object.
+    nlohmann::json Lo = nlohmann::json::object(), Hi = nlohmann::json::object();
+    for (const auto &[Key, B] : Warp) {
+      size_t P1 = Key.find('.'), P2 = Key.rfind('.');
+      auto Num = [](u128 V) {
+        return V >> 64 ? nlohmann::json(double(V)) : nlohmann::json(uint64_t(V));
+      };
+      Lo[Key.substr(0, P1)][Key.substr(P1 + 1, P2 - P1 - 1)][Key.substr(P2 + 1)] = Num(B.Lo);
+      Hi[Key.substr(0, P1)][Key.substr(P1 + 1, P2 - P1 - 1)][Key.substr(P2 + 1)] = Num(B.Hi);
+    }
+    J["static_warp"] = {{"launches", WarpEvaluated}, {"exact", WarpExact}, {"lo", Lo}, {"hi", Hi}};
   }
   return J;
 }

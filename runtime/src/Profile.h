@@ -129,8 +129,11 @@ struct KernelAggregate {
   uint64_t StaticMatches = 0, StaticDiffers = 0; ///< among launches with both
   bool StaticExact = true;
   std::vector<std::string> StaticProblems; ///< distinct, at most 4
-  uint64_t HwLaunches = 0;                 ///< launches with hardware counters
-  nlohmann::json HwTotal;                  ///< their summed counters (addCounters)
+  uint64_t WarpEvaluated = 0;              ///< launches with warp-level numbers
+  bool WarpExact = true;
+  std::map<std::string, Bounds> Warp; ///< their summed warp-level traffic
+  uint64_t HwLaunches = 0;            ///< launches with hardware counters
+  nlohmann::json HwTotal;             ///< their summed counters (addCounters)
 
   void add(const LaunchRecord &R);
   nlohmann::json toJson() const;

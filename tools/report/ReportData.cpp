@@ -141,6 +141,8 @@ public:
       addSource(K.Counters, A["counters"], Where + "/counters");
     if (A.contains("static") && A["static"].is_object())
       addStatic(K, A["static"], Where + "/static");
+    if (A.contains("static_warp") && A["static_warp"].is_object())
+      addStaticWarp(K, A["static_warp"], Where + "/static_warp");
   }
 
 private:
@@ -153,6 +155,18 @@ private:
     S.Launches += N;
     if (Obj.contains("total"))
       flatten(Obj["total"], "", S.Counts);
+  }
+
+  void addStaticWarp(KernelData &K, const nlohmann::json &S, const std::string &Where) {
+    uint64_t N = F.count(S, Where, "launches");
+    if (!N)
+      return;
+    K.StaticWarp.Launches += N;
+    K.StaticWarpExact &= F.flag(S, Where, "exact", true);
+    if (S.contains("lo"))
+      flatten(S["lo"], "", K.StaticWarp.Counts);
+    if (S.contains("hi"))
+      flatten(S["hi"], "", K.StaticWarpHi);
   }
 
   void addStatic(KernelData &K, const nlohmann::json &S, const std::string &Where) {

@@ -49,6 +49,11 @@ struct KernelData {
   uint64_t TimedLaunches = 0; ///< launches with an activity duration
   double DurationNs = 0;      ///< their summed duration
   SourceCounts Dynamic, Static, Counters;
+  /// The static warp-level traffic (warp_bytes.*, sectors.*, wavefronts.*):
+  /// lower bounds in StaticWarp, upper in StaticWarpHi (equal where exact).
+  SourceCounts StaticWarp;
+  Flat StaticWarpHi;
+  bool StaticWarpExact = true;
   bool Instrumented = false;
   /// Warps of the instrumented launches that also have hardware counters
   /// (their counters include the instrumentation's flush atomics).

@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Writes Inputs/warp-compare.json: Inputs/demo-rank0.json (a fixture, not a
+measurement) with the warp-level fields of docs/profile-format.md added by
+hand: a per-kernel "static_warp" aggregate and the counters' sectors, so that
+`hroof compare` can be tested on them (test/lit/report/compare-warp.test).
+saxpy: exact and equal to its counters; spmv_csr: bounds that contain them."""
+import json
+import os
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs")
+doc = json.load(open(os.path.join(HERE, "demo-rank0.json")))
+for k in doc["kernels"]:
+    c = k.get("counters", {}).get("total")
+    if not c:
+        continue
+    ld, st = c["bytes"]["global"]["load"], c["bytes"]["global"]["store"]
+    c["sectors"] = {"global": {"load": ld // 32, "store": st // 32}}
+    n = k["counters"]["launches"]
+    if k["kernel"].startswith("saxpy"):
+        warp = {"warp_bytes": {"global": {"load": ld, "store": st}},
+                "sectors": {"global": {"load": ld // 32, "store": st // 32}}}
+        k["static_warp"] = {"launches": n, "exact": True, "lo": warp, "hi": warp}
+    if k["kernel"].startswith("spmv_csr"):
+        k["static_warp"] = {
+            "launches": n, "exact": False,
+            "lo": {"warp_bytes": {"global": {"load": ld // 2, "store": st}},
+                   "sectors": {"global": {"load": ld // 64, "store": st // 32}}},
+            "hi": {"warp_bytes": {"global": {"load": ld * 2, "store": st}},
+                   "sectors": {"global": {"load": ld // 16, "store": st // 32}}}}
+with open(os.path.join(HERE, "warp-compare.json"), "w") as f:
+    json.dump(doc, f, indent=1)
+    f.write("\n")
