@@ -9,6 +9,7 @@
 // static model it writes (common/StaticModel.h).
 //===----------------------------------------------------------------------===//
 #include "Settings.h"
+#include "StaticPlacement.h"
 #include "StaticReport.h"
 #include "Subcommand.h"
 #include "Toolchain.h"
@@ -24,7 +25,7 @@ using namespace hroof;
 namespace {
 
 struct StaticOptions {
-  std::string File, Arch = "sm_90", Grid, Block, KernelRegex;
+  std::string File, Arch = "sm_90", Grid, Block, KernelRegex, Machine;
   std::vector<std::string> Args, Extra;
   bool Json = false, Terms = false;
 };
@@ -98,6 +99,16 @@ int runStatic(const StaticOptions &O) {
   std::vector<KernelResult> Results;
   for (const KernelModel *K : Selected)
     Results.push_back(evaluateForLaunch(*K, Req));
+  std::optional<report::Machine> Machine;
+  if (!O.Machine.empty()) {
+    if (!Req.Shape)
+      throw UserError("--machine places a launch: give --grid and --block too");
+    try {
+      Machine = report::loadMachine(O.Machine);
+    } catch (const std::exception &E) {
+      throw UserError("--machine '" + O.Machine + "': " + E.what());
+    }
+  }
 
   if (O.Json) {
     nlohmann::json Out;
@@ -128,6 +139,8 @@ int runStatic(const StaticOptions &O) {
       }
       if (Req.Shape)
         KJ["warp"] = warpResultToJson(R);
+      if (Machine)
+        KJ["placement"] = staticPlacement(R, *Machine);
       if (O.Terms) {
         KJ["terms"] = nlohmann::json::array();
         for (const ModelTerm &T : K.Terms) {
@@ -145,8 +158,11 @@ int runStatic(const StaticOptions &O) {
     }
     std::cout << Out.dump(2) << "\n";
   } else {
-    for (const KernelResult &R : Results)
+    for (const KernelResult &R : Results) {
       printKernelText(std::cout, R, O.Terms);
+      if (Machine)
+        printStaticPlacement(std::cout, staticPlacement(R, *Machine));
+    }
   }
   // A launch was asked for but some kernel could not be evaluated: say so.
   int RC = 0;
@@ -191,6 +207,10 @@ int main(int argc, char **argv) {
   Static->add_option("--kernel", SO.KernelRegex,
                      "only kernels whose name matches this regular expression");
   Static->add_flag("--json", SO.Json, "print JSON (schema: docs/static-model.md)");
+  Static->add_option("--machine", SO.Machine,
+                     "machine file (docs/machines/*.json, from hroof-ert): with a launch, place "
+                     "each kernel on the hierarchical roofline before it runs (static AI at L1 "
+                     "and shared, the time each level needs, the lower bound on the time)");
   Static->add_flag("--terms", SO.Terms,
                    "also print the model's terms (per-thread counts x multiplicity)");
   Static->add_option("extra", SO.Extra,
