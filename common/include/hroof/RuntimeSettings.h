@@ -79,7 +79,7 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
       {"HROOF_EVAL_LIMIT", "eval-limit", SettingKind::Int, "67108864",
        "most thread-by-thread evaluations of the static model per launch "
        "before giving up on that launch (never a guess)"},
-      {"HROOF_WARP_EVAL_LIMIT", "warp-eval-limit", SettingKind::Int, "4194304",
+      {"HROOF_WARP_EVAL_LIMIT", "warp-eval-limit", SettingKind::Int, "16777216",
        "most lane evaluations of the warp-level memory model (warp bytes, "
        "sectors, shared wavefronts) per launch; a larger launch gets no "
        "warp-level numbers rather than a stalled application (0: off)"},
