@@ -52,8 +52,9 @@ StaticModule loadModel(const StaticOptions &O) {
   }
 }
 
-int runStatic(const StaticOptions &O) {
-  StaticModule M = loadModel(O);
+/// The kernels of \p M that --kernel selects; throws UserError for a bad
+/// expression or one that matches nothing.
+std::vector<const KernelModel *> selectKernels(const StaticModule &M, const StaticOptions &O) {
   // Kernel selection.
   std::vector<const KernelModel *> Selected;
   std::regex Re;
@@ -73,6 +74,12 @@ int runStatic(const StaticOptions &O) {
   if (Selected.empty())
     throw UserError("--kernel '" + O.KernelRegex + "' matches no kernel in '" + O.File +
                     "' (kernels: " + All + ")");
+  return Selected;
+}
+
+int runStatic(const StaticOptions &O) {
+  StaticModule M = loadModel(O);
+  std::vector<const KernelModel *> Selected = selectKernels(M, O);
   // Launch.
   LaunchRequest Req;
   if (O.Grid.empty() != O.Block.empty())
