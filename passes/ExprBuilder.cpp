@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ExprBuilder.h"
 
+#include "hroof/Expr.h"
+
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InlineAsm.h"
@@ -15,17 +17,17 @@ using json::Array;
 
 namespace hroof {
 
-JExpr jOp(StringRef Op, JExpr A, JExpr B) { return Array{Op, std::move(A), std::move(B)}; }
-JExpr jWOp(StringRef Op, unsigned W, JExpr A, JExpr B) {
-  return Array{Op, W, std::move(A), std::move(B)};
+JExpr jOp(ExprOp Op, JExpr A, JExpr B) { return Array{exprOpName(Op), std::move(A), std::move(B)}; }
+JExpr jWOp(ExprOp Op, unsigned W, JExpr A, JExpr B) {
+  return Array{exprOpName(Op), W, std::move(A), std::move(B)};
 }
 JExpr jExt(bool Signed, unsigned W, JExpr A) {
   if (W >= 64)
     return A;
-  return Array{Signed ? "sext" : "zext", W, std::move(A)};
+  return Array{exprOpName(Signed ? ExprOp::SExt : ExprOp::ZExt), W, std::move(A)};
 }
-JExpr jCmp(StringRef Pred, unsigned W, JExpr A, JExpr B) {
-  return Array{"icmp", Pred, W, std::move(A), std::move(B)};
+JExpr jCmp(CmpPred Pred, unsigned W, JExpr A, JExpr B) {
+  return Array{exprOpName(ExprOp::ICmp), predName(Pred), W, std::move(A), std::move(B)};
 }
 
 static std::optional<const char *> sregName(Intrinsic::ID ID) {
@@ -59,30 +61,31 @@ static std::optional<const char *> sregName(Intrinsic::ID ID) {
   }
 }
 
-static const char *predName(CmpInst::Predicate P) {
+/// The static model's predicate for an integer compare; nullopt for FP ones.
+static std::optional<CmpPred> cmpPred(CmpInst::Predicate P) {
   switch (P) {
   case CmpInst::ICMP_EQ:
-    return "eq";
+    return CmpPred::EQ;
   case CmpInst::ICMP_NE:
-    return "ne";
+    return CmpPred::NE;
   case CmpInst::ICMP_SLT:
-    return "slt";
+    return CmpPred::SLT;
   case CmpInst::ICMP_SLE:
-    return "sle";
+    return CmpPred::SLE;
   case CmpInst::ICMP_SGT:
-    return "sgt";
+    return CmpPred::SGT;
   case CmpInst::ICMP_SGE:
-    return "sge";
+    return CmpPred::SGE;
   case CmpInst::ICMP_ULT:
-    return "ult";
+    return CmpPred::ULT;
   case CmpInst::ICMP_ULE:
-    return "ule";
+    return CmpPred::ULE;
   case CmpInst::ICMP_UGT:
-    return "ugt";
+    return CmpPred::UGT;
   case CmpInst::ICMP_UGE:
-    return "uge";
+    return CmpPred::UGE;
   default:
-    return nullptr;
+    return std::nullopt;
   }
 }
 
@@ -105,33 +108,33 @@ std::optional<JExpr> ExprBuilder::buildBinary(const BinaryOperator *BO, unsigned
     return std::nullopt;
   switch (BO->getOpcode()) {
   case Instruction::Add:
-    return jOp("add", std::move(*A), std::move(*B));
+    return jOp(ExprOp::Add, std::move(*A), std::move(*B));
   case Instruction::Sub:
-    return jOp("sub", std::move(*A), std::move(*B));
+    return jOp(ExprOp::Sub, std::move(*A), std::move(*B));
   case Instruction::Mul:
-    return jOp("mul", std::move(*A), std::move(*B));
+    return jOp(ExprOp::Mul, std::move(*A), std::move(*B));
   case Instruction::Shl:
-    return jOp("shl", std::move(*A), std::move(*B));
+    return jOp(ExprOp::Shl, std::move(*A), std::move(*B));
   case Instruction::And:
-    return jOp("and", std::move(*A), std::move(*B));
+    return jOp(ExprOp::And, std::move(*A), std::move(*B));
   case Instruction::Or:
-    return jOp("or", std::move(*A), std::move(*B));
+    return jOp(ExprOp::Or, std::move(*A), std::move(*B));
   case Instruction::Xor:
     if (W == 1) // i1 xor: keep it 0/1
-      return jWOp("urem", 64, jOp("add", std::move(*A), std::move(*B)), 2);
-    return jOp("xor", std::move(*A), std::move(*B));
+      return jWOp(ExprOp::URem, 64, jOp(ExprOp::Add, std::move(*A), std::move(*B)), 2);
+    return jOp(ExprOp::Xor, std::move(*A), std::move(*B));
   case Instruction::UDiv:
-    return jWOp("udiv", W, std::move(*A), std::move(*B));
+    return jWOp(ExprOp::UDiv, W, std::move(*A), std::move(*B));
   case Instruction::SDiv:
-    return jWOp("sdiv", W, std::move(*A), std::move(*B));
+    return jWOp(ExprOp::SDiv, W, std::move(*A), std::move(*B));
   case Instruction::URem:
-    return jWOp("urem", W, std::move(*A), std::move(*B));
+    return jWOp(ExprOp::URem, W, std::move(*A), std::move(*B));
   case Instruction::SRem:
-    return jWOp("srem", W, std::move(*A), std::move(*B));
+    return jWOp(ExprOp::SRem, W, std::move(*A), std::move(*B));
   case Instruction::LShr:
-    return jWOp("lshr", W, std::move(*A), std::move(*B));
+    return jWOp(ExprOp::LShr, W, std::move(*A), std::move(*B));
   case Instruction::AShr:
-    return jWOp("ashr", W, std::move(*A), std::move(*B));
+    return jWOp(ExprOp::AShr, W, std::move(*A), std::move(*B));
   default:
     return std::nullopt;
   }
@@ -146,15 +149,16 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
   if (const auto *A = dyn_cast<Argument>(V)) {
     if (A->getParent() != &F)
       return std::nullopt;
-    return Array{"arg", int64_t(A->getArgNo())};
+    return Array{exprOpName(ExprOp::Arg), int64_t(A->getArgNo())};
   }
   auto LaneId = [] {
     // Lanes are assigned in order of the linear thread index in the block.
-    auto S = [](const char *R) { return JExpr(Array{"sreg", R}); };
+    auto S = [](const char *R) { return JExpr(Array{exprOpName(ExprOp::SReg), R}); };
     JExpr Linear =
-        jOp("add", S("tid.x"),
-            jOp("mul", S("ntid.x"), jOp("add", S("tid.y"), jOp("mul", S("ntid.y"), S("tid.z")))));
-    return jWOp("urem", 32, std::move(Linear), 32);
+        jOp(ExprOp::Add, S("tid.x"),
+            jOp(ExprOp::Mul, S("ntid.x"),
+                jOp(ExprOp::Add, S("tid.y"), jOp(ExprOp::Mul, S("ntid.y"), S("tid.z")))));
+    return jWOp(ExprOp::URem, 32, std::move(Linear), 32);
   };
   if (const auto *CI = dyn_cast<CallInst>(V))
     if (const auto *IA = dyn_cast<InlineAsm>(CI->getCalledOperand())) {
@@ -166,12 +170,12 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
     }
   if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
     if (auto N = sregName(II->getIntrinsicID()))
-      return Array{"sreg", *N};
+      return Array{exprOpName(ExprOp::SReg), *N};
     if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_warpsize)
       return JExpr(32);
     if (II->getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_laneid)
       return LaneId();
-    auto Bin = [&](const char *Op) -> std::optional<JExpr> {
+    auto Bin = [&](ExprOp Op) -> std::optional<JExpr> {
       auto A = build(II->getArgOperand(0)), B = build(II->getArgOperand(1));
       if (!A || !B)
         return std::nullopt;
@@ -179,13 +183,13 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
     };
     switch (II->getIntrinsicID()) {
     case Intrinsic::smin:
-      return Bin("smin");
+      return Bin(ExprOp::SMin);
     case Intrinsic::smax:
-      return Bin("smax");
+      return Bin(ExprOp::SMax);
     case Intrinsic::umin:
-      return Bin("umin");
+      return Bin(ExprOp::UMin);
     case Intrinsic::umax:
-      return Bin("umax");
+      return Bin(ExprOp::UMax);
     default:
       return std::nullopt;
     }
@@ -214,20 +218,20 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
     }
   }
   if (const auto *Cmp = dyn_cast<ICmpInst>(V)) {
-    const char *P = predName(Cmp->getPredicate());
+    std::optional<CmpPred> P = cmpPred(Cmp->getPredicate());
     if (!P || !Cmp->getOperand(0)->getType()->isIntegerTy())
       return std::nullopt;
     auto A = build(Cmp->getOperand(0)), B = build(Cmp->getOperand(1));
     if (!A || !B)
       return std::nullopt;
-    return jCmp(P, Cmp->getOperand(0)->getType()->getIntegerBitWidth(), std::move(*A),
+    return jCmp(*P, Cmp->getOperand(0)->getType()->getIntegerBitWidth(), std::move(*A),
                 std::move(*B));
   }
   if (const auto *S = dyn_cast<SelectInst>(V)) {
     auto C = build(S->getCondition()), A = build(S->getTrueValue()), B = build(S->getFalseValue());
     if (!C || !A || !B)
       return std::nullopt;
-    return Array{"select", std::move(*C), std::move(*A), std::move(*B)};
+    return Array{exprOpName(ExprOp::Select), std::move(*C), std::move(*A), std::move(*B)};
   }
   if (const auto *Phi = dyn_cast<PHINode>(V)) {
     // Only a phi whose incoming values are all the same expression.
@@ -271,34 +275,34 @@ std::optional<JExpr> ExprBuilder::build(const SCEV *S) {
     auto A = build(D->getLHS()), B = build(D->getRHS());
     if (!A || !B)
       return std::nullopt;
-    return jWOp("udiv", W, std::move(*A), std::move(*B));
+    return jWOp(ExprOp::UDiv, W, std::move(*A), std::move(*B));
   }
   if (isa<SCEVAddRecExpr>(S))
     return std::nullopt;
   if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
-    const char *Op = nullptr;
+    ExprOp Op;
     bool Width = true;
     switch (S->getSCEVType()) {
     case scAddExpr:
-      Op = "add";
+      Op = ExprOp::Add;
       Width = false;
       break;
     case scMulExpr:
-      Op = "mul";
+      Op = ExprOp::Mul;
       Width = false;
       break;
     case scSMaxExpr:
-      Op = "smax";
+      Op = ExprOp::SMax;
       break;
     case scUMaxExpr:
-      Op = "umax";
+      Op = ExprOp::UMax;
       break;
     case scSMinExpr:
-      Op = "smin";
+      Op = ExprOp::SMin;
       break;
     case scUMinExpr:
     case scSequentialUMinExpr:
-      Op = "umin";
+      Op = ExprOp::UMin;
       break;
     default:
       return std::nullopt;
@@ -322,13 +326,13 @@ std::optional<JExpr> ExprBuilder::build(const SCEV *S) {
 std::optional<JExpr> ExprBuilder::condition(const Value *C, bool Polarity) {
   if (const auto *Cmp = dyn_cast<ICmpInst>(C)) {
     CmpInst::Predicate P = Polarity ? Cmp->getPredicate() : Cmp->getInversePredicate();
-    const char *Name = predName(P);
-    if (!Name || !Cmp->getOperand(0)->getType()->isIntegerTy())
+    std::optional<CmpPred> Pred = cmpPred(P);
+    if (!Pred || !Cmp->getOperand(0)->getType()->isIntegerTy())
       return std::nullopt;
     auto A = build(Cmp->getOperand(0)), B = build(Cmp->getOperand(1));
     if (!A || !B)
       return std::nullopt;
-    return jCmp(Name, Cmp->getOperand(0)->getType()->getIntegerBitWidth(), std::move(*A),
+    return jCmp(*Pred, Cmp->getOperand(0)->getType()->getIntegerBitWidth(), std::move(*A),
                 std::move(*B));
   }
   auto E = build(C);
@@ -336,7 +340,7 @@ std::optional<JExpr> ExprBuilder::condition(const Value *C, bool Polarity) {
     return std::nullopt;
   if (Polarity)
     return jExt(false, 1, std::move(*E));
-  return Array{"not", jExt(false, 1, std::move(*E))};
+  return Array{exprOpName(ExprOp::Not), jExt(false, 1, std::move(*E))};
 }
 
 bool substituteArgs(JExpr &E, const std::vector<std::optional<JExpr>> &Args) {
@@ -344,14 +348,14 @@ bool substituteArgs(JExpr &E, const std::vector<std::optional<JExpr>> &Args) {
   if (!A || A->empty())
     return true;
   auto Op = (*A)[0].getAsString();
-  if (Op && *Op == "arg") {
+  if (Op && *Op == exprOpName(ExprOp::Arg)) {
     auto I = (*A)[1].getAsInteger();
     if (!I || *I < 0 || size_t(*I) >= Args.size() || !Args[*I])
       return false;
     E = *Args[*I];
     return true;
   }
-  if (Op && *Op == "sreg")
+  if (Op && *Op == exprOpName(ExprOp::SReg))
     return true;
   bool OK = true;
   for (size_t K = 1; K < A->size(); ++K)
@@ -360,41 +364,20 @@ bool substituteArgs(JExpr &E, const std::vector<std::optional<JExpr>> &Args) {
 }
 
 std::string exprToString(const JExpr &E, const Function *F) {
-  if (auto I = E.getAsInteger())
-    return std::to_string(*I);
-  const json::Array *A = E.getAsArray();
-  if (!A || A->empty() || !(*A)[0].getAsString())
+  // One printer for the plugin and the CLI: the expression goes through the
+  // reader of common/ (hroof::Expr), as `hroof static` would read it.
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << E;
+  std::vector<std::string> ArgNames;
+  if (F)
+    for (const Argument &A : F->args())
+      ArgNames.push_back(A.hasName() ? A.getName().str() : std::string());
+  try {
+    return Expr::parse(nlohmann::json::parse(Text))->str(&ArgNames);
+  } catch (const std::exception &) {
     return "?";
-  StringRef Op = *(*A)[0].getAsString();
-  auto S = [&](size_t K) { return exprToString((*A)[K], F); };
-  if (Op == "arg") {
-    int64_t I = *(*A)[1].getAsInteger();
-    if (F && I < int64_t(F->arg_size()) && F->getArg(I)->hasName())
-      return F->getArg(I)->getName().str();
-    return "arg" + std::to_string(I);
   }
-  if (Op == "sreg")
-    return (*A)[1].getAsString()->str();
-  if (Op == "add")
-    return "(" + S(1) + " + " + S(2) + ")";
-  if (Op == "sub")
-    return "(" + S(1) + " - " + S(2) + ")";
-  if (Op == "mul")
-    return S(1) + "*" + S(2);
-  if (Op == "icmp")
-    return "[" + S(3) + " " + (*A)[1].getAsString()->str() + " " + S(4) + "]";
-  if (Op == "not")
-    return "!" + S(1);
-  if (Op == "sext" || Op == "zext")
-    return S(2);
-  std::string R = Op.str() + "(";
-  size_t First = (Op == "udiv" || Op == "sdiv" || Op == "urem" || Op == "srem" || Op == "lshr" ||
-                  Op == "ashr" || Op == "smin" || Op == "smax" || Op == "umin" || Op == "umax")
-                     ? 2
-                     : 1;
-  for (size_t K = First; K < A->size(); ++K)
-    R += (K > First ? ", " : "") + S(K);
-  return R + ")";
 }
 
 } // namespace hroof

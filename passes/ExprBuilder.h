@@ -10,6 +10,8 @@
 #ifndef HROOF_PASSES_EXPRBUILDER_H
 #define HROOF_PASSES_EXPRBUILDER_H
 
+#include "hroof/ExprOps.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Function.h"
@@ -41,14 +43,16 @@ private:
   llvm::SmallPtrSet<const llvm::Value *, 8> InProgress;
 };
 
-// Small constructors of JSON expressions.
-JExpr jOp(llvm::StringRef Op, JExpr A, JExpr B);
-JExpr jWOp(llvm::StringRef Op, unsigned W, JExpr A, JExpr B);
+// Small constructors of JSON expressions; operator names come from the one
+// table in hroof/ExprOps.h.
+JExpr jOp(ExprOp Op, JExpr A, JExpr B);
+JExpr jWOp(ExprOp Op, unsigned W, JExpr A, JExpr B);
 JExpr jExt(bool Signed, unsigned W, JExpr A);
-JExpr jCmp(llvm::StringRef Pred, unsigned W, JExpr A, JExpr B);
+JExpr jCmp(CmpPred Pred, unsigned W, JExpr A, JExpr B);
 /// Replaces ["arg", I] by Args[I]; false if some Args[I] is missing.
 bool substituteArgs(JExpr &E, const std::vector<std::optional<JExpr>> &Args);
-/// Readable infix form, for print<hroof-kernels>.
+/// Readable infix form, for print<hroof-kernels>: hroof::Expr::str, the
+/// printer `hroof static` uses.
 std::string exprToString(const JExpr &E, const llvm::Function *F = nullptr);
 
 } // namespace hroof

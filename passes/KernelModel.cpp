@@ -192,8 +192,8 @@ private:
       for (auto &Case : SI->cases()) {
         JExpr V(Case.getCaseValue()->getSExtValue());
         if (Case.getCaseSuccessor() == N)
-          R.push_back({jCmp("eq", W, *Cond, V)});
-        Default.push_back(jCmp("ne", W, *Cond, V));
+          R.push_back({jCmp(CmpPred::EQ, W, *Cond, V)});
+        Default.push_back(jCmp(CmpPred::NE, W, *Cond, V));
       }
       if (SI->getDefaultDest() == N)
         R.push_back(std::move(Default));
@@ -208,7 +208,8 @@ private:
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
     if (!isa<SCEVCouldNotCompute>(BTC) && BTC->getType()->isIntegerTy())
       if (auto E = EB.build(BTC))
-        return jOp("add", jExt(false, BTC->getType()->getIntegerBitWidth(), std::move(*E)), 1);
+        return jOp(ExprOp::Add, jExt(false, BTC->getType()->getIntegerBitWidth(), std::move(*E)),
+                   1);
     return inductionTripCount(L);
   }
 
@@ -226,11 +227,13 @@ private:
                      IL->Pred == CmpInst::ICMP_SGE || IL->Pred == CmpInst::ICMP_UGE;
     JExpr Trips =
         IL->Downward
-            ? jOp("ceildiv", jOp("sub", Inclusive ? jOp("add", SX, 1) : SX, BX), jOp("sub", 0, StX))
-            : jOp("ceildiv", jOp("sub", Inclusive ? jOp("add", BX, 1) : BX, SX), StX);
+            ? jOp(ExprOp::CeilDiv, jOp(ExprOp::Sub, Inclusive ? jOp(ExprOp::Add, SX, 1) : SX, BX),
+                  jOp(ExprOp::Sub, 0, StX))
+            : jOp(ExprOp::CeilDiv, jOp(ExprOp::Sub, Inclusive ? jOp(ExprOp::Add, BX, 1) : BX, SX),
+                  StX);
     if (!IL->PostInc) // the compare sees the value before the increment
-      Trips = jOp("add", std::move(Trips), 1);
-    return json::Array{"max", 1, std::move(Trips)};
+      Trips = jOp(ExprOp::Add, std::move(Trips), 1);
+    return json::Array{exprOpName(ExprOp::Max), 1, std::move(Trips)};
   }
 
   void emitBlock(BasicBlock *BB, const Alts &Mult, Opacity Opaque) {

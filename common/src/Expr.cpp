@@ -49,40 +49,7 @@ bool evalPred(CmpPred P, int W, int64_t A, int64_t B) {
   return false;
 }
 
-static const char *PredNames[] = {"eq",  "ne",  "slt", "sle", "sgt",
-                                  "sge", "ult", "ule", "ugt", "uge"};
-const char *predName(CmpPred P) { return PredNames[int(P)]; }
-
 namespace {
-struct OpInfo {
-  const char *Name;
-  ExprOp Op;
-  int NumOps;    // expression operands
-  bool HasWidth; // a width precedes the operands
-};
-const OpInfo OpTable[] = {
-    {"add", ExprOp::Add, 2, false},       {"sub", ExprOp::Sub, 2, false},
-    {"mul", ExprOp::Mul, 2, false},       {"and", ExprOp::And, 2, false},
-    {"or", ExprOp::Or, 2, false},         {"xor", ExprOp::Xor, 2, false},
-    {"shl", ExprOp::Shl, 2, false},       {"udiv", ExprOp::UDiv, 2, true},
-    {"sdiv", ExprOp::SDiv, 2, true},      {"urem", ExprOp::URem, 2, true},
-    {"srem", ExprOp::SRem, 2, true},      {"lshr", ExprOp::LShr, 2, true},
-    {"ashr", ExprOp::AShr, 2, true},      {"smin", ExprOp::SMin, 2, true},
-    {"smax", ExprOp::SMax, 2, true},      {"umin", ExprOp::UMin, 2, true},
-    {"umax", ExprOp::UMax, 2, true},      {"not", ExprOp::Not, 1, false},
-    {"select", ExprOp::Select, 3, false}, {"sext", ExprOp::SExt, 1, true},
-    {"zext", ExprOp::ZExt, 1, true},      {"max", ExprOp::Max, 2, false},
-    {"min", ExprOp::Min, 2, false},       {"ceildiv", ExprOp::CeilDiv, 2, false},
-};
-const char *SRegNames[] = {"tid", "ntid", "ctaid", "nctaid"};
-
-const OpInfo *findOp(ExprOp Op) {
-  for (const OpInfo &I : OpTable)
-    if (I.Op == Op)
-      return &I;
-  return nullptr;
-}
-
 int parseWidth(const nlohmann::json &J) {
   if (!J.is_number_integer() || J.get<int>() < 1 || J.get<int>() > 64)
     throw ExprError("bad bit width in expression: " + J.dump());
@@ -145,7 +112,7 @@ ExprPtr Expr::parse(const nlohmann::json &J) {
     std::string P = J[1].get<std::string>();
     int I = 0;
     for (; I < 10; ++I)
-      if (P == PredNames[I])
+      if (P == CmpPredNames[I])
         break;
     if (I == 10)
       throw ExprError("unknown icmp predicate: " + P);
@@ -155,7 +122,7 @@ ExprPtr Expr::parse(const nlohmann::json &J) {
     E->Ops = {parse(J[3]), parse(J[4])};
     return E;
   }
-  for (const OpInfo &I : OpTable) {
+  for (const ExprOpInfo &I : ExprOpTable) {
     if (Name != I.Name)
       continue;
     size_t Expected = 1 + (I.HasWidth ? 1 : 0) + I.NumOps;
@@ -186,7 +153,7 @@ nlohmann::json Expr::toJson() const {
   default:
     break;
   }
-  const OpInfo *I = findOp(Op);
+  const ExprOpInfo *I = exprOpInfo(Op);
   json A = json::array({I->Name});
   if (I->HasWidth)
     A.push_back(Width);
@@ -224,7 +191,7 @@ std::string Expr::str(const std::vector<std::string> *ArgNames) const {
   default:
     break;
   }
-  const OpInfo *I = findOp(Op);
+  const ExprOpInfo *I = exprOpInfo(Op);
   std::string R = std::string(I->Name) + "(";
   for (size_t K = 0; K < Ops.size(); ++K)
     R += (K ? ", " : "") + Ops[K]->str(ArgNames);

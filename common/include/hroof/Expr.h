@@ -25,6 +25,8 @@
 #ifndef HROOF_EXPR_H
 #define HROOF_EXPR_H
 
+#include "hroof/ExprOps.h"
+
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -43,39 +45,6 @@ struct ExprError : std::runtime_error {
 };
 
 enum class SReg : uint8_t { Tid, NTid, CtaId, NCtaId };
-
-enum class ExprOp : uint8_t {
-  Const,
-  Arg,
-  SReg,
-  Add,
-  Sub,
-  Mul,
-  And,
-  Or,
-  Xor,
-  Shl,
-  UDiv,
-  SDiv,
-  URem,
-  SRem,
-  LShr,
-  AShr,
-  SMin,
-  SMax,
-  UMin,
-  UMax,
-  ICmp,
-  Not,
-  Select,
-  SExt,
-  ZExt,
-  Max,
-  Min,
-  CeilDiv
-};
-
-enum class CmpPred : uint8_t { EQ, NE, SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE };
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
@@ -119,7 +88,6 @@ struct Expr {
 int64_t sextBits(int64_t V, int W);
 int64_t zextBits(int64_t V, int W);
 bool evalPred(CmpPred P, int W, int64_t A, int64_t B);
-const char *predName(CmpPred P);
 
 } // namespace hroof
 
