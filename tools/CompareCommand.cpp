@@ -114,7 +114,12 @@ std::vector<Line> comparisonLines(const KernelData &K) {
         {"sectors global load", "sectors.global.load", "sectors.global.load"},
         {"sectors global store", "sectors.global.store", "sectors.global.store"},
         {"wavefronts shared load", "wavefronts.shared.load", "wavefronts.shared.load"},
-        {"wavefronts shared store", "wavefronts.shared.store", "wavefronts.shared.store"}}) {
+        {"wavefronts shared store", "wavefronts.shared.store", "wavefronts.shared.store"},
+        // The footprint is the compulsory DRAM traffic: equal to the DRAM
+        // bytes when caches are flushed before the launch and the working
+        // set does not fit in L2 (footprintReasons).
+        {"footprint load (DRAM read)", "footprint.global.load", "dram_read_bytes"},
+        {"footprint store (DRAM write)", "footprint.global.store", "dram_write_bytes"}}) {
     Line L{What, perLaunch(K.StaticWarp, WarpKey), std::nullopt, perLaunch(K.Counters, CounterKey),
            std::nullopt};
     if (L.Static && K.StaticWarpHi.count(WarpKey))
@@ -132,10 +137,39 @@ std::vector<Line> comparisonLines(const KernelData &K) {
   };
   Lines.push_back({"AI global (requested)", AI(K.Static, "bytes.global."),
                    AI(K.Dynamic, "bytes.global."), AI(K.Counters, "bytes.global.")});
-  for (const auto &[Name, Key] :
-       {std::pair{"AI L1", "l1_bytes"}, {"AI L2", "l2_bytes"}, {"AI HBM", "dram_bytes"}})
-    if (auto V = AI(K.Counters, Key))
-      Lines.push_back({Name, std::nullopt, std::nullopt, V});
+  // Per level, the static warp-level model's bytes (sectors x 32 at L1,
+  // wavefronts x 128 at shared, the footprint at HBM; lower bounds where it
+  // gives bounds) beside the counters'.
+  auto LevelBytes = [&](const SourceCounts &S, std::initializer_list<const char *> Keys,
+                        double Unit) -> std::optional<double> {
+    std::optional<double> Sum;
+    for (const char *Key : Keys)
+      if (auto V = perLaunch(S, Key))
+        Sum = Sum.value_or(0) + *V * Unit;
+    return Sum;
+  };
+  auto Over = [](std::optional<double> Fl, std::optional<double> B) -> std::optional<double> {
+    if (!Fl || !B || *B <= 0)
+      return std::nullopt;
+    return *Fl / *B;
+  };
+  auto SF = flopsOf(K.Static);
+  std::optional<double> StaticL1 =
+      Over(SF, LevelBytes(K.StaticWarp, {"sectors.global.load", "sectors.global.store"}, 32));
+  std::optional<double> StaticShared = Over(
+      SF, LevelBytes(K.StaticWarp, {"wavefronts.shared.load", "wavefronts.shared.store"}, 128));
+  std::optional<double> StaticHbm =
+      Over(SF, LevelBytes(K.StaticWarp, {"footprint.global.load", "footprint.global.store"}, 1));
+  std::optional<double> CounterShared =
+      Over(flopsOf(K.Counters),
+           LevelBytes(K.Counters, {"wavefronts.shared.load", "wavefronts.shared.store"}, 128));
+  for (const auto &[Name, Static, Counter] :
+       {std::tuple{"AI L1", StaticL1, AI(K.Counters, "l1_bytes")},
+        {"AI shared", StaticShared, CounterShared},
+        {"AI L2", std::optional<double>(), AI(K.Counters, "l2_bytes")},
+        {"AI HBM", StaticHbm, AI(K.Counters, "dram_bytes")}})
+    if (Static || Counter)
+      Lines.push_back({Name, Static, std::nullopt, Counter});
 
   return Lines;
 }
@@ -273,6 +307,30 @@ void cacheReasons(const KernelData &K, const Totals &T, std::vector<std::string>
   }
 }
 
+/// The footprint against the DRAM bytes: equal within 2% when the caches
+/// were flushed before the launch and its working set exceeds L2; below it
+/// when earlier work left the data in L2; above it when lines are evicted
+/// and fetched again (working set beyond L2 with reuse).
+void footprintReasons(const std::vector<Line> &Lines, std::vector<std::string> &Why) {
+  for (const Line &L : Lines) {
+    if (L.What.rfind("footprint", 0) != 0 || !L.Static || !L.Counters)
+      continue;
+    double Lo = *L.Static, Hi = L.StaticHi.value_or(Lo), C = *L.Counters;
+    std::string Dir = L.What.find("load") != std::string::npos ? "read" : "written";
+    if (C >= Lo * 0.98 && C <= Hi * 1.02)
+      Why.push_back("DRAM bytes " + Dir + " equal the footprint within 2% (" + fmtNum(C, 4) +
+                    " vs " + staticCell(L) + ")");
+    else if (C < Lo)
+      Why.push_back("DRAM bytes " + Dir + " are " + fmtRatio(C, Lo) +
+                    " the footprint: part of the data was in L2 already (profile with "
+                    "--cache-control all to flush it) or stayed there at the end (writes)");
+    else
+      Why.push_back("DRAM bytes " + Dir + " are " + fmtRatio(C, Hi) +
+                    " the footprint: lines evicted from L2 and fetched again, or partial-sector "
+                    "writes");
+  }
+}
+
 /// Whether the static warp-level model agrees with the counters: exact rows
 /// equal, bounded rows containing the counter; the rows that do not, named.
 void warpReasons(const std::vector<Line> &Lines, double Tolerance, std::vector<std::string> &Why) {
@@ -361,6 +419,7 @@ int runCompare(const CompareOptions &O) {
     counterReasons(K, T, O.Tolerance, Why);
     cacheReasons(K, T, Why);
     warpReasons(Lines, O.Tolerance, Why);
+    footprintReasons(Lines, Why);
     if (O.Json)
       Out.push_back(kernelJson(K, Lines, Why));
     else

@@ -62,9 +62,12 @@ nlohmann::json staticPlacement(const KernelResult &R, const report::Machine &M) 
   if (R.Warp) {
     // L1: every global request moves whole 32-byte sectors; shared: every
     // wavefront is one 128-byte pass of the banks.
+    // HBM: the footprint, each distinct byte read or written once.
     Bounds L1 = sumOf(*R.Warp, {"sectors.global.load", "sectors.global.store"});
     Bounds Sh = sumOf(*R.Warp, {"wavefronts.shared.load", "wavefronts.shared.store"});
-    for (auto [Level, B, Unit] : {std::tuple{"l1", L1, 32.0}, {"shared", Sh, 128.0}}) {
+    Bounds Hbm = sumOf(*R.Warp, {"footprint.global.load", "footprint.global.store"});
+    for (auto [Level, B, Unit] :
+         {std::tuple{"l1", L1, 32.0}, {"shared", Sh, 128.0}, {"hbm", Hbm, 1.0}}) {
       auto BW = M.Bandwidth.find(Level);
       if (B.Hi == 0 || BW == M.Bandwidth.end() || BW->second <= 0)
         continue;
@@ -83,11 +86,12 @@ nlohmann::json staticPlacement(const KernelResult &R, const report::Machine &M) 
         Limit = Level;
       }
     }
+    if (!R.Warp->FootprintNote.empty())
+      P["hbm"] = "not placed: " + R.Warp->FootprintNote;
   } else {
     P["levels_note"] = "no warp-level traffic: " + R.WarpProblem;
   }
   P["levels"] = Levels;
-  P["hbm"] = "not placed: the launch's footprint (compulsory DRAM traffic) is not modelled yet";
   P["lower_bound_seconds"] = Bound;
   P["limited_by"] = Limit;
   return P;

@@ -3,11 +3,12 @@
 //
 // `hroof static ... --machine FILE`: the static FLOPs of a launch and its
 // static traffic at each level of the hierarchical roofline (L1: 32-byte
-// sectors of global requests; shared: 128-byte wavefronts), set against the
+// sectors of global requests; shared: 128-byte wavefronts; HBM: the launch's
+// footprint, its distinct global bytes read and written), set against the
 // machine file's ceilings (docs/ert.md): the arithmetic intensity at each
 // level, the time each level needs at its ceiling, and the lower bound on the
-// kernel's time that they imply, with the limiting level named. HBM needs the
-// launch's footprint, which the model does not give yet: it says so.
+// kernel's time that they imply, with the limiting level named. L2 has no
+// static model: its traffic depends on what other SMs cached.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_TOOLS_STATICPLACEMENT_H
 #define HROOF_TOOLS_STATICPLACEMENT_H

@@ -202,6 +202,8 @@ static void printWarpText(std::ostream &OS, const KernelResult &R) {
     OS << "    inexact: " << W << "\n";
   for (const std::string &A : R.Warp->Assumptions)
     OS << "    assumes: " << A << "\n";
+  if (!R.Warp->FootprintNote.empty())
+    OS << "    footprint: not evaluated: " << R.Warp->FootprintNote << "\n";
 }
 
 nlohmann::json warpResultToJson(const KernelResult &R) {

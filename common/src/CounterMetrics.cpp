@@ -55,6 +55,10 @@ const std::vector<SumRule> &byteRules() {
     V.push_back({"l2_bytes", {{"lts__t_bytes.sum"}}});
     V.push_back(
         {"dram_bytes", {{"dram__bytes_read.sum", "dram__bytes_write.sum"}, {"dram__bytes.sum"}}});
+    // Read and written apart, against the launch's footprint (read and
+    // written distinct bytes) of the warp-level model.
+    V.push_back({"dram_read_bytes", {{"dram__bytes_read.sum"}}});
+    V.push_back({"dram_write_bytes", {{"dram__bytes_write.sum"}}});
     return V;
   }();
   return R;

@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/WarpModel.h"
 #include "AffineForm.h"
+#include "Footprint.h"
 
 #include <algorithm>
 #include <array>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 
 namespace hroof {
@@ -107,6 +109,11 @@ public:
     this->Env.NTid = L.Block;
     this->Env.NCtaId = L.Grid;
   }
+  /// Also collect the access's footprint into \p FP: its spans (at \p AbsBase
+  /// plus the offset) into the sets of memory object \p Object, as certain
+  /// unless \p OnlyPossible.
+  void collectFootprint(FootprintSets &FP, const std::string &Object, int64_t AbsBase,
+                        bool OnlyPossible);
 
   void run();
   /// Per candidate base residue (one when the base is known).
@@ -129,6 +136,19 @@ private:
   void exactWarp(const std::array<Lane, WarpSize> &Lanes);
   void addHistogram(const std::array<int64_t, WarpSize> &Rel, int64_t Res, const Histogram &H,
                     u128 Repeat);
+
+  void addFootprint(const std::array<Lane, WarpSize> &Lanes, const Lane &First, int64_t From,
+                    int64_t To);
+  void footprintOfFullBlocks(IntervalSet *ToCertain, IntervalSet *ToPossible,
+                             const std::vector<int64_t> &Shifts, int64_t BlockThreads);
+  void footprintOverBudget();
+  /// Where the footprint goes (null: not collected, or not in this pass).
+  FootprintSets *FP = nullptr;
+  IntervalSet *Certain = nullptr, *Possible = nullptr;
+  u128 *Unplaced = nullptr;
+  int64_t AbsBase = 0;
+  /// A pass that only collects the footprint (runByShift's block 0).
+  bool FootprintOnly = false;
 
   const WarpAccess &A;
   const LaunchShape &L;
@@ -203,6 +223,7 @@ bool AccessEvaluator::runByShift() {
   }
   int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
   std::array<u128, Period> Full{};
+  std::vector<int64_t> FullShifts; // exact, for the footprint
   for (int64_t Z = 0; Z < L.Grid[2]; ++Z)
     for (int64_t Y = 0; Y < L.Grid[1]; ++Y)
       for (int64_t X = 0; X < L.Grid[0]; ++X) {
@@ -215,6 +236,10 @@ bool AccessEvaluator::runByShift() {
         if (State == 1) {
           i128 S = Off->Coef[3] * X + Off->Coef[4] * Y + Off->Coef[5] * Z;
           ++Full[size_t(residue(int64_t(S % Period)))];
+          if (Possible && FullShifts.size() >= FP->Budget)
+            footprintOverBudget();
+          if (Possible)
+            FullShifts.push_back(int64_t(S));
           continue;
         }
         Env.CtaId = C; // an edge block
@@ -224,6 +249,8 @@ bool AccessEvaluator::runByShift() {
   for (const auto &G : Guards)
     HoldsInBlock.push_back(G.first);
   Env.CtaId = {0, 0, 0};
+  IntervalSet *KeepCertain = Certain, *KeepPossible = Possible;
+  Certain = Possible = nullptr; // the residue passes below have no real addresses
   for (int64_t S = 0; S < Period; ++S) {
     if (!Full[size_t(S)])
       continue;
@@ -232,10 +259,76 @@ bool AccessEvaluator::runByShift() {
     for (int64_t T = 0; T < BlockThreads; T += WarpSize)
       warp(T, BlockThreads);
   }
+  Shift = 0;
+  Scale = 1;
+  if (KeepPossible && !FullShifts.empty())
+    footprintOfFullBlocks(KeepCertain, KeepPossible, FullShifts, BlockThreads);
   HoldsInBlock.clear();
   Shift = 0;
   Scale = 1;
   return true;
+}
+
+void AccessEvaluator::collectFootprint(FootprintSets &Sets, const std::string &Object, int64_t Base,
+                                       bool OnlyPossible) {
+  FP = &Sets;
+  int D = int(A.Dir);
+  Possible = &Sets.Possible[D][Object];
+  Certain = OnlyPossible || !A.Guarded.empty() ? nullptr : &Sets.Certain[D][Object];
+  Unplaced = &Sets.Unplaced[D];
+  AbsBase = Base;
+}
+
+void AccessEvaluator::footprintOverBudget() {
+  if (FP->Problem.empty())
+    FP->Problem =
+        "the footprint needs more intervals than allowed for this launch (at " + A.Where + ")";
+  Certain = Possible = nullptr;
+  Unplaced = nullptr;
+}
+
+/// The union of the requests of a warp segment (the lanes still in the
+/// innermost loop during iterations [From, To)) over the loops' iterations.
+void AccessEvaluator::addFootprint(const std::array<Lane, WarpSize> &Lanes, const Lane &First,
+                                   int64_t From, int64_t To) {
+  std::vector<Span> Spans;
+  for (const Lane &Ln : Lanes)
+    if (Ln.Active && (Ln.Trips.empty() ? 1 : Ln.Trips[0]) >= To)
+      Spans.push_back({AbsBase + Ln.Addr, AbsBase + Ln.Addr + int64_t(A.Width)});
+  Spans = mergeSpans(std::move(Spans));
+  if (!addLoopSpans(*Possible, Spans, First.Steps, First.Trips, From, To, FP->Budget) ||
+      (Certain && !addLoopSpans(*Certain, Spans, First.Steps, First.Trips, From, To, FP->Budget)))
+    footprintOverBudget();
+}
+
+/// Full blocks touch block 0's bytes moved by their exact shift: block 0 is
+/// evaluated once more for its spans, which are then added at every shift.
+void AccessEvaluator::footprintOfFullBlocks(IntervalSet *ToCertain, IntervalSet *ToPossible,
+                                            const std::vector<int64_t> &Shifts,
+                                            int64_t BlockThreads) {
+  IntervalSet Block0Certain, Block0Possible;
+  u128 *KeepUnplaced = Unplaced;
+  Certain = ToCertain ? &Block0Certain : nullptr;
+  Possible = &Block0Possible;
+  Unplaced = nullptr; // bound() already added these blocks' upper bytes
+  FootprintOnly = true;
+  for (int64_t T = 0; T < BlockThreads && Possible; T += WarpSize)
+    warp(T, BlockThreads);
+  FootprintOnly = false;
+  if (!Possible) // over budget in block 0
+    return;
+  Certain = ToCertain;
+  Possible = ToPossible;
+  Unplaced = KeepUnplaced;
+  u128 Cost = u128(Shifts.size()) * (Block0Possible.intervals() + Block0Certain.intervals());
+  if (Cost > FP->Budget)
+    return footprintOverBudget();
+  FP->Budget -= uint64_t(Cost);
+  for (int64_t S : Shifts) {
+    Possible->addShifted(Block0Possible, S);
+    if (Certain)
+      Certain->addShifted(Block0Certain, S);
+  }
 }
 
 void AccessEvaluator::run() {
@@ -279,6 +372,8 @@ void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::
                             bool MayNotRun) {
   if (Inexact.empty())
     Inexact = Why;
+  if (FootprintOnly)
+    return;
   u128 Max = 0, Sum = 0;
   for (const Lane &Ln : Lanes)
     if (Ln.Active) {
@@ -294,6 +389,8 @@ void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::
   Sum *= Scale;
   BoundLo[0] += Max * W;
   BoundHi[0] += Sum * W;
+  if (Unplaced)
+    *Unplaced += Sum * W; // at most this many distinct bytes, anywhere
   BoundLo[1] += Max;
   BoundHi[1] += Sum * SectorsPerLane;
   BoundLo[2] += Max;
@@ -353,7 +450,10 @@ void AccessEvaluator::exactWarp(const std::array<Lane, WarpSize> &Lanes) {
     for (size_t J = 0; J < First->Trips.size(); ++J)
       ST.push_back({First->Steps[J], J == 0 ? To : First->Trips[J]});
     Histogram H = iterationResidues(ST, ST.empty() ? 0 : From);
-    addHistogram(Rel, Low, H, Repeat);
+    if (!FootprintOnly)
+      addHistogram(Rel, Low, H, Repeat);
+    if (Possible)
+      addFootprint(Lanes, *First, From, To);
     From = To;
   }
 }
@@ -400,6 +500,45 @@ void addUnique(std::vector<std::string> &V, const std::string &S) {
     V.push_back(S);
 }
 
+/// The memory object whose footprint set an access adds to, and the address
+/// of its byte 0: given pointer values share one address space ("abs"), so
+/// two parameters that point into one buffer are counted once.
+std::pair<std::string, int64_t> footprintObject(const WarpAccess &A,
+                                                const PointerValues &Pointers) {
+  if (A.BaseParam >= 0) {
+    size_t P = size_t(A.BaseParam);
+    if (P < Pointers.size() && Pointers[P])
+      return {"abs", int64_t(*Pointers[P])};
+    return {"p" + std::to_string(P), 0};
+  }
+  return {"o:" + A.BaseObject, 0};
+}
+
+/// footprint.global.{load,store} from the collected sets, or the note why not.
+void writeFootprint(WarpTraffic &Out, const FootprintSets &FP) {
+  if (!FP.Problem.empty()) {
+    Out.FootprintNote = FP.Problem;
+    return;
+  }
+  for (bool Written : {false, true}) {
+    if (!FP.touched(Written))
+      continue;
+    auto [Lo, Hi] = FP.bytes(Written);
+    Bounds &B = Out.Counts[std::string("footprint.global.") + (Written ? "store" : "load")];
+    B.Lo = Lo;
+    B.Hi = Hi;
+  }
+  std::set<std::string> Apart; // pointer parameters whose values were not given
+  for (const auto &Sets : FP.Possible)
+    for (const auto &KV : Sets)
+      if (KV.first[0] == 'p' && !KV.second.empty())
+        Apart.insert(KV.first);
+  if (Apart.size() > 1)
+    addUnique(Out.Assumptions,
+              "the footprint counts the bytes of each pointer parameter apart "
+              "(the arrays do not overlap); give the pointer values to merge them");
+}
+
 } // namespace
 
 bool WarpTraffic::exact() const {
@@ -413,6 +552,8 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
                                 const WarpModelOptions &Opts) {
   WarpTraffic Out;
   uint64_t Budget = Opts.MaxLaneEvaluations;
+  FootprintSets FP;
+  FP.Budget = Opts.MaxFootprintIntervals;
   for (const WarpAccess &A : Accesses)
     if (!A.Unbounded.empty())
       throw ExprError("the access at " + A.Where + " has no bound: " + A.Unbounded);
@@ -439,6 +580,10 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
     if (A.Offset && !A.Assumes.empty())
       addUnique(Out.Assumptions, A.Assumes + " (" + A.Where + ")");
     AccessEvaluator E(A, L, Env, Bases, Budget, Opts.ByShift);
+    if (A.Space == MemSpace::Global || A.Space == MemSpace::Generic) {
+      auto [Object, Base] = footprintObject(A, Pointers);
+      E.collectFootprint(FP, Object, Base, /*OnlyPossible=*/A.Space == MemSpace::Generic);
+    }
     E.run();
     const char *Names[3] = {"warp_bytes", "sectors", "wavefronts"};
     if (A.Space == MemSpace::Generic) {
@@ -475,6 +620,7 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
     if (!E.Inexact.empty())
       addUnique(Out.Inexact, E.Inexact);
   }
+  writeFootprint(Out, FP);
   return Out;
 }
 
@@ -542,8 +688,11 @@ nlohmann::json warpTrafficToJson(const WarpTraffic &T) {
     nlohmann::json V = B.exact() ? Num(B.Lo) : nlohmann::json{{"lo", Num(B.Lo)}, {"hi", Num(B.Hi)}};
     Counts[Key.substr(0, P1)][Key.substr(P1 + 1, P2 - P1 - 1)][Key.substr(P2 + 1)] = V;
   }
-  return {
+  nlohmann::json J = {
       {"exact", T.exact()}, {"counts", Counts}, {"inexact", T.Inexact}, {"assumes", T.Assumptions}};
+  if (!T.FootprintNote.empty())
+    J["footprint_note"] = T.FootprintNote;
+  return J;
 }
 
 } // namespace hroof

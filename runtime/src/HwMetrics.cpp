@@ -282,8 +282,9 @@ void addCounters(nlohmann::json &Sum, const nlohmann::json &Add) {
   };
   if (!Sum.is_object())
     Sum = nlohmann::json::object();
-  for (const char *K : {"flops", "tensor_flops", "bytes", "shared_wavefronts", "l1_bytes",
-                        "l2_bytes", "dram_bytes", "time_ns"}) {
+  for (const char *K :
+       {"flops", "tensor_flops", "bytes", "shared_wavefronts", "l1_bytes", "l2_bytes", "dram_bytes",
+        "dram_read_bytes", "dram_write_bytes", "time_ns"}) {
     if (!Add.contains(K))
       continue;
     nlohmann::json One = {{K, Add[K]}};

@@ -82,15 +82,15 @@ std::string checkTensorTypes(const TensorTypes &L, const std::map<std::string, d
 /// {"flops": {f64,f32,f16}, "tensor_flops": {...}, "bytes": {"global":
 /// {load,store,atomic}, "shared": {load,store}, "local": {load,store}},
 /// "shared_wavefronts": {load,store}, "l1_bytes", "l2_bytes", "dram_bytes",
-/// "time_ns", "sm_hz", "peak": {...}, "raw": {metric: value}}. A key is
-/// present only when every metric it needs was collected. \p InferredZero:
-/// tensor type metrics not collected but known to be zero (checkTensorTypes);
-/// their keys are 0 and listed in "tensor_flops_inferred", not in "raw".
+/// "dram_read_bytes", "dram_write_bytes", "time_ns", "sm_hz", "peak": {...}, "raw": {metric:
+/// value}}. A key is present only when every metric it needs was collected. \p InferredZero: tensor
+/// type metrics not collected but known to be zero (checkTensorTypes); their keys are 0 and listed
+/// in "tensor_flops_inferred", not in "raw".
 nlohmann::json countersToJson(const std::map<std::string, double> &Values,
                               const std::vector<std::string> &InferredZero = {});
 
 /// Adds \p Add's summable fields (flops, tensor_flops, bytes,
-/// shared_wavefronts, l1/l2/dram bytes, time_ns) into \p Sum.
+/// shared_wavefronts, l1/l2/dram bytes, DRAM read/write bytes, time_ns) into \p Sum.
 void addCounters(nlohmann::json &Sum, const nlohmann::json &Add);
 
 } // namespace rt

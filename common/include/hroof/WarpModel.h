@@ -11,6 +11,9 @@
 //                             (l1tex__t_sectors_pipe_lsu_mem_global_op_*)
 //   wavefronts.shared.<dir>   bank-conflict passes of each shared request
 //                             (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*)
+//   footprint.global.<dir>    distinct global bytes the launch reads / writes:
+//                             the compulsory DRAM traffic (dram__bytes_read /
+//                             _write with caches flushed before the launch)
 // Each warp of the launch is evaluated lane by lane: the lanes that the guards
 // leave active, their addresses, and the residues that loop steps run through
 // (sectors and banks repeat every 128 bytes, so a loop of any length costs at
@@ -65,6 +68,8 @@ struct WarpTraffic {
   std::map<std::string, Bounds> Counts;
   std::vector<std::string> Inexact;     ///< why some count has bounds
   std::vector<std::string> Assumptions; ///< what exact counts rely on
+  /// Why footprint.global.* is not given (empty when it is).
+  std::string FootprintNote;
   bool exact() const;
 };
 
@@ -74,6 +79,8 @@ struct WarpModelOptions {
   /// Count full blocks by address shift instead of evaluating each (the
   /// result is the same; tests turn it off to compare).
   bool ByShift = true;
+  /// Most intervals added to the footprint sets before it is given up.
+  uint64_t MaxFootprintIntervals = uint64_t(1) << 24;
 };
 
 /// Pointer parameter values by parameter index (nullopt: not given; the

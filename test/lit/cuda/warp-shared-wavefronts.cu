@@ -22,9 +22,10 @@ __global__ void strides(float *out, int s) {
 // 4 warps x (128 + 4) distinct bytes.
 // Stores: s=1: 1 pass per warp (4); s=2: lanes l and l+16 share a bank (8);
 // s=32: all 32 lanes in bank 0 (128); s=33 (padded rows): banks l mod 32,
-// conflict-free (4).
+// conflict-free (4). Shared memory has no footprint; out: 128 floats, 512 B.
 // CHECK-LABEL: kernel strides(
 // CHECK-NEXT: warp.exact=true
+// CHECK-NEXT: footprint.global.store=512
 // CHECK-NEXT: sectors.global.store=16
 // CHECK-NEXT: warp_bytes.global.store=512
 // CHECK-NEXT: warp_bytes.shared.load=528
