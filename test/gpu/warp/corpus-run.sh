@@ -9,7 +9,8 @@
 #                               real arguments -> NAME.profile.json
 #   ncu --launch-count LAUNCHES on NAME.plain: the same launches' counters
 #                               -> NAME.ncu.csv
-# then corpus-compare.py (run where hroof is built) sets them side by side.
+# then corpus-compare.py (run where hroof is built) sets them side by side,
+# and footprint-compare.py the footprint beside the DRAM bytes.
 # Writes $OUT/warpcorpus/ and a tarball of it after each program
 # ($OUT/warpcorpus.tgz), so a run cut short keeps what it finished.
 set -uo pipefail
@@ -31,8 +32,11 @@ METRICS+=,sm__sass_data_bytes_mem_shared_op_ld.sum,sm__sass_data_bytes_mem_share
 METRICS+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
 METRICS+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
 METRICS+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+# DRAM bytes against the footprint: ncu flushes every cache before each
+# profiled launch (--cache-control all, its default, stated here).
+METRICS+=,dram__bytes_read.sum,dram__bytes_write.sum
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ncu --version | tail -1
-  echo "ncu --clock-control none --csv --launch-count $LAUNCHES --metrics $METRICS NAME.plain ARGS"
+  echo "ncu --clock-control none --cache-control all --csv --launch-count $LAUNCHES --metrics $METRICS NAME.plain ARGS"
   echo "hroof run --counters none --launch-limit $LAUNCHES --output NAME.profile.json -- NAME.inst ARGS"; } >"$O/env.txt" 2>&1
 WORK=$(mktemp -d)
 while read -r name args; do
@@ -42,7 +46,8 @@ while read -r name args; do
   timeout 60 "$HROOF" run --counters none --launch-limit "$LAUNCHES" --no-summary \
     --output "$O/$name.profile.json" -- "$C/bin/$name.inst" $args >"$O/$name.run.log" 2>&1
   rc1=$?
-  timeout 120 ncu --clock-control none --csv --launch-count "$LAUNCHES" --metrics "$METRICS" \
+  timeout 120 ncu --clock-control none --cache-control all --csv --launch-count "$LAUNCHES" \
+    --metrics "$METRICS" \
     "$C/bin/$name.plain" $args >"$O/$name.ncu.csv" 2>"$O/$name.ncu.stderr"
   rc2=$?
   cd "$ROOT"
