@@ -72,27 +72,26 @@ bool addLoopSpans(IntervalSet &Out, const std::vector<Span> &Spans,
     Count[J] = Steps[J] == 0 ? 1 : Trips[J];
   }
   int64_t S0 = N ? Steps[0] : 0;
-  // One interval at least one step long covers the whole innermost loop.
-  bool Contiguous = Spans.size() == 1 && Spans[0].second - Spans[0].first >= std::llabs(S0);
+  int64_t First = From * S0, Last = (To - 1) * S0;
   std::vector<int64_t> K(N, 0);
   while (true) {
     int64_t Base = 0;
     for (size_t J = 1; J < N; ++J)
       Base += K[J] * Steps[J];
-    if (Contiguous) {
-      if (Budget == 0)
-        return false;
-      --Budget;
-      int64_t A = From * S0, B = (To - 1) * S0;
-      Out.add(Spans[0].first + Base + std::min(A, B), Spans[0].second + Base + std::max(A, B));
-    } else {
-      for (int64_t I = From; I < To; ++I)
-        for (const Span &S : Spans) {
-          if (Budget == 0)
-            return false;
-          --Budget;
+    for (const Span &S : Spans) {
+      // A span at least one step long covers the whole innermost loop as
+      // one interval (a row read along a loop, a lane's element in a loop
+      // over columns); shorter ones leave gaps: one interval per iteration.
+      bool Contiguous = S.second - S.first >= std::llabs(S0);
+      for (int64_t I = From; I < (Contiguous ? From + 1 : To); ++I) {
+        if (Budget == 0)
+          return false;
+        --Budget;
+        if (Contiguous)
+          Out.add(S.first + Base + std::min(First, Last), S.second + Base + std::max(First, Last));
+        else
           Out.add(S.first + Base + I * S0, S.second + Base + I * S0);
-        }
+      }
     }
     size_t J = 1; // next combination of the outer loops' iterations
     while (J < N && ++K[J] == Count[J])
@@ -102,13 +101,48 @@ bool addLoopSpans(IntervalSet &Out, const std::vector<Span> &Spans,
   }
 }
 
+bool SpanFamilies::add(const std::vector<int64_t> &Steps, const std::vector<int64_t> &Trips,
+                       int64_t From, int64_t To, const std::vector<Span> &Spans, uint64_t &Budget) {
+  if (Spans.size() > Budget)
+    return false;
+  Budget -= Spans.size();
+  Loops L{Steps, Trips, Steps.empty() ? 0 : From, Steps.empty() ? 1 : To};
+  if (!L.Trips.empty())
+    L.Trips[0] = 0; // the innermost loop's range is From..To
+  std::vector<Span> &G = Groups[L];
+  G.insert(G.end(), Spans.begin(), Spans.end());
+  return true;
+}
+
+bool SpanFamilies::addShifted(const SpanFamilies &Other, int64_t Shift, uint64_t &Budget) {
+  for (const auto &[L, Spans] : Other.Groups) {
+    if (Spans.size() > Budget)
+      return false;
+    Budget -= Spans.size();
+    std::vector<Span> &G = Groups[L];
+    for (const Span &S : Spans)
+      G.push_back({S.first + Shift, S.second + Shift});
+  }
+  return true;
+}
+
+bool SpanFamilies::expandInto(IntervalSet &Out, uint64_t &Budget) const {
+  for (const auto &[L, Spans] : Groups)
+    if (!addLoopSpans(Out, mergeSpans(Spans), L.Steps, L.Trips, L.From, L.To, Budget))
+      return false;
+  return true;
+}
+
 namespace {
-/// The union, per object, of direction \p Dir's sets and the atomics'.
-u128 unionBytes(const std::map<std::string, IntervalSet> &Dir,
-                const std::map<std::string, IntervalSet> &Atomic) {
-  std::map<std::string, IntervalSet> U = Dir;
-  for (const auto &[Object, Set] : Atomic)
-    U[Object].addShifted(Set, 0);
+/// Per object, the union of direction \p Dir's families and the atomics'.
+std::optional<u128> unionBytes(const std::map<std::string, SpanFamilies> &Dir,
+                               const std::map<std::string, SpanFamilies> &Atomic,
+                               uint64_t &Budget) {
+  std::map<std::string, IntervalSet> U;
+  for (const auto *Families : {&Dir, &Atomic})
+    for (const auto &[Object, F] : *Families)
+      if (!F.expandInto(U[Object], Budget))
+        return std::nullopt;
   u128 N = 0;
   for (const auto &KV : U)
     N += KV.second.bytes();
@@ -116,12 +150,17 @@ u128 unionBytes(const std::map<std::string, IntervalSet> &Dir,
 }
 } // namespace
 
-std::pair<u128, u128> FootprintSets::bytes(bool Written) const {
+std::optional<std::pair<u128, u128>> FootprintSets::bytes(bool Written) {
   constexpr int Atomic = 2;
   int D = Written ? 1 : 0;
-  u128 Lo = unionBytes(Certain[D], Certain[Atomic]);
-  u128 Hi = unionBytes(Possible[D], Possible[Atomic]) + Unplaced[D] + Unplaced[Atomic];
-  return {Lo, std::max(Lo, Hi)};
+  auto Lo = unionBytes(Certain[D], Certain[Atomic], Budget);
+  auto Hi = unionBytes(Possible[D], Possible[Atomic], Budget);
+  if (!Lo || !Hi) {
+    Problem = "the footprint needs more intervals than allowed for this launch";
+    return std::nullopt;
+  }
+  *Hi += Unplaced[D] + Unplaced[Atomic];
+  return std::make_pair(*Lo, std::max(*Lo, *Hi));
 }
 
 bool FootprintSets::touched(bool Written) const {

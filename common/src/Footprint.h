@@ -19,7 +19,9 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -34,6 +36,8 @@ public:
   u128 bytes() const;
   size_t intervals() const { return Iv.size(); }
   bool empty() const { return Iv.empty(); }
+  auto begin() const { return Iv.begin(); }
+  auto end() const { return Iv.end(); }
 
 private:
   std::map<int64_t, int64_t> Iv; ///< start -> end, disjoint and not adjacent
@@ -52,20 +56,50 @@ bool addLoopSpans(IntervalSet &Out, const std::vector<Span> &Spans,
                   const std::vector<int64_t> &Steps, const std::vector<int64_t> &Trips,
                   int64_t From, int64_t To, uint64_t &Budget);
 
+/// The spans of warp requests grouped by the loop iterations they repeat
+/// over. The copies of an unrolled loop body are separate accesses whose
+/// spans leave gaps one step wide that the other copies fill: spans of one
+/// group are merged before the loops expand them, so such a loop still adds
+/// one interval per lane rather than one per iteration.
+class SpanFamilies {
+public:
+  /// Adds \p Spans repeated as addLoopSpans describes; false when the budget
+  /// (one unit per span kept) runs out.
+  bool add(const std::vector<int64_t> &Steps, const std::vector<int64_t> &Trips, int64_t From,
+           int64_t To, const std::vector<Span> &Spans, uint64_t &Budget);
+  /// Adds every group of \p Other with its spans moved by \p Shift bytes.
+  bool addShifted(const SpanFamilies &Other, int64_t Shift, uint64_t &Budget);
+  /// Adds the union of every group to \p Out; false when the budget runs out.
+  bool expandInto(IntervalSet &Out, uint64_t &Budget) const;
+  bool empty() const { return Groups.empty(); }
+
+private:
+  struct Loops {
+    std::vector<int64_t> Steps, Trips; ///< Trips[0] unused: From and To instead
+    int64_t From = 0, To = 1;
+    bool operator<(const Loops &O) const {
+      return std::tie(Steps, Trips, From, To) < std::tie(O.Steps, O.Trips, O.From, O.To);
+    }
+  };
+  std::map<Loops, std::vector<Span>> Groups;
+};
+
 /// Footprint of one launch, per access direction (MemDir: load, store,
 /// atomic). An atomic reads and writes its bytes: bytes() counts it in both.
 struct FootprintSets {
   /// Per memory object ("p3": pointer parameter 3 at unknown address;
   /// "abs": given pointer values; "o:name": a global variable).
-  std::map<std::string, IntervalSet> Certain[3], Possible[3];
+  std::map<std::string, SpanFamilies> Certain[3], Possible[3];
   /// Bytes of requests with no address: they may add this much at most.
   u128 Unplaced[3] = {0, 0, 0};
   uint64_t Budget = uint64_t(1) << 24;
   /// Set when the budget ran out: the footprint is then not given.
   std::string Problem;
   /// [lo, hi] of the bytes read (\p Written false: loads and atomics) or
-  /// written (stores and atomics).
-  std::pair<u128, u128> bytes(bool Written) const;
+  /// written (stores and atomics); nullopt (and Problem set) when expanding
+  /// the spans runs out of budget.
+  std::optional<std::pair<u128, u128>> bytes(bool Written);
+  /// Whether any access of that direction (or an atomic) was seen.
   bool touched(bool Written) const;
 };
 

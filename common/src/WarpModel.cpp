@@ -139,12 +139,12 @@ private:
 
   void addFootprint(const std::array<Lane, WarpSize> &Lanes, const Lane &First, int64_t From,
                     int64_t To);
-  void footprintOfFullBlocks(IntervalSet *ToCertain, IntervalSet *ToPossible,
+  void footprintOfFullBlocks(SpanFamilies *ToCertain, SpanFamilies *ToPossible,
                              const std::vector<int64_t> &Shifts, int64_t BlockThreads);
   void footprintOverBudget();
   /// Where the footprint goes (null: not collected, or not in this pass).
   FootprintSets *FP = nullptr;
-  IntervalSet *Certain = nullptr, *Possible = nullptr;
+  SpanFamilies *Certain = nullptr, *Possible = nullptr;
   u128 *Unplaced = nullptr;
   int64_t AbsBase = 0;
   /// A pass that only collects the footprint (runByShift's block 0).
@@ -249,7 +249,7 @@ bool AccessEvaluator::runByShift() {
   for (const auto &G : Guards)
     HoldsInBlock.push_back(G.first);
   Env.CtaId = {0, 0, 0};
-  IntervalSet *KeepCertain = Certain, *KeepPossible = Possible;
+  SpanFamilies *KeepCertain = Certain, *KeepPossible = Possible;
   Certain = Possible = nullptr; // the residue passes below have no real addresses
   for (int64_t S = 0; S < Period; ++S) {
     if (!Full[size_t(S)])
@@ -296,17 +296,17 @@ void AccessEvaluator::addFootprint(const std::array<Lane, WarpSize> &Lanes, cons
     if (Ln.Active && (Ln.Trips.empty() ? 1 : Ln.Trips[0]) >= To)
       Spans.push_back({AbsBase + Ln.Addr, AbsBase + Ln.Addr + int64_t(A.Width)});
   Spans = mergeSpans(std::move(Spans));
-  if (!addLoopSpans(*Possible, Spans, First.Steps, First.Trips, From, To, FP->Budget) ||
-      (Certain && !addLoopSpans(*Certain, Spans, First.Steps, First.Trips, From, To, FP->Budget)))
+  if (!Possible->add(First.Steps, First.Trips, From, To, Spans, FP->Budget) ||
+      (Certain && !Certain->add(First.Steps, First.Trips, From, To, Spans, FP->Budget)))
     footprintOverBudget();
 }
 
 /// Full blocks touch block 0's bytes moved by their exact shift: block 0 is
 /// evaluated once more for its spans, which are then added at every shift.
-void AccessEvaluator::footprintOfFullBlocks(IntervalSet *ToCertain, IntervalSet *ToPossible,
+void AccessEvaluator::footprintOfFullBlocks(SpanFamilies *ToCertain, SpanFamilies *ToPossible,
                                             const std::vector<int64_t> &Shifts,
                                             int64_t BlockThreads) {
-  IntervalSet Block0Certain, Block0Possible;
+  SpanFamilies Block0Certain, Block0Possible;
   u128 *KeepUnplaced = Unplaced;
   Certain = ToCertain ? &Block0Certain : nullptr;
   Possible = &Block0Possible;
@@ -320,15 +320,12 @@ void AccessEvaluator::footprintOfFullBlocks(IntervalSet *ToCertain, IntervalSet 
   Certain = ToCertain;
   Possible = ToPossible;
   Unplaced = KeepUnplaced;
-  u128 Cost = u128(Shifts.size()) * (Block0Possible.intervals() + Block0Certain.intervals());
-  if (Cost > FP->Budget)
-    return footprintOverBudget();
-  FP->Budget -= uint64_t(Cost);
-  for (int64_t S : Shifts) {
-    Possible->addShifted(Block0Possible, S);
-    if (Certain)
-      Certain->addShifted(Block0Certain, S);
-  }
+  // The spans move with their loops, so that they still merge with those of
+  // other accesses (an unrolled loop's copies) when the sets are expanded.
+  for (int64_t S : Shifts)
+    if (!Possible->addShifted(Block0Possible, S, FP->Budget) ||
+        (Certain && !Certain->addShifted(Block0Certain, S, FP->Budget)))
+      return footprintOverBudget();
 }
 
 void AccessEvaluator::run() {
@@ -515,19 +512,20 @@ std::pair<std::string, int64_t> footprintObject(const WarpAccess &A,
 }
 
 /// footprint.global.{load,store} from the collected sets, or the note why not.
-void writeFootprint(WarpTraffic &Out, const FootprintSets &FP) {
+void writeFootprint(WarpTraffic &Out, FootprintSets &FP) {
+  std::map<std::string, Bounds> Found;
+  for (bool Written : {false, true}) {
+    if (!FP.Problem.empty() || !FP.touched(Written))
+      continue;
+    if (auto B = FP.bytes(Written))
+      Found[std::string("footprint.global.") + (Written ? "store" : "load")] = {B->first,
+                                                                                B->second};
+  }
   if (!FP.Problem.empty()) {
     Out.FootprintNote = FP.Problem;
     return;
   }
-  for (bool Written : {false, true}) {
-    if (!FP.touched(Written))
-      continue;
-    auto [Lo, Hi] = FP.bytes(Written);
-    Bounds &B = Out.Counts[std::string("footprint.global.") + (Written ? "store" : "load")];
-    B.Lo = Lo;
-    B.Hi = Hi;
-  }
+  Out.Counts.insert(Found.begin(), Found.end());
   std::set<std::string> Apart; // pointer parameters whose values were not given
   for (const auto &Sets : FP.Possible)
     for (const auto &KV : Sets)
