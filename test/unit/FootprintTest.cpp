@@ -275,3 +275,28 @@ TEST(Footprint, OverBudgetSaysWhy) {
   EXPECT_NE(T.FootprintNote.find("more intervals than allowed"), std::string::npos);
   EXPECT_TRUE(T.Counts.count("warp_bytes.global.load")); // the rest is still given
 }
+
+// A loop unrolled by 4 over each thread's row of m floats: four accesses
+// (elements j, j+1, j+2, j+3) with a step of 16 bytes. Each alone leaves
+// 12-byte gaps; together they cover the row. The spans of the copies are
+// merged before the loop expands them: one interval per row, within a budget
+// far below one interval per iteration.
+TEST(Footprint, UnrolledLoopCopiesFillEachOther) {
+  const int64_t M = 784;
+  json Trips = M / 4;
+  json Loops = json::array({{{"step", 16}, {"trips", Trips}}});
+  std::vector<WarpAccess> A;
+  for (int U = 0; U < 4; ++U)
+    A.push_back(access("load", 4, mul(4, add(mul(gid(), M), U)), {cmp("slt", gid(), arg(0)), Trips},
+                       Loops));
+  Launch X = launch(40, 256, {10000});
+  WarpModelOptions O;
+  O.MaxFootprintIntervals = 200000; // 10000 rows x 196 iterations would need 1.96M
+  for (bool Shift : {true, false}) {
+    O.ByShift = Shift;
+    WarpTraffic T = evaluateWarpTraffic(A, X.L, X.Env, {}, {"a"}, O);
+    EXPECT_EQ(T.FootprintNote, "");
+    ASSERT_TRUE(T.Counts.count("footprint.global.load"));
+    EXPECT_EQ(T.Counts.at("footprint.global.load").Lo, u128(10000 * M * 4));
+  }
+}
