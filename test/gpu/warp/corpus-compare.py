@@ -50,15 +50,25 @@ def read_profile(path):
     return [r for r in doc.get("launches", [])]
 
 
-def compare_program(d, name, details):
+def program_launches(d, name):
+    """ncu's rows (kernel name, metrics) in launch order and the profile's
+    launch records per base kernel name; None when either file is missing."""
     ncu = os.path.join(d, name + ".ncu.csv")
     prof = os.path.join(d, name + ".profile.json")
     if not (os.path.exists(ncu) and os.path.exists(prof)):
-        return {}
+        return None
     _, rows = read_ncu_csv(ncu)
     records = defaultdict(list)
     for r in read_profile(prof):
         records[base_name(r["kernel"])].append(r)
+    return rows, records
+
+
+def compare_program(d, name, details):
+    inputs = program_launches(d, name)
+    if inputs is None:
+        return {}
+    rows, records = inputs
     seen = defaultdict(int)
     kernels = {}
     for kname, metrics in rows:

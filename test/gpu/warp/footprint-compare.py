@@ -19,7 +19,6 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import read_ncu_csv  # noqa: E402
 from importlib import import_module  # noqa: E402
 
 corpus = import_module("corpus-compare")
@@ -32,14 +31,10 @@ def bounds(v):
 
 
 def compare_program(d, name, o, details):
-    ncu = os.path.join(d, name + ".ncu.csv")
-    prof = os.path.join(d, name + ".profile.json")
-    if not (os.path.exists(ncu) and os.path.exists(prof)):
+    inputs = corpus.program_launches(d, name)
+    if inputs is None:
         return {}
-    _, rows = read_ncu_csv(ncu)
-    records = defaultdict(list)
-    for r in corpus.read_profile(prof):
-        records[corpus.base_name(r["kernel"])].append(r)
+    rows, records = inputs
     seen = defaultdict(int)
     kernels = {}
     for kname, metrics in rows:
