@@ -89,9 +89,18 @@ public:
   }
 
 private:
-  void unknown(std::string Why) {
-    if (std::find(Out.Unknown.begin(), Out.Unknown.end(), Why) == Out.Unknown.end())
-      Out.Unknown.push_back(std::move(Why));
+  /// Records why the model is not exact. \p BoundsHold: the construct is
+  /// one the terms' flags account for (a condition or trip count left out of
+  /// a multiplicity); any other reason leaves counts out, so the terms' sum
+  /// is no upper bound.
+  void unknown(std::string Why, bool BoundsHold = false) {
+    auto Add = [](std::vector<std::string> &V, const std::string &S) {
+      if (std::find(V.begin(), V.end(), S) == V.end())
+        V.push_back(S);
+    };
+    if (!BoundsHold)
+      Add(Out.NoUpperBound, Why);
+    Add(Out.Unknown, Why);
   }
   std::string at(const BasicBlock &BB) { return F.getName().str() + ":" + blockName(BB); }
 
@@ -145,7 +154,7 @@ private:
       P.push_back(std::move(*E));
       return;
     }
-    unknown("branch on data or on a loop variable in " + at(Where));
+    unknown("branch on data or on a loop variable in " + at(Where), /*BoundsHold=*/true);
     AtomFailed = true;
   }
 
@@ -182,7 +191,7 @@ private:
     if (auto *SI = dyn_cast<SwitchInst>(T)) {
       auto Cond = EB.build(SI->getCondition());
       if (!Cond) {
-        unknown("switch on data or on a loop variable in " + at(*P));
+        unknown("switch on data or on a loop variable in " + at(*P), /*BoundsHold=*/true);
         AtomFailed = true;
         return {Product{}};
       }
@@ -244,9 +253,10 @@ private:
                !C.ArgBytes.empty();
     if (Any)
       for (const Product &P : Mult)
-        Out.Terms.push_back({C.Counts, P, at(*BB), C.ArgBytes});
+        Out.Terms.push_back(
+            {C.Counts, P, at(*BB), C.ArgBytes, Opaque == Opacity::Guard, Opaque == Opacity::Trips});
     for (const CallBase *CB : C.Calls)
-      emitCall(*CB, Mult);
+      emitCall(*CB, Mult, Opaque);
     for (IRWarpAccess &W :
          describeBlockAccesses(*BB, SE, LI, EB, [this](Loop *L) { return tripCount(L); })) {
       W.Alternatives = Mult;
@@ -258,7 +268,7 @@ private:
     }
   }
 
-  void emitCall(const CallBase &CB, const Alts &Mult);
+  void emitCall(const CallBase &CB, const Alts &Mult, Opacity Opaque);
 
   void region(Loop *L, BasicBlock *Entry, const Alts &Base, Opacity BaseOpaque) {
     DenseMap<BasicBlock *, Alts> Cond;
@@ -326,8 +336,9 @@ private:
         std::optional<JExpr> Trips = tripCount(Sub);
         if (!Trips)
           unknown("loop at " + at(*BB) +
-                  " has a trip count hroof cannot express (data-dependent or "
-                  "irregular); counted as one iteration per entry");
+                      " has a trip count hroof cannot express (data-dependent or "
+                      "irregular); counted as one iteration per entry",
+                  /*BoundsHold=*/true);
         else
           for (Product &P : Mult)
             P.push_back(*Trips);
@@ -398,7 +409,7 @@ public:
   SmallPtrSet<const Function *, 8> InProgress;
 };
 
-void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
+void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult, Opacity Opaque) {
   Function *G = CB.getCalledFunction();
   const IRFunctionModel *GM = MM.get(*G);
   if (!GM) {
@@ -413,6 +424,8 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
   for (const std::string &C : GM->Callees)
     Add(Out.Callees, C);
   for (const std::string &U : GM->Unknown)
+    unknown(U, /*BoundsHold=*/true); // the callee's terms carry its flags
+  for (const std::string &U : GM->NoUpperBound)
     unknown(U);
   // The callee's addresses are relative to its own arguments; substituting
   // them is left for later: its accesses make the warp-level model partial.
@@ -449,16 +462,22 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult) {
     Product Callee;
     for (const JExpr &F : T.Factors) {
       JExpr S = F;
-      if (substituteArgs(S, Args))
+      if (substituteArgs(S, Args)) {
         Callee.push_back(std::move(S));
-      else
+      } else {
+        // A factor left out may be a count (more) or a condition (less).
+        T.Unbounded = true;
         unknown("counts of " + G->getName().str() + " depend on an argument " +
-                "that is data or a loop variable at " + at(*CB.getParent()));
+                    "that is data or a loop variable at " + at(*CB.getParent()),
+                /*BoundsHold=*/true);
+      }
     }
+    T.Guarded |= Opaque == Opacity::Guard;
+    T.Unbounded |= Opaque == Opacity::Trips;
     for (const Product &P : Mult) {
       Product All = P;
       All.insert(All.end(), Callee.begin(), Callee.end());
-      Out.Terms.push_back({T.Counts, std::move(All), T.Where, T.ArgBytes});
+      Out.Terms.push_back({T.Counts, std::move(All), T.Where, T.ArgBytes, T.Guarded, T.Unbounded});
     }
   }
 }
@@ -536,8 +555,13 @@ json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
       json::Array Factors;
       for (const JExpr &E : T.Factors)
         Factors.push_back(E);
-      Terms.push_back(json::Object{
-          {"where", T.Where}, {"counts", std::move(Counts)}, {"factors", std::move(Factors)}});
+      json::Object Term{
+          {"where", T.Where}, {"counts", std::move(Counts)}, {"factors", std::move(Factors)}};
+      if (T.Guarded)
+        Term["guarded"] = true;
+      if (T.Unbounded)
+        Term["unbounded"] = true;
+      Terms.push_back(std::move(Term));
     }
     json::Array Unknown, Callees, Accesses, WarpUnknown;
     for (const IRWarpAccess &W : FM.Accesses)
@@ -546,12 +570,16 @@ json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
       WarpUnknown.push_back(U);
     for (const std::string &U : FM.Unknown)
       Unknown.push_back(U);
+    json::Array NoUpperBound;
+    for (const std::string &U : FM.NoUpperBound)
+      NoUpperBound.push_back(U);
     for (const std::string &C : FM.Callees)
       Callees.push_back(C);
     Kernels.push_back(json::Object{{"name", demangle(F->getName().str())},
                                    {"mangled", F->getName()},
                                    {"exact", FM.exact()},
                                    {"unknown", std::move(Unknown)},
+                                   {"no_upper_bound", std::move(NoUpperBound)},
                                    {"functions", std::move(Callees)},
                                    {"params", std::move(Params)},
                                    {"terms", std::move(Terms)},

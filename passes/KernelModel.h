@@ -46,12 +46,20 @@ struct IRModelTerm {
   /// Bytes through a device function's pointer argument, per (argument,
   /// direction): resolved at each call site (never left in a kernel's terms).
   std::map<std::pair<unsigned, MemDir>, uint64_t> ArgBytes;
+  /// The multiplicity lacks a condition the model cannot express: the term
+  /// is an upper bound of what runs (its lower bound is 0).
+  bool Guarded = false;
+  /// It lacks a trip count (counted once per entry): no bound either way.
+  bool Unbounded = false;
 };
 
 struct IRFunctionModel {
   bool IsKernel = false;
   std::vector<IRModelTerm> Terms;
   std::vector<std::string> Unknown; ///< why not exact (deduplicated)
+  /// The reasons among Unknown that leave counts out entirely (calls, asm,
+  /// paths cut...): with any, the terms' sum is no upper bound.
+  std::vector<std::string> NoUpperBound;
   std::vector<std::string> Callees; ///< device functions counted in
   /// Global and shared loads and stores, for the warp-level model.
   std::vector<IRWarpAccess> Accesses;

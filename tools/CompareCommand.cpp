@@ -16,6 +16,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <regex>
 #include <sstream>
 #include <tuple>
@@ -73,6 +74,8 @@ struct Line {
 
 /// The static cell: a number, or "lo..hi" for bounds.
 std::string staticCell(const Line &L) {
+  if (L.StaticHi && L.Static && std::isinf(*L.StaticHi))
+    return fmtNum(*L.Static, 3) + "..(no bound)";
   if (L.StaticHi && L.Static && *L.StaticHi != *L.Static)
     return fmtNum(*L.Static, 3) + ".." + fmtNum(*L.StaticHi, 3);
   return cell(L.Static);
@@ -82,17 +85,46 @@ nlohmann::json optJson(std::optional<double> V) {
   return V ? nlohmann::json(*V) : nlohmann::json(nullptr);
 }
 
+/// A model that is not exact gives bounds: the static cell of the counters
+/// under \p Keys (prefixes ending in '.', or whole keys) becomes lo..hi per
+/// launch, hi infinite where some counter has no upper bound.
+void staticBounds(const KernelData &K, std::initializer_list<std::string> Keys, Line &L) {
+  if (!K.StaticHasBounds || !K.Static.Launches)
+    return;
+  double Lo = 0, Hi = 0;
+  bool Bounded = true;
+  auto Match = [&](const std::string &Counter) {
+    for (const std::string &Key : Keys)
+      if (Key.back() == '.' ? Counter.compare(0, Key.size(), Key) == 0 : Counter == Key)
+        return true;
+    return false;
+  };
+  for (const auto &[Counter, V] : K.StaticLo)
+    Lo += Match(Counter) ? V : 0;
+  for (const auto &[Counter, V] : K.StaticHi)
+    Hi += Match(Counter) ? V : 0;
+  for (const std::string &Counter : K.StaticNoHi)
+    Bounded &= !Match(Counter);
+  double N = double(K.Static.Launches);
+  L.Static = Lo / N;
+  L.StaticHi = Bounded ? Hi / N : std::numeric_limits<double>::infinity();
+}
+
 /// The per-launch rows of one kernel: FLOPs by precision, bytes by level
 /// and the arithmetic intensities, in each source.
 std::vector<Line> comparisonLines(const KernelData &K) {
   std::vector<Line> Lines;
   auto Add = [&](const std::string &What, const std::string &Key) {
     Line L{What, perLaunch(K.Static, Key), perLaunch(K.Dynamic, Key), perLaunch(K.Counters, Key)};
+    if (L.Static)
+      staticBounds(K, {Key}, L);
     // Rows that are zero in every source carry nothing.
     if (L.Static.value_or(0) || L.Dynamic.value_or(0) || L.Counters.value_or(0))
       Lines.push_back(L);
   };
   Lines.push_back({"FLOPs (all)", flopsOf(K.Static), flopsOf(K.Dynamic), flopsOf(K.Counters)});
+  if (Lines.back().Static)
+    staticBounds(K, {"flops.", "tensor_flops."}, Lines.back());
   for (const char *P : {"f64", "f32", "f16", "bf16"})
     Add(std::string("  flops ") + P, std::string("flops.") + P);
   for (const char *T : {"f16", "bf16", "tf32", "fp8", "int8", "f64"})
@@ -331,6 +363,25 @@ void footprintReasons(const std::vector<Line> &Lines, std::vector<std::string> &
   }
 }
 
+/// Where the static model gives bounds (not exact), whether the dynamic
+/// counts lie inside them: they must, whatever the data.
+void boundsReasons(const std::vector<Line> &Lines, std::vector<std::string> &Why) {
+  std::string Inside, Outside;
+  for (const Line &L : Lines) {
+    bool IsWarp = L.What.rfind("warp bytes", 0) == 0 || L.What.rfind("sectors", 0) == 0 ||
+                  L.What.rfind("wavefronts", 0) == 0 || L.What.rfind("footprint", 0) == 0;
+    if (IsWarp || !L.Static || !L.StaticHi || !L.Dynamic || *L.StaticHi == *L.Static)
+      continue;
+    bool In = *L.Static * 0.99 <= *L.Dynamic && *L.Dynamic <= *L.StaticHi * 1.01;
+    std::string &To = In ? Inside : Outside;
+    To += (To.empty() ? "" : ", ") + L.What.substr(L.What.find_first_not_of(' '));
+  }
+  if (!Inside.empty())
+    Why.push_back("dynamic within the static bounds: " + Inside);
+  if (!Outside.empty())
+    Why.push_back("dynamic OUTSIDE the static bounds (a defect of the model): " + Outside);
+}
+
 /// Whether the static warp-level model agrees with the counters: exact rows
 /// equal, bounded rows containing the counter; the rows that do not, named.
 void warpReasons(const std::vector<Line> &Lines, double Tolerance, std::vector<std::string> &Why) {
@@ -418,6 +469,7 @@ int runCompare(const CompareOptions &O) {
     staticReasons(K, T, O.Tolerance, Why);
     counterReasons(K, T, O.Tolerance, Why);
     cacheReasons(K, T, Why);
+    boundsReasons(Lines, Why);
     warpReasons(Lines, O.Tolerance, Why);
     footprintReasons(Lines, Why);
     if (O.Json)

@@ -144,6 +144,8 @@ int runStatic(const StaticOptions &O) {
         KJ["total"] = nullptr;
         KJ["problem"] = R.Problem;
       }
+      if (R.Bounds)
+        KJ["bounds"] = totalBoundsToJson(*R.Bounds);
       if (Req.Shape)
         KJ["warp"] = warpResultToJson(R);
       if (Machine)

@@ -3,6 +3,7 @@
 #include "StaticReport.h"
 #include "Toolchain.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -164,6 +165,8 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
   }
   try {
     R.Total = evaluateKernel(K, *Req.Shape, Env);
+    if (!K.Exact)
+      R.Bounds = evaluateKernelBounds(K, *Req.Shape, Env);
   } catch (const ExprError &E) {
     R.Problem = E.what();
   }
@@ -215,6 +218,27 @@ nlohmann::json warpResultToJson(const KernelResult &R) {
                                              : "no launch"}};
 }
 
+/// The totals of a kernel that is not exact: [lo, hi] per counter, never
+/// one number (lo: the terms whose multiplicity is known; hi: every term).
+static void printBoundsText(std::ostream &OS, const TotalBounds &B) {
+  OS << "  total (bounds: the model is not exact):\n";
+  auto Cell = [&](u128 Lo, std::optional<u128> Hi) {
+    return "[" + u128ToString(Lo) + ", " + (Hi ? u128ToString(*Hi) : std::string("no bound")) + "]";
+  };
+  for (int I = 0; I < NumCounters; ++I)
+    if (B.Lo[I] || B.Hi[I])
+      OS << "    " << std::left << std::setw(34) << counterName(I)
+         << Cell(B.Lo[I], B.HasHi[I] ? std::optional<u128>(B.Hi[I]) : std::nullopt) << "\n";
+  bool FlopsBounded = true;
+  for (int I = FlopsBase; I < SpecialBase; ++I)
+    FlopsBounded &= B.HasHi[I];
+  OS << "    " << std::left << std::setw(34) << "flops (all, tensor included)"
+     << Cell(totalFlops(B.Lo), FlopsBounded ? std::optional<u128>(totalFlops(B.Hi)) : std::nullopt)
+     << "\n";
+  if (!B.allBounded())
+    OS << "    no upper bound: " << B.NoHiBecause << "\n";
+}
+
 void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms) {
   const KernelModel &K = *R.Kernel;
   OS << "kernel " << K.Name << (K.Exact ? "  [exact]" : "  [not exact]") << "\n";
@@ -245,17 +269,21 @@ void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms) {
     OS << "  total: not evaluated: " << R.Problem << "\n";
     return;
   }
-  OS << "  total:\n";
-  for (int I = 0; I < NumCounters; ++I)
-    if ((*R.Total)[I])
-      OS << "    " << std::left << std::setw(34) << counterName(I) << u128ToString((*R.Total)[I])
-         << "\n";
-  u128 F = totalFlops(*R.Total), B = globalBytes(*R.Total);
-  OS << "    " << std::left << std::setw(34) << "flops (all, tensor included)" << u128ToString(F)
-     << "\n";
-  if (B)
-    OS << "    " << std::left << std::setw(34) << "AI (flops / global bytes)"
-       << std::setprecision(4) << double(F) / double(B) << "\n";
+  if (R.Bounds) {
+    printBoundsText(OS, *R.Bounds);
+  } else {
+    OS << "  total:\n";
+    for (int I = 0; I < NumCounters; ++I)
+      if ((*R.Total)[I])
+        OS << "    " << std::left << std::setw(34) << counterName(I) << u128ToString((*R.Total)[I])
+           << "\n";
+    u128 F = totalFlops(*R.Total), B = globalBytes(*R.Total);
+    OS << "    " << std::left << std::setw(34) << "flops (all, tensor included)" << u128ToString(F)
+       << "\n";
+    if (B)
+      OS << "    " << std::left << std::setw(34) << "AI (flops / global bytes)"
+         << std::setprecision(4) << double(F) / double(B) << "\n";
+  }
   printWarpText(OS, R);
 }
 

@@ -26,6 +26,9 @@ struct LaunchRequest {
 struct KernelResult {
   const KernelModel *Kernel = nullptr;
   std::optional<TotalVector> Total;
+  /// For a kernel that is not exact: its totals' bounds (Total is then the
+  /// sum of every term, the upper bound when there is one).
+  std::optional<TotalBounds> Bounds;
   std::string Problem; ///< why no total (missing argument, ...)
   /// Warp-level traffic (hroof/WarpModel.h), or why it was not evaluated.
   std::optional<WarpTraffic> Warp;

@@ -63,6 +63,8 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
     K.Exact = KJ.value("exact", false);
     for (const auto &U : KJ.value("unknown", nlohmann::json::array()))
       K.Unknown.push_back(U.get<std::string>());
+    for (const auto &U : KJ.value("no_upper_bound", nlohmann::json::array()))
+      K.NoUpperBound.push_back(U.get<std::string>());
     for (const auto &F : KJ.value("functions", nlohmann::json::array()))
       K.Functions.push_back(F.get<std::string>());
     for (const auto &PJ : KJ.value("params", nlohmann::json::array())) {
@@ -78,6 +80,8 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
     for (const auto &TJ : KJ.value("terms", nlohmann::json::array())) {
       ModelTerm T;
       T.Where = TJ.value("where", "");
+      T.Guarded = TJ.value("guarded", false);
+      T.Unbounded = TJ.value("unbounded", false);
       if (!TJ.contains("counts") || !TJ["counts"].is_object())
         throw std::runtime_error(Where + ": term without 'counts'");
       for (auto It = TJ["counts"].begin(); It != TJ["counts"].end(); ++It) {
@@ -132,8 +136,11 @@ std::vector<int> neededArgs(const KernelModel &K) {
   return Out;
 }
 
-TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
-                           const ThreadSumOptions &Opts) {
+namespace {
+/// The totals of the terms \p Take selects.
+template <typename Pred>
+TotalVector sumTerms(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
+                     const ThreadSumOptions &Opts, Pred Take) {
   EvalEnv Env = Args;
   Env.ArgNames.clear();
   for (const ModelParam &P : K.Params)
@@ -141,6 +148,8 @@ TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L, const Eva
   // Terms with the same multiplicity are summed once.
   std::map<std::string, std::pair<const std::vector<ExprPtr> *, CountVector>> Groups;
   for (const ModelTerm &T : K.Terms) {
+    if (!Take(T))
+      continue;
     nlohmann::json Key = nlohmann::json::array();
     for (const ExprPtr &F : T.Factors)
       Key.push_back(F->toJson());
@@ -160,6 +169,48 @@ TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L, const Eva
       Total[I] += Mult * u128(G.second[I]);
   }
   return Total;
+}
+} // namespace
+
+TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
+                           const ThreadSumOptions &Opts) {
+  return sumTerms(K, L, Args, Opts, [](const ModelTerm &) { return true; });
+}
+
+nlohmann::json totalBoundsToJson(const TotalBounds &B) {
+  nlohmann::json Hi = countsToJson(B.Hi);
+  for (int I = 0; I < NumCounters; ++I)
+    if (!B.HasHi[I]) { // "flops.f32" -> /flops/f32
+      std::string Ptr = "/" + counterName(I);
+      std::replace(Ptr.begin(), Ptr.end(), '.', '/');
+      Hi[nlohmann::json::json_pointer(Ptr)] = nullptr;
+    }
+  nlohmann::json J = {{"lo", countsToJson(B.Lo)}, {"hi", Hi}};
+  if (!B.allBounded())
+    J["no_upper_bound"] = B.NoHiBecause;
+  return J;
+}
+
+bool TotalBounds::allBounded() const {
+  return std::all_of(HasHi.begin(), HasHi.end(), [](bool B) { return B; });
+}
+
+TotalBounds evaluateKernelBounds(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
+                                 const ThreadSumOptions &Opts) {
+  TotalBounds B;
+  B.Lo = sumTerms(K, L, Args, Opts, [](const ModelTerm &T) { return !T.Guarded && !T.Unbounded; });
+  B.Hi = evaluateKernel(K, L, Args, Opts);
+  B.HasHi.fill(K.NoUpperBound.empty());
+  if (!K.NoUpperBound.empty())
+    B.NoHiBecause = K.NoUpperBound.front();
+  for (const ModelTerm &T : K.Terms)
+    for (int I = 0; I < NumCounters; ++I)
+      if (T.Unbounded && T.Counts[I] && B.HasHi[I]) {
+        B.HasHi[I] = false;
+        if (B.NoHiBecause.empty())
+          B.NoHiBecause = "a loop at " + T.Where + " has no trip count hroof can express";
+      }
+  return B;
 }
 
 } // namespace hroof

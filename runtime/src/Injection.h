@@ -75,7 +75,12 @@ struct FuncInfo {
   /// training loops repeat the same launches, and a thread-by-thread
   /// evaluation can take seconds. Bounded (StaticCacheLimit entries).
   std::mutex StaticCacheLock;
-  std::map<std::string, std::pair<std::optional<TotalVector>, std::string>> StaticCache;
+  struct StaticResult {
+    std::optional<TotalVector> Total;
+    std::optional<TotalBounds> Bounds; ///< when the model is not exact
+    std::string Problem;
+  };
+  std::map<std::string, StaticResult> StaticCache;
   /// Warp-level traffic by the same key plus the pointers modulo 128.
   std::map<std::string, std::pair<std::optional<WarpTraffic>, std::string>> WarpCache;
 };

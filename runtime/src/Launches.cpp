@@ -439,8 +439,9 @@ void evaluateStatic(InFlight &IF) {
       std::lock_guard<std::mutex> G(FM.StaticCacheLock);
       auto It = FM.StaticCache.find(Key);
       if (It != FM.StaticCache.end()) {
-        LR.Static = It->second.first;
-        LR.StaticProblem = It->second.second;
+        LR.Static = It->second.Total;
+        LR.StaticBounds = It->second.Bounds;
+        LR.StaticProblem = It->second.Problem;
         Cached = true;
       }
     }
@@ -449,12 +450,14 @@ void evaluateStatic(InFlight &IF) {
         ThreadSumOptions O;
         O.MaxEvaluations = uint64_t(T.S.EvalLimit);
         LR.Static = evaluateKernel(*F.Model, IF.Shape, IF.Env, O);
+        if (!F.Model->Exact)
+          LR.StaticBounds = evaluateKernelBounds(*F.Model, IF.Shape, IF.Env, O);
       } catch (const std::exception &E) {
         LR.StaticProblem = E.what();
       }
       std::lock_guard<std::mutex> G(FM.StaticCacheLock);
       if (FM.StaticCache.size() < StaticCacheLimit)
-        FM.StaticCache[Key] = {LR.Static, LR.StaticProblem};
+        FM.StaticCache[Key] = {LR.Static, LR.StaticBounds, LR.StaticProblem};
     }
     evaluateWarp(IF, Key);
   }

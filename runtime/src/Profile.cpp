@@ -193,6 +193,8 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
     if (R.Static) {
       J["static"] = countsToJson(*R.Static);
       J["static_exact"] = R.StaticExact;
+      if (R.StaticBounds)
+        J["static_bounds"] = totalBoundsToJson(*R.StaticBounds);
       if (R.Dynamic)
         J["static_matches_dynamic"] = sameCounts(*R.Dynamic, *R.Static);
     } else {
@@ -246,6 +248,16 @@ void KernelAggregate::add(const LaunchRecord &R) {
     for (int I = 0; I < NumCounters; ++I)
       Static[I] += (*R.Static)[I];
     StaticExact &= R.StaticExact;
+    if (StaticEvaluated == 1)
+      StaticBounds.HasHi.fill(true);
+    const TotalBounds *B = R.StaticBounds ? &*R.StaticBounds : nullptr;
+    for (int I = 0; I < NumCounters; ++I) {
+      StaticBounds.Lo[I] += B ? B->Lo[I] : (*R.Static)[I];
+      StaticBounds.Hi[I] += B ? B->Hi[I] : (*R.Static)[I];
+      StaticBounds.HasHi[I] = StaticBounds.HasHi[I] && (!B || B->HasHi[I]);
+    }
+    if (B && StaticBounds.NoHiBecause.empty())
+      StaticBounds.NoHiBecause = B->NoHiBecause;
     if (R.Dynamic)
       ++(sameCounts(*R.Dynamic, *R.Static) ? StaticMatches : StaticDiffers);
   } else if (R.Instrumented && !R.StaticProblem.empty() && StaticProblems.size() < 4 &&
@@ -285,6 +297,8 @@ nlohmann::json KernelAggregate::toJson() const {
     J["static"] = {{"launches", StaticEvaluated},           {"exact", StaticExact},
                    {"total", countsToJson(Static)},         {"matches_dynamic", StaticMatches},
                    {"differs_from_dynamic", StaticDiffers}, {"problems", StaticProblems}};
+    if (!StaticExact && StaticEvaluated)
+      J["static"]["bounds"] = totalBoundsToJson(StaticBounds);
   }
   if (WarpEvaluated) {
     // Sums over the launches with warp-level numbers: lower and upper

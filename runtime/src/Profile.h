@@ -102,6 +102,7 @@ struct LaunchRecord {
   std::optional<CountVector> Dynamic;                ///< this launch's exact counts
   std::string DynamicProblem;                        ///< why no counts (instrumented only)
   std::optional<TotalVector> Static;                 ///< static model at this launch
+  std::optional<TotalBounds> StaticBounds;           ///< [lo, hi] when not exact
   std::string StaticProblem;                         ///< why no static totals
   bool StaticExact = true;                           ///< the model says it is exact
   std::optional<WarpTraffic> StaticWarp;             ///< warp-level model at this launch
@@ -128,6 +129,7 @@ struct KernelAggregate {
   TotalVector Static{};
   uint64_t StaticMatches = 0, StaticDiffers = 0; ///< among launches with both
   bool StaticExact = true;
+  TotalBounds StaticBounds;                ///< summed [lo, hi] (exact launches: lo = hi)
   std::vector<std::string> StaticProblems; ///< distinct, at most 4
   uint64_t WarpEvaluated = 0;              ///< launches with warp-level numbers
   bool WarpExact = true;

@@ -56,3 +56,38 @@ TEST(StaticModel, RejectsForeignJson) {
   J["hroof_static_model"] = 99;
   EXPECT_THROW(parseStaticModel(J), std::runtime_error);
 }
+
+// Totals of a model that is not exact as bounds: a known term (2 FLOPs per
+// thread), a guarded one (5 FLOPs and 12 B, under a condition on data) and a
+// loop without a trip count (4 B per entry): lo counts the first only, hi
+// the first two, and the loop's loads have no upper bound.
+TEST(StaticModel, BoundsOfAModelThatIsNotExact) {
+  json J = saxpyModel();
+  json &K = J["kernels"][0];
+  K["exact"] = false;
+  K["unknown"] = {"branch on data", "loop with no trip count"};
+  K["terms"] = json::parse(R"JSON([
+    {"where": "k:a", "counts": {"flops.f32": 2}, "factors": []},
+    {"where": "k:b", "counts": {"flops.f32": 5, "bytes.global.load": 12}, "factors": [],
+     "guarded": true},
+    {"where": "k:c", "counts": {"bytes.global.load": 4}, "factors": [], "unbounded": true}])JSON");
+  StaticModule M = parseStaticModel(J);
+  EvalEnv E;
+  TotalBounds B = evaluateKernelBounds(M.Kernels[0], LaunchShape{{2, 1, 1}, {64, 1, 1}}, E);
+  int F32 = flopsIndex(Precision::F32), Ld = bytesIndex(MemSpace::Global, MemDir::Load);
+  EXPECT_EQ(uint64_t(B.Lo[F32]), 256u);
+  EXPECT_EQ(uint64_t(B.Hi[F32]), 896u);
+  EXPECT_TRUE(B.HasHi[F32]);
+  EXPECT_EQ(uint64_t(B.Lo[Ld]), 0u);
+  EXPECT_FALSE(B.HasHi[Ld]);
+  EXPECT_NE(B.NoHiBecause.find("k:c"), std::string::npos);
+  json Out = totalBoundsToJson(B);
+  EXPECT_TRUE(Out["hi"]["bytes"]["global"]["load"].is_null());
+  EXPECT_EQ(Out["hi"]["flops"]["f32"], 896);
+  // Counts left out altogether (an unknown call): no counter has an upper bound.
+  J["kernels"][0]["no_upper_bound"] = {"indirect call"};
+  TotalBounds C =
+      evaluateKernelBounds(parseStaticModel(J).Kernels[0], LaunchShape{{2, 1, 1}, {64, 1, 1}}, E);
+  EXPECT_FALSE(C.HasHi[F32]);
+  EXPECT_EQ(C.NoHiBecause, "indirect call");
+}

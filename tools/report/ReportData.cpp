@@ -169,9 +169,27 @@ private:
       flatten(S["hi"], "", K.StaticWarpHi);
   }
 
+  /// Dotted keys of the nulls in \p J (counters without an upper bound).
+  static void nullKeys(const nlohmann::json &J, const std::string &Prefix,
+                       std::set<std::string> &Out) {
+    for (auto It = J.begin(); J.is_object() && It != J.end(); ++It) {
+      std::string Key = Prefix.empty() ? It.key() : Prefix + "." + It.key();
+      if (It->is_null())
+        Out.insert(Key);
+      else if (It->is_object())
+        nullKeys(*It, Key, Out);
+    }
+  }
+
   void addStatic(KernelData &K, const nlohmann::json &S, const std::string &Where) {
     addSource(K.Static, S, Where);
     K.StaticExact &= F.flag(S, Where, "exact", true);
+    if (S.contains("bounds") && S["bounds"].is_object()) {
+      K.StaticHasBounds = true;
+      flatten(S["bounds"].value("lo", nlohmann::json::object()), "", K.StaticLo);
+      flatten(S["bounds"].value("hi", nlohmann::json::object()), "", K.StaticHi);
+      nullKeys(S["bounds"].value("hi", nlohmann::json::object()), "", K.StaticNoHi);
+    }
     K.StaticMatches += F.count(S, Where, "matches_dynamic");
     K.StaticDiffers += F.count(S, Where, "differs_from_dynamic");
     for (const char *Field : {"problems", "unknown"})

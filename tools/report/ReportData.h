@@ -61,6 +61,12 @@ struct KernelData {
   uint64_t CounterWarpLaunches = 0;
   bool FromProfile = false; ///< seen in an hroof profile (not only in ncu exports)
   bool StaticExact = true;
+  /// A static model that is not exact: summed bounds ("static.bounds"),
+  /// lower in StaticLo, upper in StaticHi; counters without an upper bound
+  /// in StaticNoHi.
+  bool StaticHasBounds = false;
+  Flat StaticLo, StaticHi;
+  std::set<std::string> StaticNoHi;
   uint64_t StaticMatches = 0, StaticDiffers = 0;
   std::vector<std::string> StaticUnknown;  ///< why the model is not exact
   std::vector<std::string> StaticProblems; ///< why launches had no static totals

@@ -16,6 +16,7 @@
 #include "hroof/WarpModel.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ struct ModelTerm {
   CountVector Counts{};
   std::vector<ExprPtr> Factors; ///< empty product = 1 per thread
   std::string Where;            ///< function and block, for humans
+  /// Runs under a condition the model could not express: between 0 and
+  /// what the factors give.
+  bool Guarded = false;
+  /// In a loop without a trip count (counted once per entry): no bound.
+  bool Unbounded = false;
 };
 
 struct KernelModel {
@@ -42,6 +48,9 @@ struct KernelModel {
   std::vector<ModelParam> Params;
   bool Exact = true;
   std::vector<std::string> Unknown;
+  /// The reasons among Unknown that leave counts out (calls, inline asm...):
+  /// with any, the terms' sum is no upper bound.
+  std::vector<std::string> NoUpperBound;
   std::vector<ModelTerm> Terms;
   std::vector<std::string> Functions; ///< device functions counted in
   std::vector<WarpAccess> Accesses;   ///< for the warp-level model (WarpModel.h)
@@ -64,6 +73,23 @@ int findParam(const KernelModel &K, const std::string &Name);
 /// Totals of one launch. \p Args holds values by parameter index.
 TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
                            const ThreadSumOptions &Opts = {});
+
+/// Bounds of an inexact kernel's totals for one launch: Lo counts only the
+/// terms whose multiplicity is fully known; Hi every term (an upper bound
+/// because a condition left out of a multiplicity only adds executions).
+/// A counter has no upper bound (HasHi false) when a term that lacks a trip
+/// count counts it, or, for every counter, when counts were left out.
+struct TotalBounds {
+  TotalVector Lo{}, Hi{};
+  std::array<bool, NumCounters> HasHi{};
+  std::string NoHiBecause; ///< why some counter has no upper bound
+  bool allBounded() const;
+};
+/// {"lo": counts, "hi": counts with null where a counter has no upper
+/// bound, "no_upper_bound": why (only when some counter has none)}.
+nlohmann::json totalBoundsToJson(const TotalBounds &B);
+TotalBounds evaluateKernelBounds(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
+                                 const ThreadSumOptions &Opts = {});
 
 /// Parameters that the model needs values for (indices).
 std::vector<int> neededArgs(const KernelModel &K);
