@@ -329,6 +329,15 @@ void AccessEvaluator::footprintOfFullBlocks(SpanFamilies *ToCertain, SpanFamilie
 }
 
 void AccessEvaluator::run() {
+  // Every block is visited at least once (by shift: to decide its guards),
+  // which a lane evaluation's budget pays for: a launch of billions of blocks
+  // is refused at once instead of after minutes.
+  u128 Blocks = u128(L.Grid[0]) * u128(L.Grid[1]) * u128(L.Grid[2]);
+  if (Blocks > Budget)
+    throw ExprError("the warp-level model needs more lane evaluations than allowed for "
+                    "this launch (" +
+                    u128ToString(Blocks) + " blocks)");
+  Budget -= uint64_t(Blocks);
   if (ByShift && runByShift())
     return;
   int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
