@@ -197,6 +197,8 @@ NcuExport readNcuCsv(const std::string &Path, const std::string &Text) {
     return -1;
   };
   int KCol = Col("Kernel Name"), DevName = Col("device__attribute_display_name");
+  if (KCol < 0) // the header was recognised by its first cells only
+    throw UserError("'" + Path + "': the ncu CSV header has no \"Kernel Name\" column");
   if (Rows.size() <= First)
     throw UserError("'" + Path + "': the ncu export has no kernel rows (empty profile)");
   NcuExport E;
