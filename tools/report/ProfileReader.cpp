@@ -18,6 +18,10 @@ nlohmann::json parseProfileJson(const std::string &Path, const std::string &Text
     throw UserError("'" + Path + "' is not valid JSON" +
                     (Truncated ? " (truncated: it ends before the JSON does)"
                                : " (error at byte " + std::to_string(E.byte) + ")"));
+  } catch (const nlohmann::json::out_of_range &E) {
+    // A number beyond a double's range ("1e999"): valid JSON text that no
+    // profile field can hold.
+    throw UserError("'" + Path + "' holds a number out of range: " + E.what());
   }
 }
 
