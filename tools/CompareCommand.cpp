@@ -7,6 +7,7 @@
 // with the reason for each disagreement where the tool knows it
 // (docs/report.md "hroof compare").
 //===----------------------------------------------------------------------===//
+#include "Settings.h"
 #include "Subcommand.h"
 #include "Toolchain.h"
 #include "report/ReportData.h"
@@ -455,7 +456,7 @@ int runCompare(const CompareOptions &O) {
   try {
     Re = std::regex(O.Kernel.empty() ? ".*" : O.Kernel);
   } catch (const std::regex_error &) {
-    throw UserError("--kernel '" + O.Kernel + "' is not a valid regular expression");
+    throw UsageError("--kernel '" + O.Kernel + "' is not a valid regular expression");
   }
   nlohmann::json Out = nlohmann::json::array();
   int Shown = 0;
@@ -501,6 +502,7 @@ Subcommand addCompareCommand(CLI::App &App) {
                 "relative difference (percent) that counts as a "
                 "disagreement (default 1)");
   C->add_flag("--json", O->Json, "print JSON");
+  C->footer(environmentHelp({}));
   return {C, [O] { return runCompare(*O); }};
 }
 

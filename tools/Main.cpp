@@ -61,7 +61,7 @@ std::vector<const KernelModel *> selectKernels(const StaticModule &M, const Stat
   try {
     Re = std::regex(O.KernelRegex.empty() ? ".*" : O.KernelRegex);
   } catch (const std::regex_error &E) {
-    throw UserError("--kernel '" + O.KernelRegex + "' is not a valid regular expression");
+    throw UsageError("--kernel '" + O.KernelRegex + "' is not a valid regular expression");
   }
   std::string All;
   for (const KernelModel &K : M.Kernels) {
@@ -83,13 +83,13 @@ int runStatic(const StaticOptions &O) {
   // Launch.
   LaunchRequest Req;
   if (O.Grid.empty() != O.Block.empty())
-    throw UserError("give both --grid and --block, or neither");
+    throw UsageError("give both --grid and --block, or neither");
   if (!O.Grid.empty())
     Req.Shape = parseLaunchShape(O.Grid, O.Block);
   for (const std::string &A : O.Args) {
     auto Eq = A.find('=');
     if (Eq == std::string::npos || Eq == 0)
-      throw UserError("bad --arg '" + A + "': expected NAME=VALUE");
+      throw UsageError("bad --arg '" + A + "': expected NAME=VALUE");
     std::string Name = A.substr(0, Eq);
     bool Known = false;
     std::string Params;
@@ -188,12 +188,35 @@ int runStatic(const StaticOptions &O) {
 
 int demoMain(); // DemoCommand.cpp
 
+namespace {
+
+/// "hroof: SUBCOMMAND: WHAT (see hroof SUBCOMMAND --help)" for a command
+/// line hroof cannot use; the subcommand is the first argument when it names
+/// one, otherwise that argument is the offending word.
+std::string usageErrorLine(CLI::App &App, const std::vector<char *> &Args,
+                           const std::string &What) {
+  std::string Names;
+  for (CLI::App *Sub : App.get_subcommands([](CLI::App *) { return true; }))
+    Names += (Names.empty() ? "" : ", ") + Sub->get_name();
+  if (Args.size() < 2)
+    return "hroof: no subcommand given (one of: " + Names + "; see hroof --help)";
+  std::string First = Args[1];
+  for (CLI::App *Sub : App.get_subcommands([](CLI::App *) { return true; }))
+    if (Sub->get_name() == First)
+      return "hroof: " + First + ": " + What + " (see hroof " + First + " --help)";
+  if (First.rfind("-", 0) == 0)
+    return "hroof: " + What + " (see hroof --help)";
+  return "hroof: '" + First + "' is not a subcommand (one of: " + Names + "; see hroof --help)";
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
   CLI::App App{"hroof: hierarchical roofline analysis of CUDA kernels: static "
                "counts from the hroof LLVM plugin, dynamic counts and hardware "
                "counters from the runtime, reports on the roofline"};
   App.require_subcommand(1);
-  App.set_version_flag("--version", "hroof 0.1");
+  addVersionFlag(App);
   std::string EnvHelp = "\nEnvironment:\n";
   for (int I = 0; I < int(Setting::Count); ++I)
     EnvHelp += "  " + std::string(settingInfo(Setting(I)).Env) + ": " +
@@ -224,6 +247,7 @@ int main(int argc, char **argv) {
                    "also print the model's terms (per-thread counts x multiplicity)");
   Static->add_option("extra", SO.Extra,
                      "after --: extra clang arguments (e.g. -- -Iinclude -DN=4)");
+  Static->footer(environmentHelp({Setting::Clang, Setting::Plugin, Setting::CudaPath}));
 
   CLI::App *Demo = App.add_subcommand(
       "demo", "Run hroof on the bundled example kernels (examples/, launches "
@@ -232,6 +256,9 @@ int main(int argc, char **argv) {
               "instrumented example binaries (build/examples/) under hroof run "
               "and prints the static model at each real launch beside the exact "
               "dynamic counts and the kernel time.");
+  Demo->footer(
+      environmentHelp({Setting::Clang, Setting::Plugin, Setting::CudaPath, Setting::Examples,
+                       Setting::MachinesDir, Setting::ReportJs, Setting::ReportAssets}));
 
   Subcommand Run = addRunCommand(App);
   Subcommand Report = addReportCommand(App), Compare = addCompareCommand(App);
@@ -247,10 +274,15 @@ int main(int argc, char **argv) {
         Args.resize(I);
         break;
       }
+  for (CLI::App *Sub : App.get_subcommands([](CLI::App *) { return true; }))
+    addVersionFlag(*Sub);
   try {
     App.parse(int(Args.size()), Args.data());
   } catch (const CLI::ParseError &E) {
-    return App.exit(E);
+    if (E.get_exit_code() == 0)
+      return App.exit(E); // --help, --version
+    std::cerr << usageErrorLine(App, Args, E.what()) << "\n";
+    return UsageExitStatus;
   }
   try {
     if (Static->parsed())
@@ -262,6 +294,9 @@ int main(int argc, char **argv) {
     for (Subcommand *S : {&Report, &Compare, &Ncu})
       if (S->Parser->parsed())
         return S->Run();
+  } catch (const UsageError &E) {
+    std::cerr << usageErrorLine(App, Args, E.what()) << "\n";
+    return UsageExitStatus;
   } catch (const UserError &E) {
     std::cerr << "hroof: " << E.what() << "\n";
     return 1;

@@ -10,6 +10,7 @@
 //   [{"kernel": "...", "device": "...", "metrics": {NAME: VALUE},
 //     "counters": {"flops.f32": N, "bytes.global.load": N, ...}}, ...]
 //===----------------------------------------------------------------------===//
+#include "Settings.h"
 #include "Subcommand.h"
 #include "Toolchain.h"
 #include "report/ReportData.h"
@@ -44,6 +45,7 @@ Subcommand addNcuCommand(CLI::App &App) {
              "--page raw) as JSON: each row's metrics and the profile counter keys "
              "hroof derives from them (docs/report.md).");
   C->add_option("export", *Path, "ncu raw CSV file")->required();
+  C->footer(environmentHelp({}));
   return {C, [Path] { return runNcu(*Path); }};
 }
 

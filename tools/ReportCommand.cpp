@@ -622,9 +622,9 @@ int produceReport(const ReportOptions &O);
 
 int runReport(const ReportOptions &O) {
   if (O.Sort != "time" && O.Sort != "flops" && O.Sort != "ai")
-    throw UserError("--sort must be time, flops or ai (not '" + O.Sort + "')");
+    throw UsageError("--sort must be time, flops or ai (not '" + O.Sort + "')");
   if (O.Top < 0)
-    throw UserError("--top must be positive");
+    throw UsageError("--top must be positive (not " + std::to_string(O.Top) + ")");
   // Outputs first: an unwritable output fails before any work (checked
   // without truncating; files created by the check are removed on failure).
   std::vector<std::string> Created;
@@ -763,6 +763,7 @@ Subcommand addReportCommand(CLI::App &App) {
   R->add_option("--sort", O->Sort, "sort kernels by time (default), flops or ai");
   R->add_flag("--all-ceilings", O->AllCeilings,
               "draw every compute ceiling of the machine, not only the precisions used");
+  R->footer(environmentHelp({Setting::MachinesDir, Setting::ReportJs, Setting::ReportAssets}));
   return {R, [O] { return runReport(*O); }};
 }
 

@@ -188,7 +188,7 @@ int runRun(const RunOptions &O) {
     if (!O.Values[I].empty()) {
       std::string E = rt::checkRtSetting(rt::RtSetting(I), O.Values[I]);
       if (!E.empty())
-        throw UserError("--" + std::string(rt::rtSettingInfo(rt::RtSetting(I)).Option) + ": " + E);
+        throw UsageError("--" + std::string(rt::rtSettingInfo(rt::RtSetting(I)).Option) + ": " + E);
     }
   std::string Lib =
       O.RuntimeLib.empty() ? executableDir() + "/../lib/libhroof_rt.so" : O.RuntimeLib;
@@ -300,7 +300,10 @@ Subcommand addRunCommand(CLI::App &App) {
              "docs/profile-format.md), then prints a per-kernel summary. Exit "
              "status: CMD's (128+N if a signal N killed it). Usage: hroof run "
              "[options] -- CMD ARGS...");
-  S.Parser->footer(Env);
+  Env += "\nEnvironment (each also the option that names it above):\n ";
+  for (int I = 0; I < int(rt::RtSetting::Count); ++I)
+    Env += std::string(" ") + rt::rtSettingInfo(rt::RtSetting(I)).Env;
+  S.Parser->footer(Env + "\n");
   for (int I = 0; I < int(rt::RtSetting::Count); ++I) {
     const rt::RuntimeSettingInfo &Info = rt::rtSettingInfo(rt::RtSetting(I));
     std::string Help =

@@ -8,6 +8,7 @@
 #define HROOF_TOOLS_SETTINGS_H
 
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 namespace hroof {
@@ -60,6 +61,17 @@ inline std::string setting(Setting S) {
 inline std::string setting(Setting S, const char *Default) {
   const char *V = std::getenv(settingInfo(S).Env);
   return V ? V : Default;
+}
+
+/// The "Environment:" block of a subcommand's --help: the variables it
+/// reads, each with its help text from the table above.
+inline std::string environmentHelp(std::initializer_list<Setting> Read) {
+  std::string Help = "\nEnvironment:\n";
+  for (Setting S : Read)
+    Help += "  " + std::string(settingInfo(S).Env) + ": " + settingInfo(S).Help + "\n";
+  if (Read.size() == 0)
+    Help += "  (none read)\n";
+  return Help;
 }
 
 } // namespace hroof

@@ -50,6 +50,7 @@ int parse_options(int argc, char **argv, Peaks *peaks) {
       "the result table to stdout. Schema and methods: docs/ert.md.",
       "hroof-ert"};
   std::string only_s;
+  app.set_version_flag("--version", "hroof-ert " HROOF_VERSION);
   app.add_option("--out", C.out, "output directory (created if missing)")->capture_default_str();
   app.add_flag("--quick", C.quick,
                "coarser sweeps and shorter launches (H100: about 1.5 s instead of 10 s)");
