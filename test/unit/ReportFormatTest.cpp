@@ -74,3 +74,14 @@ TEST(ReportFormat, ProfileText) {
   EXPECT_EQ(failure([] { parseProfileJson("t.json", "{\"a\" 1}"); }),
             "'t.json' is not valid JSON (error at byte 6)");
 }
+
+// The CSV and JSON of `hroof report` read back exactly: whole numbers in full,
+// others in the shortest form that parses to the same double.
+TEST(ReportFormat, Exact) {
+  EXPECT_EQ(fmtExact(17179869184.0), "17179869184");
+  EXPECT_EQ(fmtExact(0.1), "0.1");
+  EXPECT_EQ(fmtExact(-3.0), "-3");
+  for (double V : {1.0 / 3, 2.0 / 3 * 1e-7, 123456.789012345678, 1e300 / 7})
+    EXPECT_EQ(std::strtod(fmtExact(V).c_str(), nullptr), V) << fmtExact(V);
+  EXPECT_EQ(fmtExact(1.0 / 0.0), "");
+}

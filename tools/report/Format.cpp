@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <sstream>
 
@@ -36,6 +37,22 @@ std::string fmtFixed(double V, int Decimals) {
 std::string fmtSignificant(double V, int Digits) {
   char Buf[64];
   std::snprintf(Buf, sizeof Buf, "%.*g", Digits, V);
+  return Buf;
+}
+
+std::string fmtExact(double V) {
+  if (!std::isfinite(V))
+    return "";
+  char Buf[64];
+  if (V == std::floor(V) && std::fabs(V) < 1e21) {
+    std::snprintf(Buf, sizeof Buf, "%.0f", V);
+    return Buf;
+  }
+  for (int Digits = 15; Digits <= 17; ++Digits) {
+    std::snprintf(Buf, sizeof Buf, "%.*g", Digits, V);
+    if (std::strtod(Buf, nullptr) == V)
+      break;
+  }
   return Buf;
 }
 

@@ -23,6 +23,10 @@ std::string fmtNum(double V, int Prec = 3);
 std::string fmtFixed(double V, int Decimals);
 /// \p V with at most \p Digits significant digits, the shortest form ("%.*g").
 std::string fmtSignificant(double V, int Digits = 6);
+/// \p V exactly, for files that scripts read back: a whole number in full
+/// ("17179869184", never "1.71799e+10"), anything else in the shortest
+/// form that reads back as the same double; "" when not finite.
+std::string fmtExact(double V);
 /// "2.00x": \p A / \p B with two decimals ("0.00x" when \p B is 0).
 std::string fmtRatio(double A, double B);
 

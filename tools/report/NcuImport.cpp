@@ -174,6 +174,31 @@ Flat rowCounters(const Row &R) {
   return C;
 }
 
+/// The profile kernel an ncu row is about, or null: ncu names a kernel by
+/// its demangled signature (default), its mangled name
+/// (--print-kernel-base mangled) or its bare function name
+/// (--print-kernel-base function); the profile has the first two. A bare
+/// name that several profile kernels share (overloads, template instances)
+/// attaches to none of them: \p Ambiguous lists them.
+KernelData *profileKernelFor(Dataset &D, const std::string &RowName, std::string &Ambiguous) {
+  std::string Sig = signatureKey(RowName);
+  bool Bare = RowName.find('(') == std::string::npos;
+  std::vector<KernelData *> ByBase;
+  for (KernelData &K : D.Kernels) {
+    if (!K.FromProfile)
+      continue;
+    if (signatureKey(K.Name) == Sig || (!K.Mangled.empty() && K.Mangled == RowName))
+      return &K;
+    if (Bare && baseName(K.Name) == RowName)
+      ByBase.push_back(&K);
+  }
+  if (ByBase.size() == 1)
+    return ByBase[0];
+  for (const KernelData *K : ByBase)
+    Ambiguous += (Ambiguous.empty() ? "" : "; ") + K->Name;
+  return nullptr;
+}
+
 } // namespace
 
 bool looksLikeNcuCsv(const std::string &Text) { return headerStart(Text) != std::string::npos; }
@@ -234,11 +259,11 @@ void addNcuCsv(Dataset &D, const std::string &Path, const std::string &Text) {
     if (C.size() > (C.count("time_ns") ? 1u : 0u))
       AnyMetric = true;
     // A kernel of a profile given beside the export gets these counters.
-    KernelData *Match = nullptr;
-    std::string Sig = signatureKey(Row.Kernel);
-    for (KernelData &K : D.Kernels)
-      if (K.FromProfile && signatureKey(K.Name) == Sig)
-        Match = &K;
+    std::string Ambiguous;
+    KernelData *Match = profileKernelFor(D, Row.Kernel, Ambiguous);
+    if (!Ambiguous.empty() && Matched.insert(Row.Kernel).second)
+      D.Notes.push_back("'" + Path + "': ncu rows of '" + Row.Kernel +
+                        "' stay apart: several profile kernels have that name (" + Ambiguous + ")");
     if (Match && !Matched.count(Match->Name)) {
       Matched.insert(Match->Name);
       D.Notes.push_back("'" + Path + "': ncu rows of '" + Row.Kernel +

@@ -395,6 +395,24 @@ std::string shortName(const std::string &Name) {
   return S;
 }
 
+std::string baseName(const std::string &Name) {
+  std::string S = shortName(Name);
+  // Trailing template arguments: from the '<' that closes the last '>'.
+  if (!S.empty() && S.back() == '>') {
+    int Depth = 0;
+    for (size_t I = S.size(); I-- > 0;) {
+      if (S[I] == '>')
+        ++Depth;
+      else if (S[I] == '<' && --Depth == 0) {
+        S = S.substr(0, I);
+        break;
+      }
+    }
+  }
+  size_t Colon = S.rfind("::");
+  return Colon == std::string::npos ? S : S.substr(Colon + 2);
+}
+
 namespace {
 
 /// FLOPs per precision key (f32, ..., tensor_f16, ...) of a count set.
@@ -494,8 +512,6 @@ void analyzeBytes(const KernelData &K, KernelAnalysis &A) {
   }
   for (LevelPoint &L : A.Levels)
     L.AI = L.Bytes > 0 ? A.FlopsPerLaunch / L.Bytes : 0;
-  for (LevelPoint &L : A.Levels)
-    L.AI = L.Bytes > 0 ? A.FlopsPerLaunch / L.Bytes : 0;
 }
 
 /// Dominant precision and the compute ceiling of the mix (the time the mix
@@ -580,6 +596,57 @@ void analyzeBound(const Machine *M, KernelAnalysis &A) {
 
 } // namespace
 
+std::string hierarchyFlag(const std::vector<LevelPoint> &Levels) {
+  double L1 = 0, Hbm = 0;
+  for (const LevelPoint &L : Levels) {
+    if (L.Level == "L1")
+      L1 = L.Bytes;
+    if (L.Level == "HBM")
+      Hbm = L.Bytes;
+  }
+  if (L1 <= 0 || Hbm <= 0)
+    return "";
+  // 5% slack: counters of one launch differ by a few sectors between levels.
+  if (L1 * 1.05 < Hbm)
+    return "inverted: L1 moved fewer bytes than HBM (L1 AI above HBM AI)";
+  if (L1 > HierarchySpreadLimit * Hbm)
+    return "spread: L1 moved over " + fmtNum(HierarchySpreadLimit) +
+           "x the HBM bytes (L1 AI far below HBM AI)";
+  return "";
+}
+
+namespace {
+
+/// Requested global bytes per launch and the AI over them.
+void analyzeRequested(const KernelData &K, KernelAnalysis &A) {
+  const SourceCounts *S = K.Dynamic.present()    ? &K.Dynamic
+                          : K.Counters.present() ? &K.Counters
+                                                 : nullptr;
+  if (!S)
+    return;
+  A.BytesRequested = sumPrefix(S->Counts, "bytes.global.") / double(S->Launches);
+  if (A.BytesRequested > 0 && A.FlopsPerLaunch > 0)
+    A.AIRequested = A.FlopsPerLaunch / A.BytesRequested;
+}
+
+/// Ids K1..Kn by decreasing total time, ties by name, so that the same
+/// inputs always give the same ids whatever --sort says.
+void assignIds(std::vector<KernelAnalysis> &As) {
+  std::vector<KernelAnalysis *> Order;
+  for (KernelAnalysis &A : As)
+    Order.push_back(&A);
+  std::stable_sort(Order.begin(), Order.end(),
+                   [](const KernelAnalysis *A, const KernelAnalysis *B) {
+                     if (A->TotalTimeNs != B->TotalTimeNs)
+                       return A->TotalTimeNs > B->TotalTimeNs;
+                     return A->K->Name < B->K->Name;
+                   });
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I]->Id = "K" + std::to_string(I + 1);
+}
+
+} // namespace
+
 std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
   std::vector<KernelAnalysis> Out;
   double SumTime = 0;
@@ -593,10 +660,13 @@ std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
     analyzeBytes(K, A);
     analyzePrecision(M, A);
     analyzeBound(M, A);
+    analyzeRequested(K, A);
+    A.HierarchyFlag = hierarchyFlag(A.Levels);
     Out.push_back(std::move(A));
   }
   for (KernelAnalysis &A : Out)
     A.TimeShare = SumTime > 0 ? 100.0 * A.TotalTimeNs / SumTime : 0;
+  assignIds(Out);
   return Out;
 }
 

@@ -157,15 +157,36 @@ struct KernelAnalysis {
   double PctOfCeiling = 0;          ///< GFlops / GoverningGFlops * 100
   double TimeShare = 0;             ///< percent of the summed kernel time
   std::vector<std::string> Missing; ///< what could not be computed and why
+  /// Requested global bytes per launch (dynamic counts, else counters) and
+  /// the AI over them, whatever the levels are (0 when unknown).
+  double BytesRequested = 0, AIRequested = 0;
+  /// Short unique id, "K1".."Kn" by decreasing total time (ties: name):
+  /// what the chart, the table, the CSV and the JSON call the kernel.
+  std::string Id;
+  /// Why the kernel's memory levels do not read as a hierarchy, "" when
+  /// they do (hierarchyFlag).
+  std::string HierarchyFlag;
 };
 
 std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M);
+
+/// "" when AI rises from L1 to HBM as a memory hierarchy's should (each
+/// level moves at most the bytes of the level above it); else why not:
+/// L1 moving fewer bytes than HBM (L1 AI above HBM AI: traffic that bypassed
+/// L1, or counters of different launches), or L1 moving over
+/// HierarchySpreadLimit times the HBM bytes (L1 AI far below HBM AI).
+std::string hierarchyFlag(const std::vector<LevelPoint> &Levels);
+constexpr double HierarchySpreadLimit = 1e4;
 
 /// Signature key that matches ncu's and the runtime's demangling of one
 /// kernel ("f(const float *)" and "f(float const*)"): no spaces, no const.
 std::string signatureKey(const std::string &Name);
 /// Short display name: the demangled name without its parameter list.
 std::string shortName(const std::string &Name);
+/// The bare function name: the short name without its namespaces, class
+/// and template arguments ("at::native::f<4>(int)" -> "f"), as ncu's
+/// --print-kernel-base function writes it.
+std::string baseName(const std::string &Name);
 
 } // namespace report
 } // namespace hroof
