@@ -80,30 +80,49 @@ public:
 
   static double textWidth(const std::string &T) { return LabelCharWidth * double(T.size()) + 2; }
 
-  /// Places \p Text with its left edge and vertical middle at the first free
-  /// candidate (pixel points); adds it to \p Out with data coordinates.
+  /// A point mark: labels keep clear of it where they can.
+  void addPoint(const Box &B) { Points.push_back(B); }
+
+  /// Places \p Text with its left edge and vertical middle at the first
+  /// candidate (pixel points) clear of the texts and points placed; failing
+  /// that, the first clear of the texts alone. \p Rise: the text's angle
+  /// (radians, rising to the right), boxes are then the rotated text's
+  /// envelope. Adds it to \p Out with data coordinates and "angle" (Vega's
+  /// degrees, clockwise); false when no candidate is clear of the texts.
   bool place(const std::string &Text, const std::vector<std::pair<double, double>> &Candidates,
-             nlohmann::json Fields, nlohmann::json &Out) {
-    double W = textWidth(Text);
-    for (const auto &[X, Y] : Candidates) {
-      Box B{X, Y - LabelHeight / 2, X + W, Y + LabelHeight / 2};
-      if (!B.inside() ||
-          std::any_of(Placed.begin(), Placed.end(), [&](const Box &P) { return P.overlaps(B); }))
-        continue;
-      Placed.push_back(B);
-      Fields["text"] = Text;
-      Fields["ai"] = Ax.ai(X);
-      Fields["gflops"] = Ax.gflops(Y);
-      Out.push_back(Fields);
-      return true;
-    }
+             nlohmann::json Fields, nlohmann::json &Out, double Rise = 0) {
+    double W = textWidth(Text), C = std::cos(Rise), S = std::sin(Rise);
+    auto Clear = [](const std::vector<Box> &Boxes, const Box &B) {
+      return std::none_of(Boxes.begin(), Boxes.end(), [&](const Box &P) { return P.overlaps(B); });
+    };
+    for (bool AvoidPoints : {true, false})
+      for (const auto &[X, Y] : Candidates) {
+        Box B{1e300, 1e300, -1e300, -1e300};
+        for (double U : {0.0, W})
+          for (double V : {-LabelHeight / 2, LabelHeight / 2}) {
+            double Px = X + U * C + V * S, Py = Y - U * S + V * C;
+            B = {std::min(B.L, Px), std::min(B.T, Py), std::max(B.R, Px), std::max(B.B, Py)};
+          }
+        if (!B.inside() || !Clear(Placed, B) || (AvoidPoints && !Clear(Points, B)))
+          continue;
+        Placed.push_back(B);
+        Fields["text"] = Text;
+        Fields["ai"] = Ax.ai(X);
+        Fields["gflops"] = Ax.gflops(Y);
+        Fields["angle"] = Rise == 0 ? 0.0 : 360 - Rise * 180 / M_PI;
+        Out.push_back(Fields);
+        return true;
+      }
     return false;
   }
 
 private:
   const Axes &Ax;
-  std::vector<Box> Placed;
+  std::vector<Box> Placed, Points;
 };
+
+/// A point's area in px^2 (Vega's symbol size) from its share of time.
+double pointArea(double TimeShare) { return 25 + 1375 * std::clamp(TimeShare, 0.0, 100.0) / 100; }
 
 /// The chart's extent: log-axis domains (decades around the points and the
 /// ridge points) and the ceilings drawn.
@@ -187,13 +206,14 @@ void chartCeilings(const ChartFrame &Fr, const Machine &M, LabelPlacer &Placer,
                     {"gflops", XStart * Bw}});
     Ceil.push_back(
         {{"ceiling", Name}, {"kind", "memory"}, {"end", 1}, {"ai", XEnd}, {"gflops", Fr.PMax}});
-    double W = LabelPlacer::textWidth(Name);
+    // Along the diagonal, just above it: its slope on screen is the ratio
+    // of the axes' pixels per decade.
+    double Rise =
+        std::atan((Height / std::log10(Ax.Y1 / Ax.Y0)) / (Width / std::log10(Ax.X1 / Ax.X0)));
     std::vector<std::pair<double, double>> Spots;
-    // Left edge at X: the box's bottom just above the line at X + W.
-    for (double X = std::max(4.0, Ax.px(XStart) + 4); X + W < Ax.px(XEnd); X += 25)
-      for (double Gap : {4.0, 18.0})
-        Spots.push_back({X, Ax.py(Ax.ai(X + W) * Bw) - Gap - LabelHeight / 2});
-    Placer.place(Name, Spots, {{"kind", "memory"}, {"ceiling", Name}}, CeilLabels);
+    for (double X = std::max(4.0, Ax.px(XStart) + 4); X < Ax.px(XEnd); X += 20)
+      Spots.push_back({X, Ax.py(Ax.ai(X) * Bw) - (LabelHeight / 2 + 2) / std::cos(Rise)});
+    Placer.place(Name, Spots, {{"kind", "memory"}, {"ceiling", Name}}, CeilLabels, Rise);
   }
 }
 
@@ -237,7 +257,8 @@ KernelMarks kernelMarks(const std::vector<const KernelAnalysis *> &Shown, const 
   std::vector<std::string> Colors = palette(Shown.size());
   for (size_t I = 0; I < Shown.size(); ++I) {
     const KernelAnalysis &A = *Shown[I];
-    std::string Legend = A.Id + " " + cutName(shortName(A.K->Name), O.NameWidth);
+    std::string Legend =
+        A.Id == "other" ? A.K->Name : A.Id + " " + cutName(compactName(A.K->Name), O.NameWidth);
     K.Legend.push_back(Legend);
     K.Colors.push_back(A.Id == "other" ? "#9a9a9a" : Colors[I]);
     if (A.GFlops <= 0)
@@ -259,8 +280,9 @@ KernelMarks kernelMarks(const std::vector<const KernelAnalysis *> &Shown, const 
     if (!Last)
       continue;
     double X = Ax.px(Last->AI), Y = Ax.py(A.GFlops), W = LabelPlacer::textWidth(A.Id);
+    double Radius = std::sqrt(pointArea(A.TimeShare)) / 2;
     std::vector<std::pair<double, double>> Spots;
-    for (double R : {10.0, 20.0, 34.0})
+    for (double R : {Radius + 4, Radius + 14, Radius + 28, Radius + 46, Radius + 70})
       for (auto [Dx, Dy] : std::initializer_list<std::pair<double, double>>{{R, 0},
                                                                             {-R - W, 0},
                                                                             {-W / 2, -R},
@@ -278,7 +300,11 @@ KernelMarks kernelMarks(const std::vector<const KernelAnalysis *> &Shown, const 
 
 nlohmann::json textLayer(const char *Data, const nlohmann::json &X, const nlohmann::json &Y,
                          const nlohmann::json &Color) {
-  nlohmann::json Enc = {{"x", X}, {"y", Y}, {"text", {{"field", "text"}}}};
+  nlohmann::json Enc = {
+      {"x", X},
+      {"y", Y},
+      {"text", {{"field", "text"}}},
+      {"angle", {{"field", "angle"}, {"type", "quantitative"}, {"scale", nullptr}}}};
   if (!Color.is_null())
     Enc["color"] = Color;
   return {{"data", {{"name", Data}}},
@@ -323,19 +349,13 @@ nlohmann::json chartLayers(const nlohmann::json &X, const nlohmann::json &Y,
       {"size",
        {{"field", "time_share"},
         {"type", "quantitative"},
-        {"scale", {{"domain", {0, 100}}, {"range", {25, 1400}}, {"zero", true}}},
+        {"scale",
+         {{"domain", {0, 100}}, {"range", {pointArea(0), pointArea(100)}}, {"zero", true}}},
         {"legend", nullptr}}},
       // Kernels whose levels do not read as a hierarchy: a red outline.
       {"stroke",
-       {{"field", "flagged"},
-        {"type", "nominal"},
-        {"scale", {{"domain", {false, true}}, {"range", {"#222", "#d00"}}}},
-        {"legend", nullptr}}},
-      {"strokeWidth",
-       {{"field", "flagged"},
-        {"type", "nominal"},
-        {"scale", {{"domain", {false, true}}, {"range", {0.6, 2.5}}}},
-        {"legend", nullptr}}},
+       {{"condition", {{"test", "datum.flagged"}, {"value", "#d00"}}}, {"value", "#222"}}},
+      {"strokeWidth", {{"condition", {{"test", "datum.flagged"}, {"value", 2.5}}}, {"value", 0.6}}},
       {"tooltip", Tooltip}};
   return nlohmann::json::array(
       {{{"data", {{"name", "ceilings"}}},
@@ -376,6 +396,12 @@ nlohmann::json chartSpec(const std::vector<const KernelAnalysis *> &Kernels,
   ChartFrame Fr = chartFrame(Shown, M, O.AllCeilings);
   const Axes &Ax = Fr.Ax;
   LabelPlacer Placer(Ax);
+  for (const KernelAnalysis *A : Shown)
+    for (const LevelPoint &L : A->Levels)
+      if (L.AI > 0 && A->GFlops > 0) {
+        double R = std::sqrt(pointArea(A->TimeShare)) / 2, X = Ax.px(L.AI), Y = Ax.py(A->GFlops);
+        Placer.addPoint({X - R, Y - R, X + R, Y + R});
+      }
   nlohmann::json Ceil = nlohmann::json::array(), CeilLabels = nlohmann::json::array();
   chartCeilings(Fr, M, Placer, Ceil, CeilLabels);
   KernelMarks K = kernelMarks(Shown, Ax, Placer, O);

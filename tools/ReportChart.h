@@ -21,7 +21,7 @@ namespace hroof {
 struct ChartOptions {
   bool AllCeilings = false;
   bool ColorByBound = false; ///< colour by limiting roof instead of by kernel
-  size_t NameWidth = 40;     ///< legend names cut to this many characters
+  size_t NameWidth = 48;     ///< legend names cut to this many characters
 };
 
 /// The kernels drawn (in order of decreasing time: the legend's order) and,

@@ -41,7 +41,7 @@ struct ReportOptions {
   std::string Machine, Html, Svg, Csv, Json, Sort = "time", ColorBy = "kernel";
   int Top = 10;
   double MinTimeShare = 0;
-  int NameWidth = 40;
+  int NameWidth = 48;
   bool AllCeilings = false, AnyMachine = false;
 };
 
@@ -148,6 +148,8 @@ std::unique_ptr<OtherKernels> otherKernels(const std::vector<const KernelAnalysi
       continue;
     Flops += R->FlopsPerLaunch * N;
     RateNs += R->RateTimeNsPerLaunch * N;
+    for (const auto &[P, V] : R->FlopsByPrecision)
+      A.FlopsByPrecision[P] += V * N;
     for (const LevelPoint &L : R->Levels)
       if (L.Bytes > 0) {
         LevelSums[L.Level].first += R->FlopsPerLaunch * N;
@@ -157,6 +159,8 @@ std::unique_ptr<OtherKernels> otherKernels(const std::vector<const KernelAnalysi
   double N = double(std::max<uint64_t>(O->K.Launches, 1));
   A.TimeNsPerLaunch = A.TotalTimeNs / N;
   A.FlopsPerLaunch = Flops / N;
+  for (auto &[P, V] : A.FlopsByPrecision)
+    V /= N;
   A.GFlops = RateNs > 0 ? Flops / RateNs : 0;
   for (const char *L : {"L1", "L2", "HBM", "global (requested)"})
     if (LevelSums.count(L))
@@ -198,7 +202,7 @@ std::vector<std::vector<std::string>> tableRows(const std::vector<const KernelAn
     std::string Src = A.Id == "other" ? "-"
                                       : srcCode(A.FlopSource) + "/" + srcCode(A.BytesSource) + "/" +
                                             srcCode(A.TimeSource);
-    Rows.push_back({A.Id, cutName(A.Id == "other" ? A.K->Name : shortName(A.K->Name), NameWidth),
+    Rows.push_back({A.Id, cutName(A.Id == "other" ? A.K->Name : compactName(A.K->Name), NameWidth),
                     std::to_string(A.K->Launches), A.TimeNsPerLaunch > 0 ? Share : "-",
                     A.TimeNsPerLaunch > 0 ? Ms : "-", A.GFlops > 0 ? fmtNum(A.GFlops) : "-",
                     A.Precision.empty() ? "-" : A.Precision, fmtAi(aiAt(A, "L1")),
@@ -463,10 +467,10 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
                     ", summed into one row and point (every kernel is in --csv and --json)");
   for (const KernelAnalysis &A : As) {
     for (const std::string &Mi : A.Missing)
-      Notes.push_back(A.Id + " " + shortName(A.K->Name) + ": " + Mi);
+      Notes.push_back(A.Id + " " + compactName(A.K->Name) + ": " + Mi);
     if (!A.HierarchyFlag.empty())
-      Notes.push_back(A.Id + " " + shortName(A.K->Name) + ": memory levels " + A.HierarchyFlag +
-                      " (outlined in red on the chart)");
+      Notes.push_back(A.Id + " " + compactName(A.K->Name) + ": memory levels " + A.HierarchyFlag +
+                      " (its points are outlined in red where the chart draws them)");
   }
   for (const std::string &N : Notes)
     Info << "note: " << N << "\n";
@@ -548,7 +552,7 @@ Subcommand addReportCommand(CLI::App &App) {
   R->add_option("--sort", O->Sort, "sort the table by time (default), flops or ai");
   R->add_option("--name-width", O->NameWidth,
                 "kernel names in the table and legend cut to this many characters (default "
-                "40; the ids K1..Kn are unique)");
+                "48; the ids K1..Kn are unique)");
   R->add_option("--color", O->ColorBy,
                 "colour the chart's points by kernel (default) or by bound (limiting roof)");
   R->add_flag("--all-ceilings", O->AllCeilings,

@@ -10,6 +10,7 @@ plausible H100 numbers made up for the tests and the demo screenshot.
 import copy
 import json
 import os
+import random
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "Inputs")
@@ -195,6 +196,70 @@ def main():
     assert m["device"]["name"] == "NVIDIA H100 80GB HBM3"
     write_ncu()
     write_ncu_roofline_set()
+    write_ncu_other_names()
+    write("many-kernels.json", profile(5400, None, many_kernels()))
+
+
+def write_ncu_other_names():
+    """ncu-raw.csv with the names `--print-kernel-base function` and `mangled`
+    give: the saxpy rows as the bare "saxpy" and as "_Z5saxpyifPKfPf"."""
+    text = open(os.path.join(OUT, "ncu-raw.csv")).read()
+    sig = '"saxpy(int, float, const float *, float *)"'
+    first = text.index(sig)
+    text = text[:first] + '"saxpy"' + text[first + len(sig):]
+    text = text.replace(sig, '"_Z5saxpyifPKfPf"')
+    with open(os.path.join(OUT, "ncu-other-names.csv"), "w") as f:
+        f.write(text)
+
+
+# Shapes of a deep-learning run's kernels: (name template, precision, FLOPs per
+# byte at HBM). Eleven elementwise kernels share a long PyTorch prefix.
+ELEMENTWISE = ["FillFunctor<float>", "AddFunctor<float>", "MulFunctor<float>",
+               "CUDAFunctor_add<c10::Half>", "GeluCUDAKernelImpl<float>", "sigmoid_kernel<float>",
+               "BUnaryFunctor<float, float, float, MulFunctor<float> >", "tanh_kernel<float>",
+               "where_kernel<float>", "AbsFunctor<float>", "CompareEqFunctor<float>"]
+
+
+def many_kernels(count=136):
+    """A profile of `count` kernels with counters (an application-sized run:
+    GEMMs, convolutions, reductions, eleven elementwise kernels of one
+    template, at odd ranks), time shares falling off like a real run's; one
+    kernel among the first ten whose L1 moved fewer bytes than HBM (an
+    inverted hierarchy)."""
+    rnd = random.Random(15)
+    ks = []
+    for i in range(count):
+        if i % 2 == 1 and i // 2 < len(ELEMENTWISE):
+            f = ELEMENTWISE[i // 2]
+            name = ("void at::native::vectorized_elementwise_kernel<4, at::native::%s, "
+                    "at::detail::Array<char*, 2> >(int, at::native::%s, at::detail::Array<char*, 2>)"
+                    % (f, f))
+            mangled = "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_%dEE" % i
+            prec, ai = "f32", rnd.uniform(0.05, 0.3)
+        elif i % 3 == 0:
+            name = "ampere_sgemm_%dx%d_tn_%d" % (32 << (i % 3), 64 << (i % 2), i)
+            mangled = name
+            prec, ai = ("tensor_f16" if i % 2 else "f32"), rnd.uniform(20, 400)
+        else:
+            name = "void layer_%d::reduce_kernel<%d>(float const*, float*, int)" % (i, 128 << (i % 3))
+            mangled = "_ZN8layer_%d13reduce_kernelILi%dEEvPKfPfi" % (i, 128 << (i % 3))
+            prec, ai = ("f64" if i % 7 == 0 else "f32"), rnd.uniform(0.5, 8)
+        launches = rnd.randint(1, 400)
+        # Time per launch falls off with the rank; the FLOP rate is a fraction
+        # of the roofline of the kernel's AI (H100 ceilings, GFLOP/s and GB/s).
+        ns = 2e6 / (i + 1) ** 1.1 * rnd.uniform(0.8, 1.2) / launches * 50
+        peak = {"f32": 66539, "f64": 33500, "tensor_f16": 882110}[prec]
+        gflops = rnd.uniform(0.15, 0.9) * min(peak, ai * 3050)
+        flops = int(gflops * ns)
+        dram = int(flops / ai)
+        l2 = int(dram * rnd.uniform(1.1, 3))
+        l1 = int(l2 * rnd.uniform(1.1, 4))
+        if i == 6:
+            l1 = dram // 4  # inverted: bulk copies that bypass L1
+        fl = {"tensor": {prec[7:]: flops}} if prec.startswith("tensor") else {"flops": {prec: flops}}
+        ctr = hw(gl=dram, l1=l1, l2=l2, dram=dram, t=ns, **fl)
+        ks.append(kernel(name, mangled, launches, ns, ctr=ctr))
+    return ks
 
 
 def write_ncu_roofline_set():

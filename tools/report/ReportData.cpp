@@ -395,6 +395,24 @@ std::string shortName(const std::string &Name) {
   return S;
 }
 
+std::string compactName(const std::string &Name) {
+  std::string S = shortName(Name), R;
+  // Drop every "identifier::" (a qualifier), keeping what follows.
+  size_t WordStart = 0;
+  for (size_t I = 0; I < S.size(); ++I) {
+    char C = S[I];
+    if (C == ':' && I + 1 < S.size() && S[I + 1] == ':') {
+      R.resize(R.size() - (I - WordStart));
+      WordStart = ++I + 1;
+      continue;
+    }
+    if (!std::isalnum((unsigned char)C) && C != '_')
+      WordStart = I + 1;
+    R += C;
+  }
+  return R;
+}
+
 std::string baseName(const std::string &Name) {
   std::string S = shortName(Name);
   // Trailing template arguments: from the '<' that closes the last '>'.

@@ -183,6 +183,10 @@ constexpr double HierarchySpreadLimit = 1e4;
 std::string signatureKey(const std::string &Name);
 /// Short display name: the demangled name without its parameter list.
 std::string shortName(const std::string &Name);
+/// The short name without namespace qualifiers anywhere
+/// ("at::native::f<4, at::native::G<float> >" -> "f<4, G<float> >"): what
+/// the table and the chart's legend show, cut to --name-width.
+std::string compactName(const std::string &Name);
 /// The bare function name: the short name without its namespaces, class
 /// and template arguments ("at::native::f<4>(int)" -> "f"), as ncu's
 /// --print-kernel-base function writes it.
