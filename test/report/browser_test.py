@@ -4,8 +4,11 @@
 what Vega drew into #hroof-summary (--dump-dom), and this checks it against the
 report's own CSV: one point per kernel and memory level, the expected ceilings, the
 kernel labels. Also checks the standalone SVG (node-rendered) holds the same marks.
+On the demo profile and on a profile of 136 kernels: at most DEFAULT_TOP kernels
+(and "other") in the default chart, no two texts of the plot overlapping, every
+ceiling labelled once, the legend complete.
 
-  browser_test.py --hroof build/bin/hroof [--screenshot out.png]
+  browser_test.py --hroof build/bin/hroof [--screenshots DIR]
 Exit 0 pass, 1 fail. Chromium comes from scripts/setup.sh (Debian package).
 """
 import argparse
@@ -23,6 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "Inputs")
 
 failures = []
+# The chart's documented default of --top (docs/report.md).
+DEFAULT_TOP = 10
 
 
 def check(cond, what):
@@ -47,16 +52,67 @@ def browser(args, tmp):
     return subprocess.run(base + args, capture_output=True, text=True, timeout=120)
 
 
+def summary(html_path, tmp):
+    d = browser(["--dump-dom", "file://" + html_path], tmp)
+    m = re.search(r'<pre id="hroof-summary">(.*?)</pre>', d.stdout, re.S)
+    if not m or not m.group(1).strip():
+        print(d.stderr[-2000:])
+        return {}
+    return json.loads(html.unescape(m.group(1)))
+
+
+def overlap(p, q):
+    """Whether two convex polygons (lists of [x, y]) overlap by more than half
+    a pixel (separating axis test)."""
+    for poly in (p, q):
+        for i in range(len(poly)):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % len(poly)]
+            nx, ny = y2 - y1, x1 - x2
+            norm = (nx * nx + ny * ny) ** 0.5
+            if norm == 0:
+                continue
+            a = [(x * nx + y * ny) / norm for x, y in p]
+            b = [(x * nx + y * ny) / norm for x, y in q]
+            if min(max(a), max(b)) - max(min(a), min(b)) <= 0.5:
+                return False
+    return True
+
+
+def check_scaling(s, name):
+    """The chart of the default options: few kernels, labels apart, ceilings
+    labelled once, a complete legend."""
+    kernels = {p["kernel"] for p in s.get("points", [])}
+    check(0 < len(kernels) <= DEFAULT_TOP + 1,
+          "%s: %d kernels drawn (at most %d and 'other')" % (name, len(kernels), DEFAULT_TOP))
+    check(s.get("svg_symbols", 0) <= 3 * (DEFAULT_TOP + 1),
+          "%s: %s point marks" % (name, s.get("svg_symbols")))
+    boxes = [b for b in s.get("text_boxes", []) if b["text"]]
+    clashes = [(a["text"], b["text"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+               if overlap(a["corners"], b["corners"])]
+    check(boxes and not clashes, "%s: %d texts on the plot, none overlapping %s"
+          % (name, len(boxes), clashes[:5]))
+    texts = [b["text"] for b in boxes]
+    for c in set(s.get("ceilings", [])):
+        check(texts.count(c) == 1, "%s: ceiling '%s' labelled once (%d)" % (name, c, texts.count(c)))
+    legend = s.get("legend_labels", [])
+    check(not any("entries" in t for t in legend) and
+          all(any(t.startswith(k + " ") or t == k for t in legend) for k in kernels if k != "other"),
+          "%s: legend lists every kernel drawn, no '...N entries'" % name)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hroof", required=True)
-    ap.add_argument("--screenshot")
+    ap.add_argument("--screenshots", help="write report-demo.png and report-many-kernels.png here")
     a = ap.parse_args()
+    a.hroof = os.path.abspath(a.hroof)
     tmp = tempfile.mkdtemp(prefix="hroof-browser-")
     out_html, out_svg, out_csv = (os.path.join(tmp, "r." + e) for e in ("html", "svg", "csv"))
-    inputs = [os.path.join(INPUTS, "demo-rank0.json"), os.path.join(INPUTS, "demo-rank1.json")]
+    # Run in Inputs/ so that the page (and the screenshots) name the inputs
+    # without this machine's paths.
+    inputs = ["demo-rank0.json", "demo-rank1.json"]
     r = subprocess.run([a.hroof, "report", *inputs, "--html", out_html, "--svg", out_svg,
-                        "--csv", out_csv], capture_output=True, text=True)
+                        "--csv", out_csv], capture_output=True, text=True, cwd=INPUTS)
     check(r.returncode == 0, "hroof report exits 0 (%s)" % r.stderr.strip()[:300])
     if r.returncode:
         return 1
@@ -98,9 +154,11 @@ def main():
     check(all(c in texts for c in want), "every ceiling is labelled in the SVG")
     check(s.get("svg_lines") == len(want) + 6,
           "lines: 7 ceilings + 6 kernel connectors (%s)" % s.get("svg_lines"))
-    for name in ("saxpy", "sgemm_tiled", "softmax_rows", "spmv_csr", "wmma_gemm_f16"):
-        check(name in texts, "kernel label %s" % name)
+    for row in rows:
+        if row["ai_l1"] and float(row["gflops"] or 0) > 0:
+            check(row["id"] in texts, "kernel label %s (%s)" % (row["id"], row["kernel"][:30]))
     check(s.get("svg_legend_entries", 0) >= 6 + 3, "legend: kernels and memory levels")
+    check_scaling(s, "demo")
 
     # The standalone SVG (node + vega) holds the same marks.
     svg = open(out_svg).read()
@@ -123,10 +181,22 @@ def main():
     check(s.get("rendered") is True and levels == ["global (requested)"] * 5 and s.get("svg_symbols") == 5,
           "dynamic-only chart: 5 requested-bytes points rendered (%s)" % levels)
 
-    if a.screenshot:
-        shot = browser(["--screenshot=" + a.screenshot, "--window-size=1400,1000",
-                        "file://" + out_html], tmp)
-        check(os.path.exists(a.screenshot), "screenshot written to " + a.screenshot)
+    # An application-sized profile (136 kernels, test/report/make_fixtures.py).
+    many_html = os.path.join(tmp, "many.html")
+    r = subprocess.run([a.hroof, "report", "many-kernels.json", "--html", many_html],
+                       capture_output=True, text=True, cwd=INPUTS)
+    check(r.returncode == 0, "hroof report (136 kernels) exits 0")
+    many = summary(many_html, tmp)
+    check(many.get("rendered") is True, "136 kernels: chart rendered")
+    check_scaling(many, "136 kernels")
+    check(any(p["kernel"] == "other" for p in many.get("points", [])),
+          "136 kernels: the rest drawn as 'other'")
+
+    if a.screenshots:
+        for page, png in ((out_html, "report-demo.png"), (many_html, "report-many-kernels.png")):
+            path = os.path.join(a.screenshots, png)
+            browser(["--screenshot=" + path, "--window-size=1400,1000", "file://" + page], tmp)
+            check(os.path.exists(path), "screenshot written to " + path)
     shutil.rmtree(tmp, ignore_errors=True)
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
