@@ -245,8 +245,34 @@ std::string roofOf(const std::string &Bound) {
 
 struct KernelMarks {
   nlohmann::json Points = nlohmann::json::array(), Labels = nlohmann::json::array();
+  nlohmann::json Arrows = nlohmann::json::array(); ///< baseline -> this run
   std::vector<std::string> Legend, Colors;
 };
+
+/// One arrow per level both runs have: from the baseline's point to this
+/// run's, with its head halfway (a triangle turned along the arrow).
+void addArrows(const KernelAnalysis &Old, const KernelAnalysis &New, const nlohmann::json &Fields,
+               const Axes &Ax, nlohmann::json &Out) {
+  if (Old.GFlops <= 0 || New.GFlops <= 0)
+    return;
+  for (const LevelPoint &L : New.Levels)
+    for (const LevelPoint &B : Old.Levels)
+      if (B.Level == L.Level && B.AI > 0 && L.AI > 0) {
+        double Dx = Ax.px(L.AI) - Ax.px(B.AI), Dy = Ax.py(New.GFlops) - Ax.py(Old.GFlops);
+        if (std::hypot(Dx, Dy) < 3) // unchanged: no arrow on the point itself
+          continue;
+        nlohmann::json A = Fields;
+        A.update({{"level", L.Level},
+                  {"ai_old", B.AI},
+                  {"gflops_old", Old.GFlops},
+                  {"ai", L.AI},
+                  {"gflops", New.GFlops},
+                  {"ai_mid", std::sqrt(B.AI * L.AI)},
+                  {"gflops_mid", std::sqrt(Old.GFlops * New.GFlops)},
+                  {"angle", std::atan2(Dy, Dx) * 180 / M_PI}});
+        Out.push_back(A);
+      }
+}
 
 /// Points of the kernels drawn, their id labels (placed after the ceiling
 /// labels, at the highest-AI point: right, left, above, below, then further
@@ -277,6 +303,10 @@ KernelMarks kernelMarks(const std::vector<const KernelAnalysis *> &Shown, const 
       if (!Last || L.AI > Last->AI)
         Last = &L;
     }
+    auto Base = O.Baseline.find(&A);
+    if (Base != O.Baseline.end())
+      addArrows(*Base->second, A, {{"kernel", A.Id}, {"legend", Legend}, {"roof", roofOf(A.Bound)}},
+                Ax, K.Arrows);
     if (!Last)
       continue;
     double X = Ax.px(Last->AI), Y = Ax.py(A.GFlops), W = LabelPlacer::textWidth(A.Id);
@@ -379,6 +409,46 @@ nlohmann::json chartLayers(const nlohmann::json &X, const nlohmann::json &Y,
        textLayer("labels", X, Y, Color)});
 }
 
+/// \p Layers with the baseline's layers added when there are arrows: a
+/// dashed rule from each baseline point to this run's, a hollow circle at
+/// the baseline and the arrow's head halfway.
+nlohmann::json baselineLayers(nlohmann::json Layers, const nlohmann::json &Arrows,
+                              const nlohmann::json &X, const nlohmann::json &Y,
+                              const nlohmann::json &Color) {
+  if (Arrows.empty())
+    return Layers;
+  auto Field = [](nlohmann::json Axis, const char *Name) {
+    Axis["field"] = Name;
+    return Axis;
+  };
+  nlohmann::json Data = {{"name", "arrows"}};
+  nlohmann::json Rule = {{"data", Data},
+                         {"mark", {{"type", "rule"}, {"strokeDash", {3, 2}}, {"opacity", 0.8}}},
+                         {"encoding",
+                          {{"x", Field(X, "ai_old")},
+                           {"y", Field(Y, "gflops_old")},
+                           {"x2", {{"field", "ai"}}},
+                           {"y2", {{"field", "gflops"}}},
+                           {"color", Color}}}};
+  nlohmann::json Old = {
+      {"data", Data},
+      {"mark", {{"type", "point"}, {"filled", false}, {"size", 60}, {"strokeWidth", 1.2}}},
+      {"encoding", {{"x", Field(X, "ai_old")}, {"y", Field(Y, "gflops_old")}, {"color", Color}}}};
+  nlohmann::json Head = {
+      {"data", Data},
+      {"mark", {{"type", "point"}, {"shape", "triangle-right"}, {"filled", true}, {"size", 70}}},
+      {"encoding",
+       {{"x", Field(X, "ai_mid")},
+        {"y", Field(Y, "gflops_mid")},
+        {"color", Color},
+        {"angle", {{"field", "angle"}, {"type", "quantitative"}, {"scale", nullptr}}}}}};
+  // After the ceilings and their labels, before the kernels' points.
+  Layers.insert(Layers.begin() + 2, Head);
+  Layers.insert(Layers.begin() + 2, Old);
+  Layers.insert(Layers.begin() + 2, Rule);
+  return Layers;
+}
+
 } // namespace
 
 std::string cutName(const std::string &Name, size_t Width) {
@@ -393,7 +463,10 @@ nlohmann::json chartSpec(const std::vector<const KernelAnalysis *> &Kernels,
   std::vector<const KernelAnalysis *> Shown = Kernels;
   if (Other)
     Shown.push_back(Other);
-  ChartFrame Fr = chartFrame(Shown, M, O.AllCeilings);
+  std::vector<const KernelAnalysis *> Framed = Shown;
+  for (const auto &[New, Old] : O.Baseline)
+    Framed.push_back(Old);
+  ChartFrame Fr = chartFrame(Framed, M, O.AllCeilings);
   const Axes &Ax = Fr.Ax;
   LabelPlacer Placer(Ax);
   for (const KernelAnalysis *A : Shown)
@@ -451,9 +524,10 @@ nlohmann::json chartSpec(const std::vector<const KernelAnalysis *> &Kernels,
            {{"points", K.Points},
             {"ceilings", Ceil},
             {"ceiling_labels", CeilLabels},
-            {"labels", K.Labels}}},
+            {"labels", K.Labels},
+            {"arrows", K.Arrows}}},
           {"config", {{"axis", {{"grid", true}, {"gridOpacity", 0.35}}}}},
-          {"layer", chartLayers(X, Y, Color)},
+          {"layer", baselineLayers(chartLayers(X, Y, Color), K.Arrows, X, Y, Color)},
           {"resolve", {{"scale", {{"color", "shared"}}}}}};
 }
 

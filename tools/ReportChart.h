@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct ChartOptions {
   bool AllCeilings = false;
   bool ColorByBound = false; ///< colour by limiting roof instead of by kernel
   size_t NameWidth = 48;     ///< legend names cut to this many characters
+  /// --baseline: a kernel drawn -> the same kernel in the baseline run,
+  /// drawn as a hollow point with an arrow to the kernel's point.
+  std::map<const report::KernelAnalysis *, const report::KernelAnalysis *> Baseline;
 };
 
 /// The kernels drawn (in order of decreasing time: the legend's order) and,

@@ -28,6 +28,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <sstream>
 
 namespace hroof {
@@ -38,7 +39,7 @@ namespace {
 
 struct ReportOptions {
   std::vector<std::string> Inputs;
-  std::string Machine, Html, Svg, Csv, Json, Sort = "time", ColorBy = "kernel";
+  std::string Baseline, Machine, Html, Svg, Csv, Json, Sort = "time", ColorBy = "kernel";
   int Top = 10;
   double MinTimeShare = 0;
   int NameWidth = 48;
@@ -185,16 +186,23 @@ std::string srcCode(const std::string &S) {
   return "-";
 }
 
-std::vector<std::string> header() {
-  return {"id",    "kernel", "launches", "time%",  "time ms", "GFLOP/s", "prec",
-          "AI L1", "AI L2",  "AI HBM",   "AI req", "%ceil",   "bound",   "src F/B/T"};
-}
-/// Left-aligned columns of header().
-bool leftAligned(size_t C) { return C <= 1 || C == 6 || C == 12 || C == 13; }
-
-std::vector<std::vector<std::string>> tableRows(const std::vector<const KernelAnalysis *> &As,
-                                                size_t NameWidth) {
+/// A table as the terminal and the HTML show it: the kernel's full name
+/// is each row's hover text in the HTML.
+struct Table {
+  std::vector<std::string> Head;
   std::vector<std::vector<std::string>> Rows;
+  std::vector<std::string> FullNames;
+  std::set<size_t> Left; ///< left-aligned columns
+  std::string HtmlId;
+};
+
+Table kernelTable(const std::vector<const KernelAnalysis *> &As, size_t NameWidth) {
+  Table T{{"id", "kernel", "launches", "time%", "time ms", "GFLOP/s", "prec", "AI L1", "AI L2",
+           "AI HBM", "AI req", "%ceil", "bound", "src F/B/T"},
+          {},
+          {},
+          {0, 1, 6, 12, 13},
+          "hroof-table"};
   for (const KernelAnalysis *AP : As) {
     const KernelAnalysis &A = *AP;
     std::string Share = fmtFixed(A.TimeShare, 1), Ms = fmtFixed(A.TotalTimeNs / 1e6, 3);
@@ -202,49 +210,77 @@ std::vector<std::vector<std::string>> tableRows(const std::vector<const KernelAn
     std::string Src = A.Id == "other" ? "-"
                                       : srcCode(A.FlopSource) + "/" + srcCode(A.BytesSource) + "/" +
                                             srcCode(A.TimeSource);
-    Rows.push_back({A.Id, cutName(A.Id == "other" ? A.K->Name : compactName(A.K->Name), NameWidth),
-                    std::to_string(A.K->Launches), A.TimeNsPerLaunch > 0 ? Share : "-",
-                    A.TimeNsPerLaunch > 0 ? Ms : "-", A.GFlops > 0 ? fmtNum(A.GFlops) : "-",
-                    A.Precision.empty() ? "-" : A.Precision, fmtAi(aiAt(A, "L1")),
-                    fmtAi(aiAt(A, "L2")), fmtAi(aiAt(A, "HBM")), fmtAi(A.AIRequested), Pct,
-                    A.Bound.empty() ? "-" : A.Bound, Src});
+    T.Rows.push_back(
+        {A.Id, cutName(A.Id == "other" ? A.K->Name : compactName(A.K->Name), NameWidth),
+         std::to_string(A.K->Launches), A.TimeNsPerLaunch > 0 ? Share : "-",
+         A.TimeNsPerLaunch > 0 ? Ms : "-", A.GFlops > 0 ? fmtNum(A.GFlops) : "-",
+         A.Precision.empty() ? "-" : A.Precision, fmtAi(aiAt(A, "L1")), fmtAi(aiAt(A, "L2")),
+         fmtAi(aiAt(A, "HBM")), fmtAi(A.AIRequested), Pct, A.Bound.empty() ? "-" : A.Bound, Src});
+    T.FullNames.push_back(A.K->Name);
   }
-  return Rows;
+  return T;
 }
 
-void printTable(std::ostream &OS, const std::vector<const KernelAnalysis *> &As, size_t NameWidth) {
-  auto H = header();
-  auto Rows = tableRows(As, NameWidth);
-  std::vector<size_t> W(H.size());
-  for (size_t C = 0; C < H.size(); ++C) {
-    W[C] = H[C].size();
-    for (const auto &R : Rows)
+/// "OLD -> NEW" of a quantity that may be unknown (0).
+std::string oldToNew(double Old, double New) { return fmtAi(Old) + " -> " + fmtAi(New); }
+
+std::string pct(double Old, double New) {
+  if (Old <= 0 || New <= 0)
+    return "-";
+  double P = changePct(Old, New);
+  return (P >= 0 ? "+" : "") + fmtFixed(P, 1) + "%";
+}
+
+/// --baseline: per kernel of both runs, time, GFLOP/s and AI per level,
+/// old -> new with the change.
+Table baselineTable(const BaselineComparison &C, size_t NameWidth) {
+  Table T{{"id", "kernel", "time ms", "time", "GFLOP/s", "GFLOP/s", "AI L1", "AI L2", "AI HBM"},
+          {},
+          {},
+          {0, 1},
+          "hroof-baseline"};
+  for (const auto &[Old, New] : C.Pairs) {
+    T.Rows.push_back(
+        {New->Id, cutName(compactName(New->K->Name), NameWidth),
+         fmtFixed(Old->TotalTimeNs / 1e6, 3) + " -> " + fmtFixed(New->TotalTimeNs / 1e6, 3),
+         pct(Old->TotalTimeNs, New->TotalTimeNs), oldToNew(Old->GFlops, New->GFlops),
+         pct(Old->GFlops, New->GFlops), oldToNew(aiAt(*Old, "L1"), aiAt(*New, "L1")),
+         oldToNew(aiAt(*Old, "L2"), aiAt(*New, "L2")),
+         oldToNew(aiAt(*Old, "HBM"), aiAt(*New, "HBM"))});
+    T.FullNames.push_back(New->K->Name);
+  }
+  return T;
+}
+
+void printTable(std::ostream &OS, const Table &T) {
+  std::vector<size_t> W(T.Head.size());
+  for (size_t C = 0; C < T.Head.size(); ++C) {
+    W[C] = T.Head[C].size();
+    for (const auto &R : T.Rows)
       W[C] = std::max(W[C], R[C].size());
   }
   auto Print = [&](const std::vector<std::string> &R) {
     for (size_t C = 0; C < R.size(); ++C)
-      OS << (C ? "  " : "") << (leftAligned(C) ? std::left : std::right)
+      OS << (C ? "  " : "") << (T.Left.count(C) ? std::left : std::right)
          << std::setw(C + 1 == R.size() ? 0 : int(W[C])) << R[C];
     OS << std::right << "\n";
   };
-  Print(H);
-  for (const auto &R : Rows)
+  Print(T.Head);
+  for (const auto &R : T.Rows)
     Print(R);
 }
 
-std::string htmlTable(const std::vector<const KernelAnalysis *> &As, size_t NameWidth) {
+std::string htmlTable(const Table &T) {
   std::ostringstream OS;
-  auto H = header();
-  OS << "<table id=\"hroof-table\"><tr>";
-  for (size_t C = 0; C < H.size(); ++C)
-    OS << "<th" << (C == 1 ? " class=\"name\"" : "") << ">" << htmlEscape(H[C]) << "</th>";
+  OS << "<table id=\"" << T.HtmlId << "\"><tr>";
+  for (size_t C = 0; C < T.Head.size(); ++C)
+    OS << "<th" << (C == 1 ? " class=\"name\"" : "") << ">" << htmlEscape(T.Head[C]) << "</th>";
   OS << "</tr>\n";
-  auto Rows = tableRows(As, NameWidth);
-  for (size_t I = 0; I < Rows.size(); ++I) {
+  for (size_t I = 0; I < T.Rows.size(); ++I) {
     OS << "<tr>";
-    for (size_t C = 0; C < Rows[I].size(); ++C)
-      OS << "<td" << (C == 1 ? " class=\"name\" title=\"" + htmlEscape(As[I]->K->Name) + "\"" : "")
-         << ">" << htmlEscape(Rows[I][C]) << "</td>";
+    for (size_t C = 0; C < T.Rows[I].size(); ++C)
+      OS << "<td" << (C == 1 ? " class=\"name\" title=\"" + htmlEscape(T.FullNames[I]) + "\"" : "")
+         << ">" << htmlEscape(T.Rows[I][C]) << "</td>";
     OS << "</tr>\n";
   }
   OS << "</table>";
@@ -434,6 +470,74 @@ void writeOutput(const std::string &Path, const std::string &Text, std::ostream 
   Info << "wrote " << Path << "\n";
 }
 
+/// What the outputs are made of, computed once.
+struct ReportParts {
+  nlohmann::json Spec, Json;
+  std::string TablesHtml, Title, Subtitle;
+  std::vector<std::string> HtmlNotes;
+  const std::vector<KernelAnalysis> *All = nullptr;
+};
+
+/// Writes every output asked for, the SVG last; an output that fails does
+/// not stop the others, and the error names those written.
+void writeOutputs(const ReportOptions &O, const ReportParts &P, std::ostream &Info,
+                  std::set<std::string> &Written) {
+  std::string Failed;
+  for (const auto &[Flag, PP] : outputs(O)) {
+    const std::string &Path = *PP;
+    if (Path.empty())
+      continue;
+    std::ostringstream Out;
+    try {
+      if (PP == &O.Html)
+        Out << buildHtml(P.Spec, P.TablesHtml, P.Title, P.Subtitle, P.HtmlNotes);
+      else if (PP == &O.Svg)
+        Out << renderSvg(P.Spec);
+      else if (PP == &O.Csv)
+        writeReportCsv(Out, *P.All);
+      else
+        Out << P.Json.dump(1) << "\n";
+      writeOutput(Path, Out.str(), Info);
+      Written.insert(Path);
+    } catch (const UserError &E) {
+      Failed += (Failed.empty() ? "" : "; ") + std::string(E.what());
+    }
+  }
+  if (!Failed.empty()) {
+    std::string Done;
+    for (const std::string &W : Written)
+      Done += (Done.empty() ? "" : ", ") + W;
+    throw UserError(Failed + (Done.empty() ? "" : " (written: " + Done + ")"));
+  }
+}
+
+/// The notes under the table: the inputs', "other", what is missing, and
+/// memory levels that do not read as a hierarchy.
+std::vector<std::string> reportNotes(const Dataset &D, const std::vector<KernelAnalysis> &As,
+                                     size_t Others, const ReportOptions &O) {
+  std::vector<std::string> Notes = D.Notes;
+  if (Others)
+    Notes.push_back("other: " + std::to_string(Others) + " kernels below --top " +
+                    std::to_string(O.Top) +
+                    (O.MinTimeShare > 0 ? " or --min-time-share " + fmtNum(O.MinTimeShare) : "") +
+                    ", summed into one row and point (every kernel is in --csv and --json)");
+  for (const KernelAnalysis &A : As) {
+    for (const std::string &Mi : A.Missing)
+      Notes.push_back(A.Id + " " + compactName(A.K->Name) + ": " + Mi);
+    if (!A.HierarchyFlag.empty())
+      Notes.push_back(A.Id + " " + compactName(A.K->Name) + ": memory levels " + A.HierarchyFlag +
+                      " (its points are outlined in red where the chart draws them)");
+  }
+  return Notes;
+}
+
+/// --baseline: the baseline run, analysed on the same machine.
+struct Baseline {
+  Dataset D;
+  std::vector<KernelAnalysis> As;
+  BaselineComparison C;
+};
+
 int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   Dataset D = loadInputs(O.Inputs);
   Machine M = machineFor(D, O);
@@ -443,6 +547,13 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   std::vector<const KernelAnalysis *> Rows = Shown;
   if (Other)
     Rows.push_back(&Other->A);
+  std::unique_ptr<Baseline> Base;
+  if (!O.Baseline.empty()) {
+    Base = std::make_unique<Baseline>();
+    Base->D = loadInputs({O.Baseline});
+    Base->As = analyze(Base->D, &M);
+    Base->C = compareToBaseline(Base->As, As);
+  }
 
   // With an output on standard output, the table goes to stderr.
   bool AnyStdout = false;
@@ -454,73 +565,52 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
     Inputs += (Inputs.empty() ? "" : ", ") + P;
   Info << "hroof report: " << D.Kernels.size() << " kernel(s) from " << D.Inputs.size()
        << " input(s); ceilings: " << M.Name << " (" << M.Path << ")\n";
-  printTable(Info, Rows, size_t(O.NameWidth));
+  Table Main = kernelTable(Rows, size_t(O.NameWidth));
+  printTable(Info, Main);
   const char *SrcLegend = "src F/B/T: where the FLOPs / bytes / time came from: ctr hardware "
                           "counters, dyn hroof dynamic counts, sta static model, act CUPTI "
                           "activity durations";
   Info << SrcLegend << "\n";
-  std::vector<std::string> Notes = D.Notes;
-  if (Other)
-    Notes.push_back("other: " + std::to_string(Rest.size()) + " kernels below --top " +
-                    std::to_string(O.Top) +
-                    (O.MinTimeShare > 0 ? " or --min-time-share " + fmtNum(O.MinTimeShare) : "") +
-                    ", summed into one row and point (every kernel is in --csv and --json)");
-  for (const KernelAnalysis &A : As) {
-    for (const std::string &Mi : A.Missing)
-      Notes.push_back(A.Id + " " + compactName(A.K->Name) + ": " + Mi);
-    if (!A.HierarchyFlag.empty())
-      Notes.push_back(A.Id + " " + compactName(A.K->Name) + ": memory levels " + A.HierarchyFlag +
-                      " (its points are outlined in red where the chart draws them)");
+  ReportParts P;
+  P.TablesHtml = htmlTable(Main);
+  std::vector<std::string> Notes = reportNotes(D, As, Rest.size(), O);
+  if (Base) {
+    Table Delta = baselineTable(Base->C, size_t(O.NameWidth));
+    Info << "against the baseline (" << Base->D.Inputs.size() << " input(s)):\n";
+    printTable(Info, Delta);
+    P.TablesHtml += "\n<h2>Against the baseline</h2>\n" + htmlTable(Delta);
+    for (const KernelAnalysis *A : Base->C.OnlyNew)
+      Notes.push_back(A->Id + " " + compactName(A->K->Name) + ": not in the baseline");
+    for (const KernelAnalysis *A : Base->C.OnlyOld)
+      Notes.push_back(compactName(A->K->Name) + ": in the baseline only");
   }
   for (const std::string &N : Notes)
     Info << "note: " << N << "\n";
 
-  std::string Title =
-      "Hierarchical roofline: " +
-      (D.Inputs.size() == 1 ? D.Inputs[0] : std::to_string(D.Inputs.size()) + " inputs");
+  P.Title = "Hierarchical roofline: " +
+            (D.Inputs.size() == 1 ? D.Inputs[0] : std::to_string(D.Inputs.size()) + " inputs");
+  P.Subtitle = "inputs: " + Inputs + " | ceilings: " + M.Name + " (" + M.Path + ")";
   ChartOptions CO;
   CO.AllCeilings = O.AllCeilings;
   CO.ColorByBound = O.ColorBy == "bound";
   CO.NameWidth = size_t(O.NameWidth);
+  if (Base)
+    for (const auto &[Old, New] : Base->C.Pairs)
+      CO.Baseline[New] = Old;
   // The chart's legend and colours follow time whatever --sort says.
   std::vector<const KernelAnalysis *> ByTime = Shown;
   std::stable_sort(ByTime.begin(), ByTime.end(),
                    [](const KernelAnalysis *A, const KernelAnalysis *B) {
                      return A->TotalTimeNs > B->TotalTimeNs;
                    });
-  nlohmann::json Spec = chartSpec(ByTime, Other ? &Other->A : nullptr, M, Title, CO);
-  std::string Failed;
-  for (const auto &[Flag, PP] : outputs(O)) {
-    const std::string &Path = *PP;
-    if (Path.empty())
-      continue;
-    std::ostringstream Out;
-    try {
-      if (PP == &O.Html) {
-        std::vector<std::string> HtmlNotes = {SrcLegend};
-        HtmlNotes.insert(HtmlNotes.end(), Notes.begin(), Notes.end());
-        Out << buildHtml(Spec, htmlTable(Rows, size_t(O.NameWidth)), Title,
-                         "inputs: " + Inputs + " | ceilings: " + M.Name + " (" + M.Path + ")",
-                         HtmlNotes);
-      } else if (PP == &O.Svg) {
-        Out << renderSvg(Spec);
-      } else if (PP == &O.Csv) {
-        writeReportCsv(Out, As);
-      } else {
-        Out << reportJson(D, M, As, Notes).dump(1) << "\n";
-      }
-      writeOutput(Path, Out.str(), Info);
-      Written.insert(Path);
-    } catch (const UserError &E) {
-      Failed += (Failed.empty() ? "" : "; ") + std::string(E.what());
-    }
-  }
-  if (!Failed.empty()) {
-    std::string Done;
-    for (const std::string &P : Written)
-      Done += (Done.empty() ? "" : ", ") + P;
-    throw UserError(Failed + (Done.empty() ? "" : " (written: " + Done + ")"));
-  }
+  P.Spec = chartSpec(ByTime, Other ? &Other->A : nullptr, M, P.Title, CO);
+  P.HtmlNotes = {SrcLegend};
+  P.HtmlNotes.insert(P.HtmlNotes.end(), Notes.begin(), Notes.end());
+  P.Json = reportJson(D, M, As, Notes);
+  if (Base)
+    P.Json["baseline"] = baselineJson(Base->C, Base->D);
+  P.All = &As;
+  writeOutputs(O, P, Info, Written);
   return 0;
 }
 
@@ -555,6 +645,9 @@ Subcommand addReportCommand(CLI::App &App) {
                 "48; the ids K1..Kn are unique)");
   R->add_option("--color", O->ColorBy,
                 "colour the chart's points by kernel (default) or by bound (limiting roof)");
+  R->add_option("--baseline", O->Baseline,
+                "a profile (or ncu export) of an earlier run: arrows old -> new on the chart, "
+                "a table of the changes in time, GFLOP/s and AI per level");
   R->add_flag("--all-ceilings", O->AllCeilings,
               "draw every compute ceiling of the machine, not only the precisions used");
   R->footer(environmentHelp({Setting::MachinesDir, Setting::ReportJs, Setting::ReportAssets}));

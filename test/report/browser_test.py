@@ -192,6 +192,20 @@ def main():
     check(any(p["kernel"] == "other" for p in many.get("points", [])),
           "136 kernels: the rest drawn as 'other'")
 
+    # --baseline: one arrow (a rule) per level of each kernel that moved.
+    base_html = os.path.join(tmp, "base.html")
+    r = subprocess.run([a.hroof, "report", "--baseline", "demo-before.json", "demo-rank0.json",
+                        "--html", base_html, "--json", os.path.join(tmp, "base.json")],
+                       capture_output=True, text=True, cwd=INPUTS)
+    check(r.returncode == 0, "hroof report --baseline exits 0")
+    pairs = json.load(open(os.path.join(tmp, "base.json")))["baseline"]["kernels"] if r.returncode == 0 else []
+    moved = sum(1 for k in pairs for lv in ("L1", "L2", "HBM") if lv in k["ai"]
+                and k["ai"][lv]["old"] and k["ai"][lv]["new"] and k["gflops"]["old"]
+                and (k["ai"][lv]["old"] != k["ai"][lv]["new"] or k["gflops"]["old"] != k["gflops"]["new"]))
+    base = summary(base_html, tmp)
+    check(base.get("rendered") is True and moved > 0 and base.get("svg_rules") == moved,
+          "baseline chart: %s arrows for %d moved points" % (base.get("svg_rules"), moved))
+
     if a.screenshots:
         for page, png in ((out_html, "report-demo.png"), (many_html, "report-many-kernels.png")):
             path = os.path.join(a.screenshots, png)

@@ -50,6 +50,39 @@ def expected_kernels():
     return sums
 
 
+def report_json(hroof, *args):
+    r = subprocess.run([hroof, "report", *args, "--json", "-"], capture_output=True, text=True)
+    check(r.returncode == 0, "hroof report %s --json - exits 0 %s"
+          % (" ".join(os.path.basename(x) for x in args), r.stderr[-300:] if r.returncode else ""))
+    return json.loads(r.stdout) if r.returncode == 0 else {"kernels": []}
+
+
+def check_baseline(hroof):
+    """--baseline OLD NEW: each kernel of both runs has its old and new time,
+    GFLOP/s and AI per level as the two runs' own reports give them, and the
+    change in percent; kernels of one run only are listed as new or gone."""
+    old_path, new_path = (os.path.join(HERE, "Inputs", f) for f in ("demo-before.json", "demo-rank0.json"))
+    old = {k["mangled"]: k for k in report_json(hroof, old_path)["kernels"]}
+    new = {k["mangled"]: k for k in report_json(hroof, new_path)["kernels"]}
+    base = report_json(hroof, "--baseline", old_path, new_path).get("baseline", {})
+    pairs = {k["mangled"]: k for k in base.get("kernels", [])}
+    check(set(pairs) == set(old) & set(new), "baseline: the kernels of both runs paired (%d)" % len(pairs))
+    check(sorted(base.get("new", [])) == sorted(new[m]["name"] for m in set(new) - set(old)) and
+          sorted(base.get("gone", [])) == sorted(old[m]["name"] for m in set(old) - set(new)),
+          "baseline: new and gone kernels listed")
+    for m, p in pairs.items():
+        for key in ("time_ns_total", "gflops"):
+            o, n = old[m][key], new[m][key]
+            pct = 100.0 * (n - o) / o if o else 0.0
+            check(p[key]["old"] == o and p[key]["new"] == n and p[key]["change_pct"] == pct,
+                  "baseline %s: %s %s -> %s (%+.1f%%)" % (m, key, o, n, pct))
+        for level in ("L1", "L2", "HBM"):
+            ai = lambda k: ([x["ai"] for x in k["levels"] if x["level"] == level] or [None])[0]
+            if ai(old[m]) or ai(new[m]):
+                check(p["ai"][level]["old"] == ai(old[m]) and p["ai"][level]["new"] == ai(new[m]),
+                      "baseline %s: AI %s" % (m, level))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hroof", required=True)
@@ -92,6 +125,7 @@ def main():
             same = (row[col] == "" and j[key] is None) or (row[col] != "" and float(row[col]) == j[key])
             check(same, "%s: %s CSV == JSON" % (m, col))
         check(row["id"] == j["id"], "%s: same id %s in CSV and JSON" % (m, row["id"]))
+    check_baseline(a.hroof)
     by_time = sorted(report["kernels"], key=lambda k: -k["time_ns_total"])
     check([k["id"] for k in by_time] == ["K%d" % (i + 1) for i in range(len(by_time))],
           "ids K1..Kn by decreasing time")

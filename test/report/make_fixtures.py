@@ -198,6 +198,26 @@ def main():
     write_ncu_roofline_set()
     write_ncu_other_names()
     write("many-kernels.json", profile(5400, None, many_kernels()))
+    write("demo-before.json", profile(5050, "0", kernels_before()))
+
+
+def kernels_before():
+    """demo-rank0.json's kernels before an optimization (the --baseline
+    fixture): sgemm_tiled 3x slower and moving 4x the bytes at every level,
+    no wmma_gemm_f16 yet, and a transpose that is gone afterwards."""
+    ks = [copy.deepcopy(k) for k in kernels(0) if not k["kernel"].startswith("wmma_gemm_f16")]
+    for k in ks:
+        if k["kernel"].startswith("sgemm_tiled"):
+            for key in ("total", "min", "max", "mean"):
+                k["duration_ns"][key] *= 3
+            c = k["counters"]["total"]
+            c["time_ns"] *= 3
+            for key in ("l1_bytes", "l2_bytes", "dram_bytes"):
+                c[key] *= 4
+    n = 1 << 22
+    ks.append(kernel("transpose_naive(float const*, float*, int)", "_Z15transpose_naivePKfPfi", 10,
+                     51000, ctr=hw(gl=4 * n, gs=4 * n, l1=8 * n, l2=10 * n, dram=6 * n, t=51500)))
+    return ks
 
 
 def write_ncu_other_names():

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ReportExport.h"
 
+#include <map>
 #include <set>
 
 namespace hroof {
@@ -145,6 +146,65 @@ nlohmann::json reportJson(const Dataset &D, const Machine &M, const std::vector<
            {{"name", M.Name}, {"path", M.Path}, {"flops", M.Flops}, {"bandwidth", M.Bandwidth}}},
           {"kernels", Kernels},
           {"notes", Notes}};
+}
+
+namespace {
+
+std::string identity(const KernelAnalysis &A) {
+  return A.K->Mangled.empty() ? signatureKey(A.K->Name) : A.K->Mangled;
+}
+
+nlohmann::json change(double Old, double New) {
+  return {{"old", num(Old)}, {"new", num(New)}, {"change_pct", changePct(Old, New)}};
+}
+
+} // namespace
+
+double changePct(double Old, double New) { return Old > 0 ? 100.0 * (New - Old) / Old : 0.0; }
+
+BaselineComparison compareToBaseline(const std::vector<KernelAnalysis> &Old,
+                                     const std::vector<KernelAnalysis> &New) {
+  BaselineComparison C;
+  std::map<std::string, const KernelAnalysis *> OldById;
+  for (const KernelAnalysis &A : Old)
+    OldById[identity(A)] = &A;
+  for (const KernelAnalysis &A : New) {
+    auto It = OldById.find(identity(A));
+    if (It == OldById.end()) {
+      C.OnlyNew.push_back(&A);
+      continue;
+    }
+    C.Pairs.push_back({It->second, &A});
+    OldById.erase(It);
+  }
+  for (const KernelAnalysis &A : Old)
+    if (OldById.count(identity(A)))
+      C.OnlyOld.push_back(&A);
+  return C;
+}
+
+nlohmann::json baselineJson(const BaselineComparison &C, const Dataset &OldInputs) {
+  nlohmann::json Kernels = nlohmann::json::array(), Added = nlohmann::json::array(),
+                 Gone = nlohmann::json::array();
+  for (const auto &[Old, New] : C.Pairs) {
+    nlohmann::json Ai = nlohmann::json::object();
+    for (const char *L : CacheLevels)
+      if (aiAt(*Old, L) > 0 || aiAt(*New, L) > 0)
+        Ai[L] = change(aiAt(*Old, L), aiAt(*New, L));
+    if (Old->AIRequested > 0 || New->AIRequested > 0)
+      Ai["requested"] = change(Old->AIRequested, New->AIRequested);
+    Kernels.push_back({{"id", New->Id},
+                       {"name", New->K->Name},
+                       {"mangled", New->K->Mangled},
+                       {"time_ns_total", change(Old->TotalTimeNs, New->TotalTimeNs)},
+                       {"gflops", change(Old->GFlops, New->GFlops)},
+                       {"ai", Ai}});
+  }
+  for (const KernelAnalysis *A : C.OnlyNew)
+    Added.push_back(A->K->Name);
+  for (const KernelAnalysis *A : C.OnlyOld)
+    Gone.push_back(A->K->Name);
+  return {{"inputs", OldInputs.Inputs}, {"kernels", Kernels}, {"new", Added}, {"gone", Gone}};
 }
 
 } // namespace report

@@ -28,6 +28,23 @@ void writeReportCsv(std::ostream &OS, const std::vector<KernelAnalysis> &As);
 nlohmann::json reportJson(const Dataset &D, const Machine &M, const std::vector<KernelAnalysis> &As,
                           const std::vector<std::string> &Notes);
 
+/// The same kernels in a baseline run and in this one (same mangled name,
+/// else same signature), and those in only one of them.
+struct BaselinePair {
+  const KernelAnalysis *Old, *New;
+};
+struct BaselineComparison {
+  std::vector<BaselinePair> Pairs; ///< in the order of the new kernels
+  std::vector<const KernelAnalysis *> OnlyNew, OnlyOld;
+};
+BaselineComparison compareToBaseline(const std::vector<KernelAnalysis> &Old,
+                                     const std::vector<KernelAnalysis> &New);
+/// (New - Old) / Old in percent; 0 when Old is 0.
+double changePct(double Old, double New);
+/// {"inputs", "kernels": [{id, name, mangled, time_ns_total, gflops,
+/// ai: {L1, L2, HBM}}, each {old, new, change_pct}], "new", "gone"}.
+nlohmann::json baselineJson(const BaselineComparison &C, const Dataset &OldInputs);
+
 /// Bytes per launch at \p Level ("L1", "L2", "HBM"), 0 when not measured.
 double bytesAt(const KernelAnalysis &A, const std::string &Level);
 /// AI at \p Level, 0 when the kernel has none there.
