@@ -32,11 +32,10 @@ static std::string examplesDir() {
   std::string D = setting(Setting::Examples);
   if (!D.empty())
     return D;
-  struct stat S;
-  std::string Near = executableDir() + "/../../examples";
-  if (stat((Near + "/demo.json").c_str(), &S) == 0)
-    return Near;
-  return HROOF_SOURCE_DIR "/examples";
+  // Installed (or the build tree's copy), else the source tree beside a
+  // build folder in it.
+  std::string Installed = dataPath("examples");
+  return Installed.empty() ? executableDir() + "/../../examples" : Installed;
 }
 
 static std::string fmt(double V) { return report::fmtSi(V, report::SiStyle::Demo); }

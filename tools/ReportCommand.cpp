@@ -78,9 +78,21 @@ void finishOut(std::ofstream &Out, const std::string &Path) {
     throw UserError("cannot write '" + Path + "': write failed");
 }
 
-std::string jsDir() { return setting(Setting::ReportJs, HROOF_REPORT_JS_DIR); }
+/// The chart libraries: HROOF_REPORT_JS, else the installed copy, else the
+/// build tree's (scripts/setup.sh runs npm into build/report-js).
+std::string jsDir() {
+  std::string Dir = setting(Setting::ReportJs);
+  if (Dir.empty())
+    Dir = dataPath("report-js");
+  return Dir.empty() ? installPrefix() + "/report-js/node_modules" : Dir;
+}
 
-std::string assetsDir() { return setting(Setting::ReportAssets, HROOF_SOURCE_DIR "/tools/report"); }
+/// The page template and the SVG renderer: HROOF_REPORT_ASSETS, else
+/// <bin>/../share/hroof/report.
+std::string assetsDir() {
+  std::string Dir = setting(Setting::ReportAssets);
+  return Dir.empty() ? installPrefix() + "/share/hroof/report" : Dir;
+}
 
 std::string htmlEscape(const std::string &S) {
   std::string R;
@@ -296,7 +308,7 @@ std::string shellQuote(const std::string &S) {
 
 std::string renderSvg(const nlohmann::json &Spec) {
   std::string Dir = jsDir(), Script = assetsDir() + "/render-svg.mjs";
-  if (runProgram({"sh", "-c", "command -v node"}, "/dev/null", "/dev/null") != 0)
+  if (findOnPath("node").empty())
     throw UserError("--svg needs node on PATH (the --html chart does not)");
   struct stat St;
   if (::stat((Dir + "/vega/build/vega.module.js").c_str(), &St) != 0)

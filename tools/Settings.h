@@ -35,16 +35,17 @@ inline const SettingInfo &settingInfo(Setting S) {
                       "clang++ found at build time)"},
       {"HROOF_PLUGIN", "the hroof pass plugin (default: <bin>/../lib/hroof.so)"},
       {"CUDA_PATH", "CUDA toolkit root (default: the toolkit found at build time)"},
-      {"HROOF_EXAMPLES", "directory of the demo's example kernels (default: the "
-                         "source tree's examples/)"},
+      {"HROOF_EXAMPLES", "directory of the demo's example kernels (default: "
+                         "<bin>/../share/hroof/examples)"},
       {"HROOF_MACHINES_DIR", "directory of machine JSON files that `hroof report` "
-                             "picks the ceilings from (default: the source "
-                             "tree's docs/machines/)"},
+                             "picks the ceilings from (default: "
+                             "<bin>/../share/hroof/machines, a copy of docs/machines/)"},
       {"HROOF_REPORT_JS", "node_modules directory of the report's chart "
-                          "libraries (default: the build's report-js/)"},
+                          "libraries (default: <bin>/../share/hroof/report-js, "
+                          "else the build's report-js/node_modules)"},
       {"HROOF_REPORT_ASSETS", "directory of the report's page template "
-                              "chart.html (default: the source tree's "
-                              "tools/report/)"},
+                              "chart.html and SVG renderer (default: "
+                              "<bin>/../share/hroof/report)"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(Setting::Count), "one row per Setting");
   return Table[int(S)];

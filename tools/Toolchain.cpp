@@ -25,6 +25,18 @@ std::string executableDir() {
   return P.substr(0, P.rfind('/'));
 }
 
+std::string installPrefix() {
+  std::string Dir = executableDir();
+  size_t Slash = Dir.rfind('/');
+  return Slash == std::string::npos || Slash == 0 ? Dir + "/.." : Dir.substr(0, Slash);
+}
+
+std::string dataPath(const std::string &Rel) {
+  std::string P = installPrefix() + "/share/hroof/" + Rel;
+  struct stat S;
+  return stat(P.c_str(), &S) == 0 ? P : "";
+}
+
 static bool isFile(const std::string &P) {
   struct stat S;
   return stat(P.c_str(), &S) == 0 && S_ISREG(S.st_mode);

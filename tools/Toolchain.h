@@ -50,6 +50,15 @@ std::string findOnPath(const std::string &Program);
 /// Directory of the running executable.
 std::string executableDir();
 
+/// The folder above the executable's (build/ or the install prefix).
+std::string installPrefix();
+
+/// \p Rel under hroof's data folder, <dir of hroof>/../share/hroof (machine
+/// files, the report's page, the demo's examples): the install tree has it
+/// and the build tree is laid out the same (cmake/HroofInstall.cmake), so no
+/// source-tree path is compiled in. "" when it is not there.
+std::string dataPath(const std::string &Rel);
+
 } // namespace hroof
 
 #endif

@@ -286,7 +286,8 @@ Dataset loadInputs(const std::vector<std::string> &Paths) {
 //===--- Machine ------------------------------------------------------------===//
 
 std::string machinesDir() {
-  return setting(Setting::MachinesDir, HROOF_SOURCE_DIR "/docs/machines");
+  std::string Dir = setting(Setting::MachinesDir);
+  return Dir.empty() ? installPrefix() + "/share/hroof/machines" : Dir;
 }
 
 static std::string normName(const std::string &S) {
