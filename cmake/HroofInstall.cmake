@@ -31,7 +31,10 @@ add_custom_target(hroof-share ALL
   COMMAND ${CMAKE_COMMAND} -E copy_if_different ${HROOF_EXAMPLE_FILES} ${_share}/examples
   COMMENT "hroof: data files into ${_share}")
 
-install(TARGETS hroof-cli hroof-ert RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS hroof-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# As built: its run path (the CUDA toolkit's) is set by its own link flags,
+# which CMake's install-time rewrite does not recognize.
+install(PROGRAMS $<TARGET_FILE:hroof-ert> DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The runtime keeps finding CUPTI where it was found at build time.
 set_target_properties(hroof_rt PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 install(TARGETS hroof hroof_rt LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# The install tree (cmake/HroofInstall.cmake), as a user gets it:
+#   install_test.sh BUILD_DIR SOURCE_DIR CLANG CUDA_PATH
+# 1. cmake --install BUILD_DIR into a temporary prefix: the tools, the plugin,
+#    the runtime, the report's assets and the machine files are there, and no
+#    installed binary has the source tree's path compiled in;
+# 2. the example project (test/report/install-example) configures against the
+#    prefix with find_package(hroof) and builds: its .cu compiled by clang with
+#    the installed plugin (instrumented, and static model only); not run;
+# 3. the README's one-line clang command compiles as printed;
+# 4. the prefix moved elsewhere: hroof report (table, HTML, JSON) and hroof
+#    static still work from the moved tree, with its own data files.
+# Exit 0 pass, 1 fail.
+set -uo pipefail
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) clang=$3 cuda=$4
+tmp=$(mktemp -d /tmp/hroof-install-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL $*"; exit 1; }
+pass() { echo "PASS $*"; }
+
+cmake --install "$build" --prefix "$tmp/p" > "$tmp/install.log" 2>&1 ||
+  { cat "$tmp/install.log"; fail "cmake --install"; }
+for f in bin/hroof bin/hroof-ert lib/hroof.so lib/libhroof_rt.so share/hroof/report/chart.html \
+         share/hroof/report/render-svg.mjs share/hroof/report-js/vega/build/vega.min.js \
+         share/hroof/machines/h100-80gb-hbm3.json share/hroof/examples/demo.json \
+         lib/cmake/hroof/hroofConfig.cmake lib/cmake/hroof/hroofConfigVersion.cmake; do
+  [ -e "$tmp/p/$f" ] || fail "not installed: $f"
+done
+pass "installed: tools, plugin, runtime, report assets, machine files, CMake package"
+for f in bin/hroof bin/hroof-ert lib/hroof.so lib/libhroof_rt.so; do
+  strings "$tmp/p/$f" | grep -qF "$src/" && fail "$f has the source tree's path ($src) compiled in"
+done
+pass "no source-tree path in the installed binaries"
+
+# 2. A project built against the installed package.
+cmake -S "$src/test/report/install-example" -B "$tmp/example" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$tmp/p" -DCMAKE_CXX_COMPILER="$clang" -DCUDAToolkit_ROOT="$cuda" \
+  > "$tmp/example.log" 2>&1 || { tail -30 "$tmp/example.log"; fail "example project: configure"; }
+cmake --build "$tmp/example" > "$tmp/example-build.log" 2>&1 ||
+  { tail -30 "$tmp/example-build.log"; fail "example project: build"; }
+grep -q -- "-fpass-plugin=$tmp/p/lib/hroof.so" "$tmp/example/build.ninja" ||
+  fail "example project: the .cu is not compiled with the installed plugin"
+strings "$tmp/example/saxpy" | grep -q "__hroof_counters_" ||
+  fail "example project: saxpy has no instrumented kernel"
+strings "$tmp/example/saxpy_static" | grep -q "__hroof_counters_" &&
+  fail "example project: saxpy_static is instrumented (STATIC_MODEL_ONLY)"
+strings "$tmp/example/saxpy_static" | grep -q "hroof_static_model" ||
+  fail "example project: saxpy_static has no embedded static model"
+pass "example project: find_package(hroof), hroof_target_cuda_plugin, built"
+
+# 3. The README's compile line, as printed, where build/ is this build.
+line=$(grep -m1 -- "-fpass-plugin=build/lib/hroof.so app.cu" "$src/README.md" | sed 's/ *#.*//')
+[ -n "$line" ] || fail "README: no compile line with -fpass-plugin=build/lib/hroof.so app.cu"
+mkdir "$tmp/readme" && ln -s "$build" "$tmp/readme/build" &&
+  cp "$src/test/report/install-example/saxpy.cu" "$tmp/readme/app.cu"
+(cd "$tmp/readme" && eval "$line") > "$tmp/readme.log" 2>&1 ||
+  { cat "$tmp/readme.log"; fail "README compile line: $line"; }
+[ -x "$tmp/readme/app" ] || fail "README compile line wrote no ./app"
+pass "README compile line works as printed: $line"
+
+# 4. The tree moved.
+mv "$tmp/p" "$tmp/moved"
+hroof=$tmp/moved/bin/hroof
+"$hroof" report "$src/test/report/Inputs/demo-rank0.json" --html "$tmp/r.html" --json "$tmp/r.json" \
+  > "$tmp/report.log" 2>&1 || { cat "$tmp/report.log"; fail "moved tree: hroof report"; }
+grep -q "ceilings: NVIDIA H100 80GB HBM3 ($tmp/moved/share/hroof/machines/" "$tmp/report.log" ||
+  { head -3 "$tmp/report.log"; fail "moved tree: the machine file is not the moved tree's"; }
+grep -q "vega-embed" "$tmp/r.html" && [ "$(stat -c %s "$tmp/r.html")" -gt 500000 ] ||
+  fail "moved tree: the HTML has no inlined chart libraries"
+grep -q '"hroof_report": 1' "$tmp/r.json" || fail "moved tree: no JSON report"
+"$hroof" static "$src/test/report/install-example/saxpy.cu" --grid 4096 --block 256 \
+  --arg n=1048576 > "$tmp/static.log" 2>&1 || { cat "$tmp/static.log"; fail "moved tree: hroof static"; }
+grep -q "saxpy" "$tmp/static.log" || fail "moved tree: hroof static printed no kernel"
+pass "moved tree: hroof report and hroof static find their data and plugin"
+echo "0 failure(s)"
