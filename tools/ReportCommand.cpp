@@ -638,7 +638,7 @@ Subcommand addReportCommand(CLI::App &App) {
   R->add_option("inputs", O->Inputs, "profile JSON files and/or ncu raw CSV files")->required();
   R->add_option("--machine", O->Machine,
                 "machine JSON with the ceilings (hroof-ert); default: the bundled file "
-                "of the profile's GPU in docs/machines/");
+                "of the profile's GPU in share/hroof/machines/ (from docs/machines/)");
   R->add_flag("--any-machine", O->AnyMachine,
               "accept a machine file of another GPU than the profile's");
   R->add_option("--html", O->Html,
