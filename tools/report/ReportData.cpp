@@ -304,7 +304,8 @@ Machine loadMachine(const std::string &Path) {
   nlohmann::json J = nlohmann::json::parse(Text, nullptr, false);
   if (J.is_discarded())
     throw UserError("machine file '" + Path + "' is not valid JSON");
-  if (!J.is_object() || J.value("schema", std::string()) != "hroof-machine/1")
+  if (!J.is_object() || !J.contains("schema") || !J["schema"].is_string() ||
+      J["schema"].get<std::string>() != "hroof-machine/1")
     throw UserError("'" + Path +
                     "' is not a machine file (expected \"schema\": "
                     "\"hroof-machine/1\", written by hroof-ert)");
