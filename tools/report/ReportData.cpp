@@ -351,7 +351,8 @@ std::optional<std::string> findMachineFor(const std::string &Device) {
     std::ifstream In(F);
     nlohmann::json J = nlohmann::json::parse(In, nullptr, false);
     if (J.is_object() && J.contains("device") && J["device"].is_object() &&
-        sameDevice(J["device"].value("name", std::string()), Device))
+        J["device"].contains("name") && J["device"]["name"].is_string() &&
+        sameDevice(J["device"]["name"].get<std::string>(), Device))
       return F;
   }
   return std::nullopt;
