@@ -705,6 +705,9 @@ int produceReport(const ReportOptions &O) {
   std::vector<Candidate> Tuning;
   for (const KernelAnalysis &A : As)
     Tuning.push_back(kernelCandidate(A, shortName(A.K->Name)));
+  double KernelNs = 0;
+  for (const KernelAnalysis &A : As)
+    KernelNs += A.TotalTimeNs;
   if (O.Top > 0 && size_t(O.Top) < As.size())
     As.resize(size_t(O.Top));
 
@@ -719,6 +722,8 @@ int produceReport(const ReportOptions &O) {
                           "activity durations";
   std::cout << SrcLegend << "\n";
   std::vector<std::string> Notes = D.Notes;
+  for (const std::string &T : transferLines(O.Inputs, KernelNs))
+    Notes.push_back(T);
   for (const KernelAnalysis &A : As)
     for (const std::string &Mi : A.Missing)
       Notes.push_back(shortName(A.K->Name) + ": " + Mi);

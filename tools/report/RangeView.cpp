@@ -16,6 +16,46 @@
 namespace hroof {
 namespace report {
 
+std::vector<std::string> transferLines(const std::vector<std::string> &Inputs, double KernelNs) {
+  struct Kind {
+    uint64_t Count = 0;
+    double Bytes = 0, Ns = 0;
+  };
+  std::map<std::string, Kind> Kinds;
+  double TotalNs = 0;
+  for (const std::string &Path : Inputs) {
+    std::string Text = readFile(Path);
+    if (looksLikeNcuCsv(Text))
+      continue;
+    nlohmann::json J = parseProfileJson(Path, Text);
+    if (!J.contains("transfers") || !J["transfers"].contains("by_kind"))
+      continue;
+    ProfileFields F(Path);
+    for (const auto &T : J["transfers"]["by_kind"]) {
+      Kind &K = Kinds[F.text(T, "/transfers/by_kind", "kind", "?")];
+      K.Count += F.count(T, "/transfers/by_kind", "count");
+      K.Bytes += F.number(T, "/transfers/by_kind", "bytes");
+      double Ns = F.number(T, "/transfers/by_kind", "duration_ns");
+      K.Ns += Ns;
+      TotalNs += Ns;
+    }
+  }
+  std::vector<std::string> Out;
+  if (Kinds.empty())
+    return Out;
+  std::string Line = "transfers: " + fmtFixed(TotalNs / 1e6, 3) + " ms, " +
+                     (KernelNs + TotalNs > 0 ? fmtFixed(100 * TotalNs / (KernelNs + TotalNs), 1)
+                                             : std::string("-")) +
+                     "% of the GPU time (kernels + transfers):";
+  for (const auto &[Name, K] : Kinds)
+    Line += " " + Name + " " + std::to_string(K.Count) + "x " + fmtSi(K.Bytes, SiStyle::Counts) +
+            "B " + fmtFixed(K.Ns / 1e6, 3) + " ms " +
+            (K.Ns > 0 ? fmtNum(K.Bytes / K.Ns) : std::string("-")) + " GB/s;";
+  Line.pop_back();
+  Out.push_back(Line);
+  return Out;
+}
+
 size_t parseByRange(const std::string &By) {
   if (By == "range")
     return 0;
@@ -139,12 +179,12 @@ std::string chartLabel(const std::string &Path) {
   return Path.size() > 32 ? "..." + Path.substr(Path.size() - 29) : Path;
 }
 
-void addChartPoint(RangeView &V, const RangeRow &R) {
+void addChartPoint(RangeView &V, const RangeRow &R, const std::string &Mark) {
   if (R.GFlops <= 0 || !R.Launches)
     return;
   V.ChartData.push_back({});
   KernelData &K = V.ChartData.back();
-  K.Name = chartLabel(R.Range);
+  K.Name = Mark + chartLabel(R.Range);
   K.Launches = R.Launches;
   KernelAnalysis A;
   A.K = &K;
@@ -230,8 +270,18 @@ RangeView buildRangeView(const std::vector<std::string> &Inputs, const Dataset &
     V.Rows.push_back(std::move(R));
   }
   orderRows(V.Rows);
-  for (const RangeRow &R : V.Rows)
-    addChartPoint(V, R);
+  // The three largest tuning candidates are marked in the chart.
+  std::vector<size_t> ByHeadroom(V.Rows.size());
+  for (size_t I = 0; I < ByHeadroom.size(); ++I)
+    ByHeadroom[I] = I;
+  std::stable_sort(ByHeadroom.begin(), ByHeadroom.end(),
+                   [&](size_t A, size_t B) { return V.Rows[A].HeadroomNs > V.Rows[B].HeadroomNs; });
+  std::map<size_t, std::string> Mark;
+  for (size_t I = 0; I < ByHeadroom.size() && I < 3; ++I)
+    if (V.Rows[ByHeadroom[I]].HeadroomNs > 0)
+      Mark[ByHeadroom[I]] = "#" + std::to_string(I + 1) + " ";
+  for (size_t I = 0; I < V.Rows.size(); ++I)
+    addChartPoint(V, V.Rows[I], Mark.count(I) ? Mark[I] : "");
   return V;
 }
 

@@ -58,10 +58,16 @@ struct RangeView {
   std::vector<std::string> Notes;
   double KernelNs = 0, TransferNs = 0; ///< over every range
   /// The rows as KernelAnalysis points, for the chart of ReportCommand
-  /// (KernelData names are the range paths).
+  /// (KernelData names are the range paths' tails, "#1 " ... "#3 " before
+  /// the three largest tuning candidates).
   std::deque<KernelData> ChartData;
   std::vector<KernelAnalysis> ChartPoints;
 };
+
+/// Lines on the inputs' copies and memsets (the profiles' "transfers"):
+/// per kind count, bytes, time and bandwidth, and their share of the GPU
+/// time (\p KernelNs: the kernels' summed time). Empty without transfers.
+std::vector<std::string> transferLines(const std::vector<std::string> &Inputs, double KernelNs);
 
 /// Depth of "range" (0) or "range:N"; throws UserError otherwise.
 size_t parseByRange(const std::string &By);
