@@ -112,6 +112,8 @@ bool noteIssued(uint32_t Correlation, IssueKind Kind, std::string &Range) {
       It = T.RangeSelected.emplace(I.Range, T.RangeFilter.matches(I.Range, I.Range)).first;
     }
     I.Selected = It->second;
+    if (Kind != IssueKind::Transfer)
+      ++(I.Selected ? T.LaunchesInRange : T.LaunchesOutOfRange);
   }
   if (T.IssuedByCorrelation.size() >= IssuedLimit)
     T.IssuedByCorrelation.clear();
@@ -266,6 +268,14 @@ void finish() {
   if (T.P && (RS.DroppedTooDeep || RS.DroppedStartEnd))
     T.P->note("NVTX ranges past the depth limit not followed: " +
               std::to_string(RS.DroppedTooDeep + RS.DroppedStartEnd));
+  if (T.P && !T.RangeFilter.empty() && !T.LaunchesInRange) {
+    std::string Why = "HROOF_RANGE='" + T.S.Range + "' matched no launch (" +
+                      std::to_string(T.LaunchesOutOfRange) +
+                      " launched outside it; NVTX ranges reach the runtime only when "
+                      "NVTX_INJECTION64_PATH names it, as hroof run does)";
+    logLine("%s", Why.c_str());
+    T.P->note(Why);
+  }
   if (T.P && T.TransfersNotAttributed)
     T.P->note(std::to_string(T.TransfersNotAttributed) +
               " copy/memset record(s) of no copy call seen by the runtime (its own, or "

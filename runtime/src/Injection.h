@@ -154,7 +154,8 @@ struct Runtime {
   KernelFilter RangeFilter; ///< HROOF_RANGE
   std::unordered_map<std::string, bool> RangeSelected;
   std::unordered_map<uint32_t, Issued> IssuedByCorrelation;
-  uint64_t TransfersNotAttributed = 0; ///< copy records of no known API call
+  uint64_t TransfersNotAttributed = 0;                  ///< copy records of no known API call
+  uint64_t LaunchesInRange = 0, LaunchesOutOfRange = 0; ///< under HROOF_RANGE
 
   void disable(const std::string &Why) {
     if (Active.exchange(false))

@@ -22,6 +22,9 @@ namespace rt {
 
 namespace {
 
+/// A message pointer as text ("" for NULL, which NVTX allows).
+std::string text(const char *S) { return S ? S : ""; }
+
 std::string fromWide(const wchar_t *W) {
   std::string S;
   for (; W && *W; ++W) // ranges are names: ASCII kept, the rest marked
@@ -34,7 +37,7 @@ NvtxMessage messageOf(const nvtxEventAttributes_t *A) {
     return NvtxMessage::text("");
   switch (A->messageType) {
   case NVTX_MESSAGE_TYPE_ASCII:
-    return NvtxMessage::text(A->message.ascii ? A->message.ascii : "");
+    return NvtxMessage::text(text(A->message.ascii));
   case NVTX_MESSAGE_TYPE_UNICODE:
     return NvtxMessage::text(fromWide(A->message.unicode));
   case NVTX_MESSAGE_TYPE_REGISTERED:
@@ -57,7 +60,7 @@ template <typename T> bool returned(const CUpti_NvtxData *D, T &Out) {
 
 void startRange(const CUpti_NvtxData *D, uint64_t Domain, const NvtxMessage &Msg) {
   nvtxRangeId_t Id = 0;
-  if (returned(D, Id))
+  if (returned(D, Id) && Id) // 0 is no range
     rt().Ranges.start(Id, Domain, Msg);
   else
     rt().noteOnce("NVTX start/end ranges are not followed: CUPTI gave no range id");
@@ -71,7 +74,7 @@ void onNvtx(CUpti_CallbackId Id, const CUpti_NvtxData *D) {
   switch (Id) {
   case CUPTI_CBID_NVTX_nvtxRangePushA:
     R.push(threadId(), 0,
-           NvtxMessage::text(static_cast<const nvtxRangePushA_params *>(P)->message));
+           NvtxMessage::text(text(static_cast<const nvtxRangePushA_params *>(P)->message)));
     break;
   case CUPTI_CBID_NVTX_nvtxRangePushW:
     R.push(threadId(), 0,
@@ -92,7 +95,8 @@ void onNvtx(CUpti_CallbackId Id, const CUpti_NvtxData *D) {
     R.pop(threadId(), handle(static_cast<const nvtxDomainRangePop_params *>(P)->domain));
     break;
   case CUPTI_CBID_NVTX_nvtxRangeStartA:
-    startRange(D, 0, NvtxMessage::text(static_cast<const nvtxRangeStartA_params *>(P)->message));
+    startRange(D, 0,
+               NvtxMessage::text(text(static_cast<const nvtxRangeStartA_params *>(P)->message)));
     break;
   case CUPTI_CBID_NVTX_nvtxRangeStartW:
     startRange(
@@ -115,7 +119,7 @@ void onNvtx(CUpti_CallbackId Id, const CUpti_NvtxData *D) {
   case CUPTI_CBID_NVTX_nvtxDomainCreateA: {
     nvtxDomainHandle_t H = nullptr;
     if (returned(D, H))
-      R.domainCreated(handle(H), static_cast<const nvtxDomainCreateA_params *>(P)->name);
+      R.domainCreated(handle(H), text(static_cast<const nvtxDomainCreateA_params *>(P)->name));
     break;
   }
   case CUPTI_CBID_NVTX_nvtxDomainRegisterStringA: {
