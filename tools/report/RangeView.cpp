@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "RangeView.h"
 #include "ProfileReader.h"
+#include "TextTable.h"
 
 #include "../Toolchain.h"
 
@@ -316,18 +317,7 @@ void printRangeView(std::ostream &OS, const RangeView &V) {
                     R.TimeNs > 0 ? fmtFixed(100 * R.NoFlopTimeNs / R.TimeNs, 1) : "-",
                     R.Transfers ? fmtFixed(R.TransferNs / 1e6, 3) : "-",
                     R.Bound.empty() ? "-" : R.Bound});
-  std::vector<size_t> W(Rows[0].size(), 0);
-  for (const auto &R : Rows)
-    for (size_t C = 0; C < R.size(); ++C)
-      W[C] = std::max(W[C], R[C].size());
-  for (const auto &R : Rows) {
-    for (size_t C = 0; C < R.size(); ++C) {
-      bool Left = C == 0 || C == 5 || C + 1 == R.size();
-      OS << (C ? "  " : "") << (Left ? std::left : std::right)
-         << std::setw(C + 1 == R.size() ? 0 : int(W[C])) << R[C];
-    }
-    OS << std::right << "\n";
-  }
+  printTextTable(OS, Rows, {0, 5});
   OS << "noFLOP%: share of the range's kernel time in kernels without FLOPs; xfer ms: its "
         "copies and memsets\n";
   for (const std::string &N : V.Notes)

@@ -1,6 +1,7 @@
 //===- TuningCandidates.cpp - what to tune first, ranked by lost time -----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "TuningCandidates.h"
+#include "TextTable.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -50,18 +51,7 @@ void printCandidates(std::ostream &OS, const std::vector<Candidate> &Cs, double 
                     fmtFixed(C.HeadroomNs / 1e6, 3),
                     TotalNs > 0 ? fmtFixed(100 * C.HeadroomNs / TotalNs, 1) : "-", C.Roof});
   }
-  std::vector<size_t> W(Rows[0].size(), 0);
-  for (const auto &R : Rows)
-    for (size_t C = 0; C < R.size(); ++C)
-      W[C] = std::max(W[C], R[C].size());
-  for (const auto &R : Rows) {
-    for (size_t C = 0; C < R.size(); ++C) {
-      bool Left = C == 1 || C == 2 || C + 1 == R.size();
-      OS << (C ? "  " : "") << (Left ? std::left : std::right)
-         << std::setw(C + 1 == R.size() ? 0 : int(W[C])) << R[C];
-    }
-    OS << std::right << "\n";
-  }
+  printTextTable(OS, Rows, {1, 2});
 }
 
 nlohmann::json candidatesJson(const std::vector<Candidate> &Cs, double TotalNs) {
