@@ -28,6 +28,8 @@ std::string NvtxRanges::elementLocked(uint64_t Domain, const NvtxMessage &Msg) {
       Text = "<unregistered string>";
     }
   }
+  if (Text.empty()) // an empty element would vanish from the path
+    Text = "(empty)";
   std::string DomainName;
   if (Domain) {
     auto It = DomainNames.find(Domain);

@@ -11,7 +11,7 @@
 //  - start/end ranges belong to the process and may end on another thread:
 //    they are outermost in every thread's path, in the order they started;
 //  - messages may be registered strings (nvtxDomainRegisterString), resolved
-//    here to their text;
+//    here to their text; an empty or NULL message is "(empty)";
 //  - a pop with nothing open, an end of an unknown id, a message naming an
 //    unknown registered string: tolerated and counted (stats()), never fatal.
 //

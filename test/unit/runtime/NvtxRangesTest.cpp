@@ -1,13 +1,16 @@
 //===- NvtxRangesTest.cpp - the range tracker on a fake NVTX event stream -===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The events are what Nvtx.cpp hands the tracker from CUPTI's NVTX callbacks;
-// threads are plain ids, so ranges "across threads" need no real threads.
+// The events are what CUPTI's NVTX callbacks hand the tracker (directly, and
+// as fake CUPTI callback data through dispatchNvtx); threads are plain ids,
+// so ranges "across threads" need no real threads.
 #include "NvtxRanges.h"
+#include "NvtxCallbacks.h"
 #include "Profile.h"
 
 #include "hroof/RangePath.h"
 
+#include <generated_nvtx_meta.h>
 #include <gtest/gtest.h>
 
 using namespace hroof;
@@ -154,4 +157,78 @@ TEST(RangeFilter, SelectsByPath) {
   EXPECT_FALSE(F.matches("", "")); // a launch outside any range
   std::string E = F.set("step (", "HROOF_RANGE");
   EXPECT_NE(E.find("HROOF_RANGE"), std::string::npos) << E;
+}
+
+//===--- The CUPTI side: fake NVTX callback data through dispatchNvtx -----===//
+
+namespace {
+
+/// Feeds one fake CUPTI NVTX callback (parameters as generated_nvtx_meta.h
+/// lays them out, the NVTX function's return value when it has one).
+struct FakeCupti {
+  NvtxRanges R;
+  bool fire(uint64_t Thread, CUpti_CallbackId Id, const void *Params,
+            const void *Returned = nullptr) {
+    CUpti_NvtxData D{"fake", Params, Returned};
+    return dispatchNvtx(R, Thread, Id, &D);
+  }
+};
+
+} // namespace
+
+TEST(NvtxCallbacks, FakeCuptiStream) {
+  FakeCupti C;
+  auto Dom = reinterpret_cast<nvtxDomainHandle_t>(uintptr_t(0x1000));
+  nvtxDomainCreateA_params Create{"cudnn"};
+  C.fire(Main, CUPTI_CBID_NVTX_nvtxDomainCreateA, &Create, &Dom);
+  auto Str = reinterpret_cast<nvtxStringHandle_t>(uintptr_t(0x2000));
+  nvtxDomainRegisterStringA_params Reg{Dom, "conv"};
+  C.fire(Main, CUPTI_CBID_NVTX_nvtxDomainRegisterStringA, &Reg, &Str);
+
+  nvtxRangeId_t Step = 42;
+  nvtxRangeStartA_params Start{"step 10"};
+  EXPECT_TRUE(C.fire(Main, CUPTI_CBID_NVTX_nvtxRangeStartA, &Start, &Step));
+  nvtxRangePushA_params Fwd{"forward"};
+  C.fire(Main, CUPTI_CBID_NVTX_nvtxRangePushA, &Fwd);
+  nvtxEventAttributes_t A{};
+  A.version = NVTX_VERSION;
+  A.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  A.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+  A.message.registered = Str;
+  nvtxDomainRangePushEx_params DomPush{Dom, {&A}};
+  C.fire(Worker, CUPTI_CBID_NVTX_nvtxDomainRangePushEx, &DomPush);
+  EXPECT_EQ(C.R.path(Main), "step 10/forward");
+  EXPECT_EQ(C.R.path(Worker), "step 10/cudnn@conv");
+
+  nvtxDomainRangePop_params DomPop{Dom};
+  C.fire(Worker, CUPTI_CBID_NVTX_nvtxDomainRangePop, &DomPop);
+  EXPECT_EQ(C.R.path(Worker), "step 10");
+  nvtxRangePop_params Pop{};
+  C.fire(Main, CUPTI_CBID_NVTX_nvtxRangePop, &Pop);
+  C.fire(Main, CUPTI_CBID_NVTX_nvtxRangePop, &Pop); // unbalanced
+  EXPECT_EQ(C.R.stats().UnbalancedPops, 1u);
+  nvtxRangeEnd_params End{Step}; // ended on another thread
+  C.fire(Worker, CUPTI_CBID_NVTX_nvtxRangeEnd, &End);
+  EXPECT_EQ(C.R.path(Main), "");
+
+  // A start without the returned id cannot be followed: said, not applied.
+  EXPECT_FALSE(C.fire(Main, CUPTI_CBID_NVTX_nvtxRangeStartA, &Start, nullptr));
+  EXPECT_EQ(C.R.path(Main), "");
+  // NULL and wide messages, an Ex range start in a domain.
+  nvtxRangePushA_params Null{nullptr};
+  C.fire(Main, CUPTI_CBID_NVTX_nvtxRangePushA, &Null);
+  nvtxRangePushW_params Wide{L"lstm"};
+  C.fire(Main, CUPTI_CBID_NVTX_nvtxRangePushW, &Wide);
+  EXPECT_EQ(C.R.path(Main), "(empty)/lstm");
+  nvtxEventAttributes_t Ascii = A;
+  Ascii.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  Ascii.message.ascii = "epoch 0";
+  nvtxRangeId_t Epoch = 7;
+  nvtxDomainRangeStartEx_params DomStart{Dom, {&Ascii}};
+  EXPECT_TRUE(C.fire(Worker, CUPTI_CBID_NVTX_nvtxDomainRangeStartEx, &DomStart, &Epoch));
+  EXPECT_EQ(C.R.path(Worker), "cudnn@epoch 0");
+  nvtxDomainRangeEnd_params DomEnd{Dom, {Epoch}};
+  C.fire(Main, CUPTI_CBID_NVTX_nvtxDomainRangeEnd, &DomEnd);
+  EXPECT_EQ(C.R.path(Worker), "");
+  EXPECT_EQ(C.R.stats().UnknownEnds, 0u);
 }
