@@ -70,14 +70,24 @@ run() {
 }
 
 # report MODE NAME: the range table, depth 2, and the tuning candidates of a profile.
+# Ceilings: the bundled machine file of the GPU, else (no file for this GPU) the
+# H100's with --any-machine, said in the summary (the rooflines are then indicative).
+MACHINE=()
 report() {
   local p=$OUT/$1-$2-1.json r=$OUT/reports/$1-$2
   [ -s "$p" ] || { log "report $1 $2: no profile"; return; }
-  timeout 60 "$HROOF" report "$p" --by range --tuning 15 --range-json "$r.ranges.json" \
-    --tuning-json "$r.tuning.json" --csv "$r.kernels.csv" >"$r.txt" 2>&1
-  log "report $1 $2: rc=$? ($(grep -c . "$r.txt") lines)"
-  timeout 60 "$HROOF" report "$p" --by range:2 --tuning 10 >"$r.depth2.txt" 2>&1
-  timeout 60 "$HROOF" report "$p" --by range:3 >"$r.depth3.txt" 2>&1
+  timeout 60 "$HROOF" report "$p" "${MACHINE[@]}" --by range --tuning 15 \
+    --range-json "$r.ranges.json" --tuning-json "$r.tuning.json" --csv "$r.kernels.csv" >"$r.txt" 2>&1
+  local rc=$?
+  if [ $rc != 0 ] && grep -q "no bundled machine file" "$r.txt" && [ ${#MACHINE[@]} = 0 ]; then
+    MACHINE=(--machine "$ROOT/docs/machines/h100-80gb-hbm3.json" --any-machine)
+    log "no machine file for this GPU: reports use the H100's ceilings (--any-machine)"
+    report "$@"
+    return
+  fi
+  log "report $1 $2: rc=$rc ($(grep -c . "$r.txt") lines)"
+  timeout 60 "$HROOF" report "$p" "${MACHINE[@]}" --by range:2 --tuning 10 >"$r.depth2.txt" 2>&1
+  timeout 60 "$HROOF" report "$p" "${MACHINE[@]}" --by range:3 >"$r.depth3.txt" 2>&1
   pack
 }
 
