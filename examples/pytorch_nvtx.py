@@ -103,7 +103,10 @@ def main():
     if not a.no_hooks:
         annotate(model)
     optim = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    scaler = torch.amp.GradScaler("cuda", enabled=a.amp)
+    try:
+        scaler = torch.amp.GradScaler("cuda", enabled=a.amp)
+    except (AttributeError, TypeError):  # PyTorch before 2.3
+        scaler = torch.cuda.amp.GradScaler(enabled=a.amp)
     loss_fn = nn.CrossEntropyLoss()
     # Batches live in pinned host memory and are copied in each step (a
     # host-to-device transfer per step, as with a data loader).
