@@ -702,12 +702,7 @@ int produceReport(const ReportOptions &O) {
   std::optional<RangeView> RV;
   if (!O.By.empty())
     RV = buildRangeView(O.Inputs, D, *M, parseByRange(O.By));
-  std::vector<Candidate> Tuning;
-  for (const KernelAnalysis &A : As)
-    Tuning.push_back(kernelCandidate(A, shortName(A.K->Name)));
-  double KernelNs = 0;
-  for (const KernelAnalysis &A : As)
-    KernelNs += A.TotalTimeNs;
+  std::vector<Candidate> Tuning = kernelCandidates(As); // all kernels, before --top
   if (O.Top > 0 && size_t(O.Top) < As.size())
     As.resize(size_t(O.Top));
 
@@ -722,7 +717,7 @@ int produceReport(const ReportOptions &O) {
                           "activity durations";
   std::cout << SrcLegend << "\n";
   std::vector<std::string> Notes = D.Notes;
-  for (const std::string &T : transferLines(O.Inputs, KernelNs))
+  for (const std::string &T : transferLines(O.Inputs, totalTimeNs(Tuning)))
     Notes.push_back(T);
   for (const KernelAnalysis &A : As)
     for (const std::string &Mi : A.Missing)

@@ -398,9 +398,7 @@ void writeRangeAndTuning(std::ostream &OS, const RangeView *RV, std::vector<Cand
     writeJsonFile(RangeJson, rangeViewJson(*RV));
   if (!Tuning && TuningJson.empty())
     return;
-  double Total = 0;
-  for (const Candidate &C : Cs)
-    Total += C.TimeNs;
+  double Total = totalTimeNs(Cs);
   if (RV) // ranges instead of kernels: a kernel's time is in its ranges'
     Cs = rangeCandidates(*RV);
   Cs = rankCandidates(std::move(Cs), size_t(std::max(Tuning, 0)));

@@ -27,6 +27,20 @@ Candidate kernelCandidate(const KernelAnalysis &A, const std::string &Name) {
   return C;
 }
 
+std::vector<Candidate> kernelCandidates(const std::vector<KernelAnalysis> &As) {
+  std::vector<Candidate> Cs;
+  for (const KernelAnalysis &A : As)
+    Cs.push_back(kernelCandidate(A, shortName(A.K->Name)));
+  return Cs;
+}
+
+double totalTimeNs(const std::vector<Candidate> &Cs) {
+  double T = 0;
+  for (const Candidate &C : Cs)
+    T += C.TimeNs;
+  return T;
+}
+
 std::vector<Candidate> rankCandidates(std::vector<Candidate> Cs, size_t Top) {
   Cs.erase(std::remove_if(Cs.begin(), Cs.end(), [](const Candidate &C) { return C.Roof.empty(); }),
            Cs.end());

@@ -41,6 +41,11 @@ double headroomNs(double TimeNs, double Fraction);
 /// roof (no time, or no FLOPs and no bytes).
 Candidate kernelCandidate(const KernelAnalysis &A, const std::string &Name);
 
+/// One candidate per kernel (short names).
+std::vector<Candidate> kernelCandidates(const std::vector<KernelAnalysis> &As);
+/// The summed time of \p Cs.
+double totalTimeNs(const std::vector<Candidate> &Cs);
+
 /// Sorted by headroom, largest first; the first \p Top (0: all).
 std::vector<Candidate> rankCandidates(std::vector<Candidate> Cs, size_t Top);
 
