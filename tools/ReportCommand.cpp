@@ -9,7 +9,9 @@
 #include "Settings.h"
 #include "Subcommand.h"
 #include "Toolchain.h"
+#include "report/RangeView.h"
 #include "report/ReportData.h"
+#include "report/TuningCandidates.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +37,8 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> Inputs;
   std::string Machine, Html, Svg, Csv, Sort = "time";
-  int Top = 0;
+  std::string By, RangeJson, TuningJson; ///< RangeView.h, TuningCandidates.h
+  int Top = 0, Tuning = 0;
   bool AllCeilings = false, AnyMachine = false;
 };
 
@@ -625,10 +628,14 @@ int runReport(const ReportOptions &O) {
     throw UserError("--sort must be time, flops or ai (not '" + O.Sort + "')");
   if (O.Top < 0)
     throw UserError("--top must be positive");
+  if (!O.RangeJson.empty() && O.By.empty())
+    throw UserError("--range-json needs --by range");
+  if (O.Tuning < 0)
+    throw UserError("--tuning must be positive");
   // Outputs first: an unwritable output fails before any work (checked
   // without truncating; files created by the check are removed on failure).
   std::vector<std::string> Created;
-  for (const std::string *P : {&O.Html, &O.Svg, &O.Csv}) {
+  for (const std::string *P : {&O.Html, &O.Svg, &O.Csv, &O.RangeJson, &O.TuningJson}) {
     if (P->empty())
       continue;
     struct stat St;
@@ -692,6 +699,10 @@ int produceReport(const ReportOptions &O) {
   std::stable_sort(As.begin(), As.end(), [&](const KernelAnalysis &A, const KernelAnalysis &B) {
     return Key(A) > Key(B);
   });
+  std::optional<RangeView> RV;
+  if (!O.By.empty())
+    RV = buildRangeView(O.Inputs, D, *M, parseByRange(O.By));
+  std::vector<Candidate> Tuning = kernelCandidates(As); // all kernels, before --top
   if (O.Top > 0 && size_t(O.Top) < As.size())
     As.resize(size_t(O.Top));
 
@@ -706,16 +717,21 @@ int produceReport(const ReportOptions &O) {
                           "activity durations";
   std::cout << SrcLegend << "\n";
   std::vector<std::string> Notes = D.Notes;
+  for (const std::string &T : transferLines(O.Inputs, totalTimeNs(Tuning)))
+    Notes.push_back(T);
   for (const KernelAnalysis &A : As)
     for (const std::string &Mi : A.Missing)
       Notes.push_back(shortName(A.K->Name) + ": " + Mi);
   for (const std::string &N : Notes)
     std::cout << "note: " << N << "\n";
+  writeRangeAndTuning(std::cout, RV ? &*RV : nullptr, std::move(Tuning), O.Tuning, O.RangeJson,
+                      O.TuningJson);
 
   std::string Title =
       "Hierarchical roofline: " +
       (D.Inputs.size() == 1 ? D.Inputs[0] : std::to_string(D.Inputs.size()) + " inputs");
-  nlohmann::json Spec = chartSpec(As, *M, Title, O.AllCeilings);
+  // --by range: the ranges are the chart's points.
+  nlohmann::json Spec = chartSpec(RV ? RV->ChartPoints : As, *M, Title, O.AllCeilings);
   for (const std::string *PP : {&O.Html, &O.Svg, &O.Csv}) {
     const std::string &Path = *PP;
     if (Path.empty())
@@ -761,6 +777,14 @@ Subcommand addReportCommand(CLI::App &App) {
   R->add_option("--csv", O->Csv, "write the table as CSV");
   R->add_option("--top", O->Top, "only the first N kernels (after sorting)");
   R->add_option("--sort", O->Sort, "sort kernels by time (default), flops or ai");
+  R->add_option("--by", O->By,
+                "range or range:DEPTH: FLOPs, bytes, time and transfers per NVTX range path "
+                "(cut to DEPTH), each range a point of the chart");
+  R->add_option("--range-json", O->RangeJson, "write the --by range table as JSON");
+  R->add_option("--tuning", O->Tuning,
+                "list the N largest tuning candidates: time x (1 - achieved/attainable at "
+                "the limiting roof), of the kernels (of the ranges with --by range)");
+  R->add_option("--tuning-json", O->TuningJson, "write the tuning candidates as JSON");
   R->add_flag("--all-ceilings", O->AllCeilings,
               "draw every compute ceiling of the machine, not only the precisions used");
   return {R, [O] { return runReport(*O); }};
