@@ -11,8 +11,10 @@
 #include "Settings.h"
 #include "Subcommand.h"
 #include "Toolchain.h"
+#include "report/RangeView.h"
 #include "report/ReportData.h"
 #include "report/ReportExport.h"
+#include "report/TuningCandidates.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +30,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -40,7 +43,8 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> Inputs;
   std::string Baseline, Machine, Html, Svg, Csv, Json, Sort = "time", ColorBy = "kernel";
-  int Top = 10;
+  std::string By, RangeJson, TuningJson; ///< RangeView.h, TuningCandidates.h
+  int Top = 10, Tuning = 0;
   double MinTimeShare = 0;
   int NameWidth = 48;
   bool AllCeilings = false, AnyMachine = false;
@@ -408,6 +412,10 @@ void checkOptions(const ReportOptions &O) {
                      fmtNum(O.MinTimeShare) + ")");
   if (O.NameWidth < 8)
     throw UsageError("--name-width must be 8 or more (not " + std::to_string(O.NameWidth) + ")");
+  if (!O.RangeJson.empty() && O.By.empty())
+    throw UsageError("--range-json needs --by range");
+  if (O.Tuning < 0)
+    throw UsageError("--tuning must be 0 or more (not " + std::to_string(O.Tuning) + ")");
   if (O.ColorBy != "kernel" && O.ColorBy != "bound")
     throw UsageError("--color must be kernel or bound (not '" + O.ColorBy + "')");
   int ToStdout = 0;
@@ -446,7 +454,10 @@ int runReport(const ReportOptions &O) {
   // without truncating; files created by the check and not written after
   // are removed).
   std::vector<std::string> Created;
-  for (const auto &[Flag, P] : outputs(O)) {
+  auto Probed = outputs(O);
+  Probed.push_back({"--range-json", &O.RangeJson});
+  Probed.push_back({"--tuning-json", &O.TuningJson});
+  for (const auto &[Flag, P] : Probed) {
     if (P->empty() || isStdout(*P))
       continue;
     struct stat St;
@@ -554,6 +565,10 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   Dataset D = loadInputs(O.Inputs);
   Machine M = machineFor(D, O);
   std::vector<KernelAnalysis> As = analyze(D, &M);
+  std::optional<RangeView> RV;
+  if (!O.By.empty())
+    RV = buildRangeView(O.Inputs, D, M, parseByRange(O.By));
+  std::vector<Candidate> Tuning = kernelCandidates(As); // all kernels, before --top
   auto [Shown, Rest] = selectKernels(As, O);
   std::unique_ptr<OtherKernels> Other = otherKernels(Rest);
   std::vector<const KernelAnalysis *> Rows = Shown;
@@ -596,8 +611,12 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
     for (const KernelAnalysis *A : Base->C.OnlyOld)
       Notes.push_back(compactName(A->K->Name) + ": in the baseline only");
   }
+  for (const std::string &T : transferLines(O.Inputs, totalTimeNs(Tuning)))
+    Notes.push_back(T);
   for (const std::string &N : Notes)
     Info << "note: " << N << "\n";
+  writeRangeAndTuning(Info, RV ? &*RV : nullptr, std::move(Tuning), O.Tuning, O.RangeJson,
+                      O.TuningJson);
 
   P.Title = "Hierarchical roofline: " +
             (D.Inputs.size() == 1 ? D.Inputs[0] : std::to_string(D.Inputs.size()) + " inputs");
@@ -615,7 +634,15 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
                    [](const KernelAnalysis *A, const KernelAnalysis *B) {
                      return A->TotalTimeNs > B->TotalTimeNs;
                    });
-  P.Spec = chartSpec(ByTime, Other ? &Other->A : nullptr, M, P.Title, CO);
+  if (RV) { // --by range: the ranges are the chart's points, R1..Rn.
+    ByTime.clear();
+    for (size_t I = 0; I < RV->ChartPoints.size(); ++I) {
+      if (RV->ChartPoints[I].Id.empty())
+        RV->ChartPoints[I].Id = "R" + std::to_string(I + 1);
+      ByTime.push_back(&RV->ChartPoints[I]);
+    }
+  }
+  P.Spec = chartSpec(ByTime, RV || !Other ? nullptr : &Other->A, M, P.Title, CO);
   P.HtmlNotes = {SrcLegend};
   P.HtmlNotes.insert(P.HtmlNotes.end(), Notes.begin(), Notes.end());
   P.Json = reportJson(D, M, As, Notes);
@@ -660,6 +687,14 @@ Subcommand addReportCommand(CLI::App &App) {
   R->add_option("--baseline", O->Baseline,
                 "a profile (or ncu export) of an earlier run: arrows old -> new on the chart, "
                 "a table of the changes in time, GFLOP/s and AI per level");
+  R->add_option("--by", O->By,
+                "range or range:DEPTH: FLOPs, bytes, time and transfers per NVTX range path "
+                "(cut to DEPTH), each range a point of the chart");
+  R->add_option("--range-json", O->RangeJson, "write the --by range table as JSON");
+  R->add_option("--tuning", O->Tuning,
+                "list the N largest tuning candidates: time x (1 - achieved/attainable at "
+                "the limiting roof), of the kernels (of the ranges with --by range)");
+  R->add_option("--tuning-json", O->TuningJson, "write the tuning candidates as JSON");
   R->add_flag("--all-ceilings", O->AllCeilings,
               "draw every compute ceiling of the machine, not only the precisions used");
   R->footer(environmentHelp({Setting::MachinesDir, Setting::ReportJs, Setting::ReportAssets}));

@@ -94,6 +94,36 @@ double globalBytes(const nlohmann::json &T) {
   return S;
 }
 
+/// The copies and memsets of one profile, per kind, and their share of the
+/// GPU time (kernels + transfers).
+void printTransfers(const nlohmann::json &P) {
+  if (!P.contains("transfers") || !P["transfers"].contains("by_kind"))
+    return;
+  const nlohmann::json &Kinds = P["transfers"]["by_kind"];
+  if (Kinds.empty())
+    return;
+  double KernelNs = 0, TransferNs = 0;
+  for (const auto &K : P.value("kernels", nlohmann::json::array()))
+    if (K.contains("duration_ns") && K["duration_ns"].contains("total"))
+      KernelNs += K["duration_ns"]["total"].get<double>();
+  for (const auto &T : Kinds)
+    TransferNs += T.value("duration_ns", 0.0);
+  std::cout << "  " << std::left << std::setw(10) << "transfer" << std::right << std::setw(9)
+            << "count" << std::setw(12) << "bytes" << std::setw(12) << "total ms" << std::setw(10)
+            << "GB/s"
+            << "\n";
+  for (const auto &T : Kinds)
+    std::cout << "  " << std::left << std::setw(10) << T.value("kind", std::string("?"))
+              << std::right << std::setw(9) << T.value("count", 0) << std::setw(12)
+              << fmtCount(T.value("bytes", 0.0)) << std::setw(12) << std::fixed
+              << std::setprecision(3) << T.value("duration_ns", 0.0) / 1e6 << std::setw(10)
+              << std::setprecision(1) << T.value("gbytes_per_s", 0.0) << "\n";
+  if (KernelNs + TransferNs > 0)
+    std::cout << "  transfers: " << std::setprecision(1)
+              << 100.0 * TransferNs / (KernelNs + TransferNs)
+              << "% of the GPU time (kernels + transfers)\n";
+}
+
 /// Prints the per-kernel table of one profile.
 void printSummary(const std::string &Path, const nlohmann::json &P) {
   report::ProfileFields F(Path);
@@ -147,6 +177,10 @@ void printSummary(const std::string &Path, const nlohmann::json &P) {
               << Mean / 1e3 << std::setw(10) << Flops << std::setw(10) << Bytes << std::setw(14)
               << Match << std::setw(10) << HwFlops << std::setw(10) << HwDram << "\n";
   }
+  printTransfers(P);
+  if (P.contains("ranges") && P["ranges"].is_array())
+    std::cout << "  " << P["ranges"].size()
+              << " NVTX range path(s): hroof report --by range shows them\n";
   if (P.value("graph_launches", 0) > 0)
     std::cout << "  " << P["graph_launches"].get<uint64_t>()
               << " CUDA graph launch(es): their kernels are listed with "
@@ -204,6 +238,13 @@ int runRun(const RunOptions &O) {
       std::cerr << "hroof: CUDA_INJECTION64_PATH was '" << Old
                 << "'; replaced by the hroof runtime for this run\n";
   ::setenv("CUDA_INJECTION64_PATH", Lib.c_str(), 1);
+  // NVTX hands its calls to the library named here; the runtime passes them
+  // on to CUPTI, whose NVTX callbacks give the launches' range paths.
+  if (const char *Old = std::getenv("NVTX_INJECTION64_PATH"))
+    if (*Old && Lib != Old)
+      std::cerr << "hroof: NVTX_INJECTION64_PATH was '" << Old
+                << "'; replaced by the hroof runtime for this run\n";
+  ::setenv("NVTX_INJECTION64_PATH", Lib.c_str(), 1);
   for (int I = 0; I < int(rt::RtSetting::Count); ++I)
     if (!O.Values[I].empty())
       ::setenv(rt::rtSettingInfo(rt::RtSetting(I)).Env, O.Values[I].c_str(), 1);

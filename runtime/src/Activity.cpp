@@ -5,6 +5,8 @@
 // block (instrumented or not). Each is matched by correlation id to the
 // launch the callbacks saw (Launches.cpp); a launch the callbacks did not
 // count (filtered, captured, graph) is reported from its record alone.
+// MEMCPY, MEMCPY2 (between devices) and MEMSET records are the application's
+// transfers (Transfers.h), with the range path noted at their API call.
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
 
@@ -28,7 +30,11 @@ void kernelRecord(const CUpti_ActivityKernel10 *K) {
   std::string Mangled = K->name ? K->name : "<unknown>";
   if (!selectedName(Mangled))
     return;
+  std::optional<Issued> I = takeIssued(K->correlationId, {IssueKind::Launch, IssueKind::Graph});
+  if ((I && !I->Selected) || (!I && !T.RangeFilter.empty()))
+    return; // outside the ranges HROOF_RANGE selects
   LaunchRecord R;
+  R.Range = I ? I->Range : "";
   R.Mangled = Mangled;
   R.Name = demangle(Mangled);
   R.Api = K->graphId ? "cuGraphLaunch" : "";
@@ -80,14 +86,86 @@ void kernelRecord(const CUpti_ActivityKernel10 *K) {
   finalize(std::move(Done));
 }
 
+const char *copyKindName(uint8_t Kind) {
+  switch (Kind) {
+  case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+    return "HtoD";
+  case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+    return "DtoH";
+  case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+    return "DtoD";
+  case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+    return "HtoH";
+  case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+    return "PtoP";
+  default:
+    return "array"; // a CUDA array on one side (HtoA, AtoD, ...) or unknown
+  }
+}
+
+/// A copy or memset record: kept when the application's own call issued it
+/// (its correlation id was noted at the call) inside the selected ranges.
+void transferRecord(TransferRecord &&R) {
+  Runtime &T = rt();
+  std::optional<Issued> I = takeIssued(R.Correlation, {IssueKind::Transfer, IssueKind::Graph});
+  if (!I) {
+    std::lock_guard<std::mutex> L(T.M);
+    ++T.TransfersNotAttributed;
+    return;
+  }
+  if (!I->Selected)
+    return;
+  R.Range = I->Range;
+  if (T.P)
+    T.P->addTransfer(R);
+}
+
+template <typename Rec> TransferRecord transferFields(const Rec *A, const char *Kind) {
+  TransferRecord R;
+  R.Kind = Kind;
+  R.Bytes = A->bytes;
+  R.StartNs = A->start;
+  R.DurationNs = A->end >= A->start ? A->end - A->start : 0;
+  R.Device = A->deviceId;
+  R.Stream = A->streamId;
+  R.Correlation = A->correlationId;
+  return R;
+}
+
+void activityRecord(const CUpti_Activity *Rec) {
+  switch (Rec->kind) {
+  case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+  case CUPTI_ACTIVITY_KIND_KERNEL:
+    kernelRecord(reinterpret_cast<const CUpti_ActivityKernel10 *>(Rec));
+    break;
+  case CUPTI_ACTIVITY_KIND_MEMCPY: {
+    auto *A = reinterpret_cast<const CUpti_ActivityMemcpy6 *>(Rec);
+    transferRecord(transferFields(A, copyKindName(A->copyKind)));
+    break;
+  }
+  case CUPTI_ACTIVITY_KIND_MEMCPY2: {
+    auto *A = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4 *>(Rec);
+    TransferRecord R = transferFields(A, "PtoP");
+    R.SrcDevice = A->srcDeviceId;
+    R.DstDevice = A->dstDeviceId;
+    transferRecord(std::move(R));
+    break;
+  }
+  case CUPTI_ACTIVITY_KIND_MEMSET:
+    transferRecord(transferFields(reinterpret_cast<const CUpti_ActivityMemset4 *>(Rec), "memset"));
+    break;
+  default:
+    break;
+  }
+}
+
 void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t, size_t Valid) {
   Runtime &T = rt();
   try {
     CUpti_Activity *Rec = nullptr;
     while (Valid && cuptiActivityGetNextRecord(Buffer, Valid, &Rec) == CUPTI_SUCCESS) {
-      if (!T.Finished && (Rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
-                          Rec->kind == CUPTI_ACTIVITY_KIND_KERNEL))
-        kernelRecord(reinterpret_cast<const CUpti_ActivityKernel10 *>(Rec));
+      if (!T.Finished)
+        activityRecord(Rec);
     }
   } catch (const std::exception &E) {
     T.disable(std::string("internal error reading activity records: ") + E.what());

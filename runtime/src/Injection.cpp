@@ -39,6 +39,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -90,6 +92,50 @@ bool selectedName(const std::string &Mangled) {
   return S;
 }
 
+thread_local bool InOwnDriverCalls = false;
+
+bool noteIssued(uint32_t Correlation, IssueKind Kind, std::string &Range) {
+  Runtime &T = rt();
+  bool Track = T.Ranges.active() || !T.RangeFilter.empty();
+  if (!Track && Kind != IssueKind::Transfer)
+    return true;
+  Issued I;
+  I.Kind = Kind;
+  if (Track)
+    I.Range = T.Ranges.path(threadId());
+  std::lock_guard<std::mutex> L(T.M);
+  if (!T.RangeFilter.empty()) {
+    auto It = T.RangeSelected.find(I.Range);
+    if (It == T.RangeSelected.end()) {
+      if (T.RangeSelected.size() > 65536)
+        T.RangeSelected.clear();
+      It = T.RangeSelected.emplace(I.Range, T.RangeFilter.matches(I.Range, I.Range)).first;
+    }
+    I.Selected = It->second;
+    if (Kind != IssueKind::Transfer)
+      ++(I.Selected ? T.LaunchesInRange : T.LaunchesOutOfRange);
+  }
+  if (T.IssuedByCorrelation.size() >= IssuedLimit)
+    T.IssuedByCorrelation.clear();
+  Range = I.Range;
+  bool Selected = I.Selected;
+  T.IssuedByCorrelation[Correlation] = std::move(I);
+  return Selected;
+}
+
+std::optional<Issued> takeIssued(uint32_t Correlation, std::initializer_list<IssueKind> Kinds) {
+  Runtime &T = rt();
+  std::lock_guard<std::mutex> L(T.M);
+  auto It = T.IssuedByCorrelation.find(Correlation);
+  if (It == T.IssuedByCorrelation.end() ||
+      std::find(Kinds.begin(), Kinds.end(), It->second.Kind) == Kinds.end())
+    return std::nullopt;
+  Issued I = It->second;
+  if (I.Kind != IssueKind::Graph)
+    T.IssuedByCorrelation.erase(It);
+  return I;
+}
+
 void finalize(PendingLaunch &&PL) {
   Runtime &T = rt();
   if (T.P)
@@ -133,16 +179,33 @@ void onModuleUnload() {
 
 void finish();
 
+/// Driver API callbacks of the application's copies and memsets (named
+/// cuMemcpy* / cuMemset*), enabled at init.
+std::vector<bool> &transferCallbacks() {
+  static std::vector<bool> Ids(CUPTI_DRIVER_TRACE_CBID_SIZE, false);
+  return Ids;
+}
+
 void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id, const void *Data) {
   Runtime &T = rt();
   if (!T.Active || T.Finished)
     return;
   try {
-    if (Domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    if (Domain == CUPTI_CB_DOMAIN_NVTX) {
+      onNvtx(Id, static_cast<const CUpti_NvtxData *>(Data));
+    } else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API) {
       const auto *CB = static_cast<const CUpti_CallbackData *>(Data);
+      std::string Range;
+      if (Id < transferCallbacks().size() && transferCallbacks()[Id]) {
+        if (CB->callbackSite == CUPTI_API_ENTER && !InOwnDriverCalls)
+          noteIssued(CB->correlationId, IssueKind::Transfer, Range);
+        return;
+      }
       if (Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
           Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
-        if (CB->callbackSite == CUPTI_API_EXIT)
+        if (CB->callbackSite == CUPTI_API_ENTER)
+          noteIssued(CB->correlationId, IssueKind::Graph, Range);
+        else
           onGraphLaunch();
         return;
       }
@@ -194,6 +257,29 @@ void finish() {
     Untimed += !PL.HaveActivity;
     finalize(std::move(PL));
   }
+  NvtxRanges::Stats RS = T.Ranges.stats();
+  if (T.P && RS.UnbalancedPops)
+    T.P->note(std::to_string(RS.UnbalancedPops) + " NVTX pop(s) with no open range (ignored)");
+  if (T.P && RS.UnknownEnds)
+    T.P->note(std::to_string(RS.UnknownEnds) + " NVTX range end(s) of an unknown id (ignored)");
+  if (T.P && RS.UnknownStrings)
+    T.P->note(std::to_string(RS.UnknownStrings) +
+              " NVTX message(s) naming an unregistered string handle");
+  if (T.P && (RS.DroppedTooDeep || RS.DroppedStartEnd))
+    T.P->note("NVTX ranges past the depth limit not followed: " +
+              std::to_string(RS.DroppedTooDeep + RS.DroppedStartEnd));
+  if (T.P && !T.RangeFilter.empty() && !T.LaunchesInRange) {
+    std::string Why = "HROOF_RANGE='" + T.S.Range + "' matched no launch (" +
+                      std::to_string(T.LaunchesOutOfRange) +
+                      " launched outside it; NVTX ranges reach the runtime only when "
+                      "NVTX_INJECTION64_PATH names it, as hroof run does)";
+    logLine("%s", Why.c_str());
+    T.P->note(Why);
+  }
+  if (T.P && T.TransfersNotAttributed)
+    T.P->note(std::to_string(T.TransfersNotAttributed) +
+              " copy/memset record(s) of no copy call seen by the runtime (its own, or "
+              "internal to CUPTI) left out");
   if (Untimed && T.P)
     T.P->note(std::to_string(Untimed) +
               " counted launch(es) have no duration: "
@@ -213,6 +299,29 @@ void atExit() {
   }
 }
 
+/// NVTX callbacks, the copy and memset calls and their activity records:
+/// a failure costs that feature only (one note), never the runtime.
+void enableRangesAndTransfers() {
+  Runtime &T = rt();
+  CUptiResult R = cuptiEnableDomain(1, T.Sub, CUPTI_CB_DOMAIN_NVTX);
+  if (R != CUPTI_SUCCESS)
+    T.noteOnce("NVTX callbacks unavailable (" + cuptiErr(R) + "): no range paths");
+  for (uint32_t Id = 1; Id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++Id) {
+    const char *Name = nullptr;
+    if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, Id, &Name) != CUPTI_SUCCESS || !Name)
+      continue;
+    if (std::strncmp(Name, "cuMemcpy", 8) && std::strncmp(Name, "cuMemset", 8))
+      continue;
+    if (cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id) == CUPTI_SUCCESS)
+      transferCallbacks()[Id] = true;
+  }
+  for (CUpti_ActivityKind K :
+       {CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET})
+    if ((R = cuptiActivityEnable(K)) != CUPTI_SUCCESS)
+      T.noteOnce("copy/memset activity " + std::to_string(int(K)) + " unavailable (" + cuptiErr(R) +
+                 ")");
+}
+
 int initialize() {
   Runtime &T = rt();
   std::lock_guard<std::mutex> L(T.InitLock);
@@ -227,6 +336,9 @@ int initialize() {
   std::string FE = T.Filter.set(T.S.KernelFilter);
   if (!FE.empty())
     logLine("%s", FE.c_str());
+  std::string RE = T.RangeFilter.set(T.S.Range, "HROOF_RANGE");
+  if (!RE.empty())
+    logLine("%s", RE.c_str());
   T.P = std::make_unique<Profile>(T.S.LaunchLimit, T.S.FlushMs);
   // Header.
   std::string Cmd;
@@ -258,6 +370,8 @@ int initialize() {
     T.P->note(Pr);
   if (!FE.empty())
     T.P->note(FE);
+  if (!RE.empty())
+    T.P->note(RE);
 
   CUptiResult R = cuptiSubscribe(&T.Sub, callback, nullptr);
   if (R != CUPTI_SUCCESS) {
@@ -294,6 +408,8 @@ int initialize() {
   if (Fail.empty() &&
       (R = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) != CUPTI_SUCCESS)
     Fail = "enabling kernel activity: " + cuptiErr(R);
+  if (Fail.empty())
+    enableRangesAndTransfers();
   if (!Fail.empty()) {
     logLine("%s; the runtime switches itself off", Fail.c_str());
     T.P->note(Fail);

@@ -9,6 +9,7 @@
 //   Activity.cpp          CUPTI activity records (durations), with launches
 //   HardwareCounters.cpp  the hardware counters of the selected launches
 //   RangeProfiler.cpp     their CUPTI range profiler calls (host, target)
+//   Nvtx.cpp              NVTX callbacks into the range tracker (NvtxRanges.h)
 // docs/runtime.md describes the runtime as a whole.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_RUNTIME_INJECTION_H
@@ -16,6 +17,7 @@
 
 #include "ActivityFlusher.h"
 #include "HardwareCounters.h"
+#include "NvtxRanges.h"
 #include "Profile.h"
 
 #include "hroof/CounterLayout.h"
@@ -109,6 +111,19 @@ struct InFlight {
   std::string ArgProblem;
 };
 
+/// What the API callback knew of a launch or copy when it was issued, kept by
+/// correlation id for its activity record: its NVTX range path, whether
+/// HROOF_RANGE selects it.
+enum class IssueKind { Launch, Graph, Transfer };
+struct Issued {
+  IssueKind Kind = IssueKind::Launch;
+  std::string Range;
+  bool Selected = true;
+};
+/// Correlation ids of issued launches and copies kept at most (a launch
+/// whose activity record never comes must not grow memory forever).
+constexpr size_t IssuedLimit = 1 << 20;
+
 /// A launch waiting for its other half (callback counts / activity timing).
 struct PendingLaunch {
   LaunchRecord R;
@@ -135,6 +150,12 @@ struct Runtime {
   std::unordered_map<CUdeviceptr, std::unique_ptr<std::mutex>> ArrayLocks;
   std::unordered_map<std::string, bool> NameSelected;
   std::unordered_set<std::string> InstrumentedNames;
+  NvtxRanges Ranges;
+  KernelFilter RangeFilter; ///< HROOF_RANGE
+  std::unordered_map<std::string, bool> RangeSelected;
+  std::unordered_map<uint32_t, Issued> IssuedByCorrelation;
+  uint64_t TransfersNotAttributed = 0;                  ///< copy records of no known API call
+  uint64_t LaunchesInRange = 0, LaunchesOutOfRange = 0; ///< under HROOF_RANGE
 
   void disable(const std::string &Why) {
     if (Active.exchange(false))
@@ -148,6 +169,11 @@ struct Runtime {
       if (P)
         P->note(Why);
     }
+  }
+  /// A profile note (deduplicated by the profile), without a stderr line.
+  void noteOnce(const std::string &Line) {
+    if (P)
+      P->note(Line);
   }
   void reportWriteError() {
     if (P) {
@@ -164,6 +190,17 @@ Runtime &rt();
 bool selectedName(const std::string &Mangled);
 /// Hands a launch with both halves (or all it will get) to the profile.
 void finalize(PendingLaunch &&PL);
+/// At a launch or copy's API callback: its range path in \p Range, kept by
+/// \p Correlation for its activity record when ranges or HROOF_RANGE are in
+/// use (copies: always). False when HROOF_RANGE excludes it.
+bool noteIssued(uint32_t Correlation, IssueKind Kind, std::string &Range);
+/// The entry noteIssued kept for \p Correlation, if any of a kind in
+/// \p Kinds; a launch's or copy's entry is removed, a graph's kept for its
+/// other kernels.
+std::optional<Issued> takeIssued(uint32_t Correlation, std::initializer_list<IssueKind> Kinds);
+/// Set while the runtime makes its own driver calls on this thread (their
+/// copies are not the application's).
+extern thread_local bool InOwnDriverCalls;
 
 // Launches.cpp
 std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod);
@@ -172,11 +209,16 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB);
 void onLaunchExit(const CUpti_CallbackData *CB);
 void onGraphLaunch();
 
+// Nvtx.cpp
+void onNvtx(CUpti_CallbackId Id, const CUpti_NvtxData *D);
+
 // Activity.cpp
 void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size, size_t *MaxRecords);
 void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *Buffer, size_t, size_t Valid);
 
 } // namespace rt
 } // namespace hroof
+
+extern "C" int InitializeInjection(void);
 
 #endif // HROOF_RUNTIME_INJECTION_H

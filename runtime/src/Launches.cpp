@@ -139,13 +139,19 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn) {
 /// The runtime's own driver calls (memset, copy, synchronize) run in relaxed
 /// stream-capture mode, so they never invalidate a capture that another
 /// thread of the application has under way in global mode.
+/// Also marks the runtime's own calls, so that their copies and memsets are
+/// not taken for the application's transfers.
 struct RelaxedCapture {
   CUstreamCaptureMode Old = CU_STREAM_CAPTURE_MODE_RELAXED;
-  bool Ok;
-  RelaxedCapture() { Ok = cuThreadExchangeStreamCaptureMode(&Old) == CUDA_SUCCESS; }
+  bool Ok, WasOwn;
+  RelaxedCapture() : WasOwn(InOwnDriverCalls) {
+    InOwnDriverCalls = true;
+    Ok = cuThreadExchangeStreamCaptureMode(&Old) == CUDA_SUCCESS;
+  }
   ~RelaxedCapture() {
     if (Ok)
       cuThreadExchangeStreamCaptureMode(&Old);
+    InOwnDriverCalls = WasOwn;
   }
 };
 
@@ -281,6 +287,9 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   std::shared_ptr<FuncInfo> F = funcInfo(A.F);
   if (!F->Selected)
     return;
+  std::string Range;
+  if (!noteIssued(CB->correlationId, IssueKind::Launch, Range))
+    return; // outside the ranges HROOF_RANGE selects: ignored entirely
   bool Count = F->Instrumented && T.Counting;
   if (!Count && !T.Hw.Enabled)
     return;
@@ -318,6 +327,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   LR.Correlation = CB->correlationId;
   LR.Thread = threadId();
   LR.Instrumented = F->Instrumented;
+  LR.Range = Range;
   if (F->Instrumented && !Count)
     LR.DynamicProblem = "not counted (counting off or stopped)";
   for (int D = 0; D < 3; ++D) {
@@ -522,6 +532,7 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
       if (It != T.Pending.end())
         T.Pending.erase(It);
       T.Hw.Done.insert(CB->correlationId);
+      T.IssuedByCorrelation.erase(CB->correlationId); // no activity record will take it
       Done.R = std::move(LR);
     } else if (It == T.Pending.end() || LaunchResult != CUDA_SUCCESS) {
       // No activity record will come for a launch that failed.

@@ -50,6 +50,7 @@ Settings Settings::fromEnvironment() {
   Int(RtSetting::Verbose, S.Verbose);
   S.Counters = rtSettingText(RtSetting::Counters);
   S.TypeCache = rtSettingText(RtSetting::TypeCache);
+  S.Range = rtSettingText(RtSetting::Range);
   return S;
 }
 
@@ -65,7 +66,8 @@ nlohmann::json Settings::toJson() const {
           {"flush_ms", FlushMs},
           {"verbose", Verbose},
           {"counters", Counters},
-          {"type_cache", TypeCache}};
+          {"type_cache", TypeCache},
+          {"range", Range}};
 }
 
 std::string rankFromEnvironment() {
@@ -126,15 +128,15 @@ std::string demangle(const std::string &Mangled) {
   return R;
 }
 
-std::string KernelFilter::set(const std::string &Pattern) {
+std::string KernelFilter::set(const std::string &Pattern, const char *Setting) {
   Re.reset();
   if (Pattern.empty())
     return "";
   try {
     Re.emplace(Pattern, std::regex::ECMAScript | std::regex::optimize);
   } catch (const std::regex_error &E) {
-    return "HROOF_KERNEL_FILTER='" + Pattern + "' is not a valid regular expression (" + E.what() +
-           "); profiling every kernel";
+    return std::string(Setting) + "='" + Pattern + "' is not a valid regular expression (" +
+           E.what() + "); profiling everything";
   }
   return "";
 }
@@ -169,7 +171,8 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
                       {"block", R.Block},
                       {"shared_mem", R.SharedMem},
                       {"instrumented", R.Instrumented},
-                      {"graph", R.Graph}};
+                      {"graph", R.Graph},
+                      {"range", R.Range}};
   if (R.Timed && R.DurationFromCounters) {
     J["duration_ns"] = R.DurationNs;
     J["duration_source"] = "counters";
@@ -386,9 +389,62 @@ nlohmann::json Profile::trailerLocked(bool Complete) const {
   return T;
 }
 
+nlohmann::json Profile::rangesLocked() const {
+  nlohmann::json Out = nlohmann::json::array();
+  for (const auto &[Path, RA] : Ranges) {
+    nlohmann::json K = nlohmann::json::array(), T = nlohmann::json::array();
+    for (const auto &[Name, A] : RA.Kernels)
+      K.push_back(A.toJson());
+    for (const auto &[Kind, A] : RA.Transfers)
+      T.push_back(A.toJson(Kind));
+    Out.push_back({{"range", Path}, {"kernels", K}, {"transfers", T}});
+  }
+  return Out;
+}
+
+nlohmann::json Profile::transfersLocked() const {
+  nlohmann::json Kinds = nlohmann::json::array();
+  for (const auto &[Kind, A] : TransferKinds)
+    Kinds.push_back(A.toJson(Kind));
+  return {{"by_kind", Kinds}, {"records", TransferRecords}};
+}
+
+std::string Profile::growingSectionsLocked(bool Force) {
+  auto Now = std::chrono::steady_clock::now();
+  if (GrowingDirty &&
+      (Force || GrowingText.empty() || Now - GrowingAt >= std::chrono::milliseconds(FlushMs))) {
+    GrowingText = "";
+    if (AnyRange)
+      GrowingText += ",\n \"ranges\": " + rangesLocked().dump() +
+                     ",\n \"ranges_dropped\": " + std::to_string(RangesDropped);
+    GrowingText += ",\n \"transfers\": " + transfersLocked().dump();
+    GrowingAt = Now;
+    GrowingDirty = false;
+  }
+  return GrowingText;
+}
+
+Profile::RangeAggregate *Profile::rangeLocked(const std::string &Path, bool NewEntry) {
+  AnyRange |= !Path.empty();
+  auto It = Ranges.find(Path);
+  if (NewEntry && RangeEntries >= RangeEntryLimit) {
+    ++RangesDropped;
+    return nullptr;
+  }
+  if (NewEntry)
+    ++RangeEntries;
+  return It != Ranges.end() ? &It->second : &Ranges[Path];
+}
+
 nlohmann::json Profile::trailerJson() const {
   std::lock_guard<std::mutex> L(M);
-  return trailerLocked(Finished);
+  nlohmann::json T = trailerLocked(Finished);
+  if (AnyRange) {
+    T["ranges"] = rangesLocked();
+    T["ranges_dropped"] = RangesDropped;
+  }
+  T["transfers"] = transfersLocked();
+  return T;
 }
 
 void Profile::writeLocked(const std::string &Records, bool Force) {
@@ -399,8 +455,12 @@ void Profile::writeLocked(const std::string &Records, bool Force) {
   if (!Force && Records.empty() && Now - LastFlush < std::chrono::milliseconds(FlushMs))
     return;
   std::string T = trailerLocked(Finished).dump(1);
-  // `{` -> `],` : the trailer closes the launch array.
-  T = "\n ],\n" + T.substr(1) + "\n";
+  // `{` -> `],` : the trailer closes the launch array; the growing sections
+  // (ranges, transfers) go last, before the closing brace.
+  T.erase(T.rfind('}'));
+  while (!T.empty() && (T.back() == '\n' || T.back() == ' '))
+    T.pop_back();
+  T = "\n ],\n" + T.substr(1) + growingSectionsLocked(Force || Finished) + "\n}\n";
   if (!writeAll(Fd, Records + T, TrailerOffset) ||
       ::ftruncate(Fd, off_t(TrailerOffset + Records.size() + T.size())) != 0) {
     WriteError = std::string("writing the profile failed: ") + std::strerror(errno) +
@@ -418,6 +478,11 @@ void Profile::addLaunch(const LaunchRecord &R) {
     return;
   KernelAggregate &A = Kernels[R.Mangled];
   A.add(R);
+  auto RIt = Ranges.find(R.Range);
+  bool NewEntry = RIt == Ranges.end() || !RIt->second.Kernels.count(R.Mangled);
+  if (RangeAggregate *RA = rangeLocked(R.Range, NewEntry))
+    RA->Kernels[R.Mangled].add(R);
+  GrowingDirty = true;
   uint64_t Index = NextIndex++;
   std::string Records;
   if (int64_t(A.Recorded) < LaunchLimit) {
@@ -428,6 +493,21 @@ void Profile::addLaunch(const LaunchRecord &R) {
     ++DroppedRecords;
   }
   writeLocked(Records, false);
+}
+
+void Profile::addTransfer(const TransferRecord &R) {
+  std::lock_guard<std::mutex> L(M);
+  if (Finished)
+    return;
+  TransferKinds[R.Kind].add(R);
+  auto RIt = Ranges.find(R.Range);
+  bool NewEntry = RIt == Ranges.end() || !RIt->second.Transfers.count(R.Kind);
+  if (RangeAggregate *RA = rangeLocked(R.Range, NewEntry))
+    RA->Transfers[R.Kind].add(R);
+  if (int64_t(TransferRecordsByKind[R.Kind]++) < LaunchLimit)
+    TransferRecords.push_back(transferToJson(R));
+  GrowingDirty = true;
+  writeLocked("", false);
 }
 
 void Profile::addGraphLaunch() {

@@ -13,6 +13,8 @@
 #ifndef HROOF_RUNTIME_PROFILE_H
 #define HROOF_RUNTIME_PROFILE_H
 
+#include "Transfers.h"
+
 #include "hroof/RuntimeSettings.h"
 #include "hroof/StaticModel.h"
 
@@ -47,6 +49,7 @@ struct Settings {
   int64_t Verbose = 0;
   std::string Counters = "roofline"; ///< HROOF_COUNTERS (HwMetrics.h)
   std::string TypeCache = "auto";    ///< HROOF_TYPE_CACHE (TypeCache.h)
+  std::string Range;                 ///< HROOF_RANGE: NVTX range path regex
   std::vector<std::string> Problems;
 
   static Settings fromEnvironment();
@@ -69,8 +72,8 @@ std::string demangle(const std::string &Mangled);
 class KernelFilter {
 public:
   /// Returns "" or why \p Pattern is not a regular expression (then the
-  /// filter matches everything).
-  std::string set(const std::string &Pattern);
+  /// filter matches everything); \p Setting names it in that message.
+  std::string set(const std::string &Pattern, const char *Setting = "HROOF_KERNEL_FILTER");
   bool matches(const std::string &Mangled, const std::string &Demangled) const;
   bool empty() const { return !Re; }
 
@@ -113,6 +116,7 @@ struct LaunchRecord {
   bool DurationFromCounters = false;                 ///< DurationNs is gpu__time_duration.sum
   std::optional<nlohmann::json> Hw;                  ///< "counters" (HwMetrics.h)
   std::string HwProblem;                             ///< why no counters (when tried)
+  std::string Range; ///< NVTX range path at the launch (hroof/RangePath.h)
 };
 
 nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index);
@@ -156,6 +160,9 @@ public:
   /// Adds one completed launch: aggregates always, the record itself while
   /// the kernel has fewer than LaunchLimit recorded launches.
   void addLaunch(const LaunchRecord &R);
+  /// Adds one copy or memset: its kind's and its range's aggregates always,
+  /// the record itself while its kind has fewer than LaunchLimit records.
+  void addTransfer(const TransferRecord &R);
   /// A CUDA graph launch (its kernels are reported from activity records).
   void addGraphLaunch();
   void addDevice(const nlohmann::json &D);
@@ -173,9 +180,27 @@ public:
   nlohmann::json trailerJson() const;
   bool isOpen() const { return Fd >= 0; }
 
+  /// Most (range, kernel) and (range, transfer kind) aggregates kept; later
+  /// ones are counted in "ranges_dropped" (bounded memory and file).
+  static constexpr size_t RangeEntryLimit = 16384;
+
 private:
+  /// The aggregates of one NVTX range path.
+  struct RangeAggregate {
+    std::map<std::string, KernelAggregate> Kernels;     ///< by mangled name
+    std::map<std::string, TransferAggregate> Transfers; ///< by kind
+  };
+
   void writeLocked(const std::string &Records, bool Force);
   nlohmann::json trailerLocked(bool Complete) const;
+  /// "ranges" and "transfers", the sections that grow with the run.
+  nlohmann::json rangesLocked() const;
+  nlohmann::json transfersLocked() const;
+  /// Their text, re-dumped at most every FlushMs (and at the end): dumping
+  /// them at every launch record would cost time quadratic in the run.
+  std::string growingSectionsLocked(bool Force);
+  /// The aggregate of range \p Path, or null past RangeEntryLimit.
+  RangeAggregate *rangeLocked(const std::string &Path, bool NewEntry);
 
   mutable std::mutex M;
   int64_t LaunchLimit, FlushMs;
@@ -191,6 +216,16 @@ private:
   std::vector<nlohmann::json> Devices;
   std::vector<std::string> Notes;
   uint64_t GraphLaunches = 0, DroppedRecords = 0;
+  std::map<std::string, RangeAggregate> Ranges;
+  bool AnyRange = false; ///< some launch or transfer had a non-empty path
+  size_t RangeEntries = 0;
+  uint64_t RangesDropped = 0;
+  std::map<std::string, TransferAggregate> TransferKinds;
+  std::map<std::string, uint64_t> TransferRecordsByKind;
+  std::vector<nlohmann::json> TransferRecords;
+  std::string GrowingText;
+  std::chrono::steady_clock::time_point GrowingAt{};
+  bool GrowingDirty = true;
 };
 
 } // namespace rt

@@ -18,6 +18,8 @@
 #   hw-cache-MODE      test/gpu/runtime/hw/type-cache-cost.sh MODE (smoke, torch, many,
 #                      overhead, steps)
 #   hw-decomposition[-scan]  test/gpu/runtime/hw/cost_decomposition.sh
+#   deep-learning      test/gpu/deep-learning/run.sh     carry build/bin/hroof,
+#                      build/lib/libhroof_rt.so (PyTorch NVTX example, FP32 + AMP, BUDGET_S)
 # (.carry/hw and .carry/big: test/gpu/runtime/hw/README.md.) A check that exits 77 is
 # skipped (no GPU, or its inputs missing). Exit status: the number of failed checks.
 # Usage (device tool): bash scripts/gpu/run-check.sh gpu-suite runtime-smoke ert-quick
@@ -47,6 +49,7 @@ check_command() {
     hw-cache-*) echo "env OUT=$dir bash $HW/type-cache-cost.sh ${name#hw-cache-}" ;;
     hw-decomposition) echo "env OUT=$dir bash $HW/cost_decomposition.sh" ;;
     hw-decomposition-scan) echo "env OUT=$dir bash $HW/cost_decomposition.sh scan" ;;
+    deep-learning) echo "env OUT=$dir bash test/gpu/deep-learning/run.sh" ;;
   esac
 }
 

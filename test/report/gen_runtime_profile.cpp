@@ -6,7 +6,9 @@
 //     -Icommon/include build/lib/libhroof_rt_core.a build/lib/libhroof_model.a -o /tmp/gen \
 //     && /tmp/gen test/report/Inputs/runtime-writer.json
 // The counts are made up (a fixture): saxpy with 2^20 divisions per launch whose
-// FFMA expansion the counters see, and an uninstrumented kernel without counters.
+// FFMA expansion the counters see, and an uninstrumented kernel without counters;
+// NVTX range paths ("step 0/forward": 3 saxpy launches, "step 1/forward": 2, "step
+// 1/backward": the other kernel) and a host-to-device copy in "step 0".
 #include "HwMetrics.h"
 #include "Profile.h"
 #include <cstdio>
@@ -39,6 +41,7 @@ int main(int argc, char **argv) {
     R.Timed = true;
     R.DurationNs = 70000;
     R.Instrumented = true;
+    R.Range = I < 3 ? "step 0/forward" : "step 1/forward";
     CountVector C{};
     C[flopsIndex(Precision::F32)] = 2 << 24;
     C[bytesIndex(MemSpace::Global, MemDir::Load)] = 8 << 24;
@@ -70,6 +73,16 @@ int main(int argc, char **argv) {
   U.Mangled = U.Name = "cublas_gemm_kernel";
   U.Timed = true;
   U.DurationNs = 300000;
+  U.Range = "step 1/backward";
   P.addLaunch(U);
+  TransferRecord X;
+  X.Kind = "HtoD";
+  X.Bytes = 1 << 24;
+  X.StartNs = 1000;
+  X.DurationNs = 700000;
+  X.Device = 0;
+  X.Stream = 7;
+  X.Range = "step 0";
+  P.addTransfer(X);
   P.finish();
 }

@@ -305,7 +305,8 @@ Machine loadMachine(const std::string &Path) {
   nlohmann::json J = nlohmann::json::parse(Text, nullptr, false);
   if (J.is_discarded())
     throw UserError("machine file '" + Path + "' is not valid JSON");
-  if (!J.is_object() || J.value("schema", std::string()) != "hroof-machine/1")
+  if (!J.is_object() || !J.contains("schema") || !J["schema"].is_string() ||
+      J["schema"].get<std::string>() != "hroof-machine/1")
     throw UserError("'" + Path +
                     "' is not a machine file (expected \"schema\": "
                     "\"hroof-machine/1\", written by hroof-ert)");
@@ -351,7 +352,8 @@ std::optional<std::string> findMachineFor(const std::string &Device) {
     std::ifstream In(F);
     nlohmann::json J = nlohmann::json::parse(In, nullptr, false);
     if (J.is_object() && J.contains("device") && J["device"].is_object() &&
-        sameDevice(J["device"].value("name", std::string()), Device))
+        J["device"].contains("name") && J["device"]["name"].is_string() &&
+        sameDevice(J["device"]["name"].get<std::string>(), Device))
       return F;
   }
   return std::nullopt;

@@ -51,6 +51,7 @@ enum class RtSetting {
   Verbose,
   Counters,
   TypeCache,
+  Range,
   Count
 };
 
@@ -103,6 +104,12 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "~/.cache/hroof/tensor-types.tsv), none (learn at every run), or a file; "
        "entries are keyed by chip, a hash of the kernel's machine code and its "
        "name"},
+      {"HROOF_RANGE", "range", SettingKind::String, "",
+       "only launches (and copies) inside an NVTX range whose path matches this "
+       "ECMAScript regular expression (searched in the path, e.g. "
+       "\"train/step 10/forward\"; ranges of a named domain appear as "
+       "DOMAIN@MESSAGE) are profiled: counters, dynamic counts and records, like "
+       "Nsight Compute's --nvtx-include; others are ignored entirely; empty: all"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");

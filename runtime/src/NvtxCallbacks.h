@@ -1,0 +1,27 @@
+//===- NvtxCallbacks.h - CUPTI NVTX callback data into the range tracker --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Decodes one CUPTI NVTX callback (its id and CUpti_NvtxData: the NVTX
+// function's parameters, generated_nvtx_meta.h, and its return value: range
+// id, domain or string handle) into a call of NvtxRanges. Uses CUPTI's and
+// NVTX's headers only (no CUPTI call), so the unit tests feed it fake
+// callback data.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_RUNTIME_NVTXCALLBACKS_H
+#define HROOF_RUNTIME_NVTXCALLBACKS_H
+
+#include "NvtxRanges.h"
+
+#include <cupti.h> // callbacks and NVTX callback ids (cupti_nvtx_cbid.h has no guard)
+
+namespace hroof {
+namespace rt {
+
+/// Applies NVTX callback \p Id of host thread \p Thread to \p R. Returns
+/// false when a start/end range came without its id (not followed).
+bool dispatchNvtx(NvtxRanges &R, uint64_t Thread, CUpti_CallbackId Id, const CUpti_NvtxData *D);
+
+} // namespace rt
+} // namespace hroof
+
+#endif // HROOF_RUNTIME_NVTXCALLBACKS_H

@@ -1,0 +1,106 @@
+//===- NvtxRanges.h - the NVTX ranges open on each host thread ------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Follows NVTX ranges as CUPTI's NVTX callbacks report them (Nvtx.cpp is the
+// thin CUPTI glue) and answers one question at each kernel launch: which
+// ranges are open for the launching thread, as a path (hroof/RangePath.h).
+//
+//  - push/pop ranges belong to one thread; each domain has its own stack
+//    (NVTX's rule), so a pop closes the innermost open range of its domain
+//    on that thread, wherever it sits among other domains' ranges;
+//  - start/end ranges belong to the process and may end on another thread:
+//    they are outermost in every thread's path, in the order they started;
+//  - messages may be registered strings (nvtxDomainRegisterString), resolved
+//    here to their text; an empty or NULL message is "(empty)";
+//  - a pop with nothing open, an end of an unknown id, a message naming an
+//    unknown registered string: tolerated and counted (stats()), never fatal.
+//
+// No CUPTI, no CUDA: the unit tests drive it with a fake event stream.
+// Thread-safe (one lock; a launch's path is cached per thread until that
+// thread's or the process's ranges change).
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_RUNTIME_NVTXRANGES_H
+#define HROOF_RUNTIME_NVTXRANGES_H
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace hroof {
+namespace rt {
+
+/// A range's message as NVTX passes it: text, or a registered string handle.
+struct NvtxMessage {
+  std::string Text;
+  bool Registered = false;
+  uint64_t Handle = 0; ///< nvtxStringHandle_t when Registered
+  static NvtxMessage text(std::string T) { return {std::move(T), false, 0}; }
+  static NvtxMessage registered(uint64_t H) { return {"", true, H}; }
+};
+
+class NvtxRanges {
+public:
+  /// Most ranges kept open per thread, and start/end ranges per process: an
+  /// application that pushes without popping must not grow memory forever.
+  static constexpr size_t MaxDepth = 64, MaxStartEnd = 4096;
+
+  struct Stats {
+    uint64_t Pushes = 0, Starts = 0;
+    uint64_t UnbalancedPops = 0;  ///< pop with no open range of its domain
+    uint64_t UnknownEnds = 0;     ///< end of an id never started (or ended twice)
+    uint64_t UnknownStrings = 0;  ///< registered-string handle never registered
+    uint64_t DroppedTooDeep = 0;  ///< pushes past MaxDepth (their pops are absorbed)
+    uint64_t DroppedStartEnd = 0; ///< starts past MaxStartEnd
+  };
+
+  /// Domain 0 is NVTX's default domain (no name in the path).
+  void domainCreated(uint64_t Domain, const std::string &Name);
+  void stringRegistered(uint64_t Domain, uint64_t Handle, const std::string &Text);
+
+  void push(uint64_t Thread, uint64_t Domain, const NvtxMessage &M);
+  void pop(uint64_t Thread, uint64_t Domain);
+  void start(uint64_t Id, uint64_t Domain, const NvtxMessage &M);
+  void end(uint64_t Id);
+
+  /// The ranges open for a launch from \p Thread: start/end ranges first,
+  /// then the thread's push/pop ranges, outermost first; "" outside all.
+  std::string path(uint64_t Thread);
+
+  /// True once any range was opened: until then launches need no path.
+  bool active() const { return Active.load(std::memory_order_relaxed); }
+  Stats stats() const;
+
+private:
+  struct Open {
+    uint64_t Domain;
+    std::string Element; ///< rangeElement(domain name, message)
+  };
+  struct ThreadRanges {
+    std::vector<Open> Stack;
+    uint64_t Overflow = 0; ///< pushes dropped past MaxDepth, not yet popped
+    std::string Cached;
+    uint64_t CachedGeneration = UINT64_MAX; ///< StartEndGeneration of Cached
+    bool Dirty = true;
+  };
+
+  std::string elementLocked(uint64_t Domain, const NvtxMessage &M);
+
+  mutable std::mutex M;
+  std::atomic<bool> Active{false};
+  std::unordered_map<uint64_t, std::string> DomainNames;
+  std::map<std::pair<uint64_t, uint64_t>, std::string> Strings; ///< (domain, handle)
+  std::unordered_map<uint64_t, ThreadRanges> Threads;
+  std::map<uint64_t, Open> StartEnd;                 ///< by start order
+  std::unordered_map<uint64_t, uint64_t> StartOrder; ///< range id -> key in StartEnd
+  uint64_t NextStart = 0, StartEndGeneration = 0;
+  Stats S;
+};
+
+} // namespace rt
+} // namespace hroof
+
+#endif // HROOF_RUNTIME_NVTXRANGES_H

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# run.sh - the deep-learning workflow on the GPU machine (docs/deep-learning.md):
+# examples/pytorch_nvtx.py (conv + BatchNorm + ReLU + 2-layer LSTM, NVTX ranges per
+# step, phase and module), FP32 and AMP, each
+#   plain                                   wall time (median of up to 3 runs)
+#   hroof run --range 'step 10(/|$)'        one step of 20 profiled (counters, records)
+#   hroof run                               every step profiled (launch limit 100)
+# then hroof report --by range (table + JSON), --by range:2, and --tuning 15 on
+# each profile. Builds nothing: needs the carried build/bin/hroof and
+# build/lib/libhroof_rt.so (device tool: carry ["build/bin/hroof",
+# "build/lib/libhroof_rt.so"]) and python3 with torch and CUDA.
+# Outputs under $OUT (default ./dl-out): log.txt, summary.txt, times.tsv,
+# <mode>-<run>.{stdout,stderr,json}, reports/; $OUT/deep-learning.tgz rewritten
+# after each step. Budget: BUDGET_S (default 290) seconds; a step that does not
+# fit is skipped and says so. Exit: 0, 77 when no GPU / torch / binaries.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+OUT=${OUT:-$ROOT/dl-out}
+mkdir -p "$OUT/reports"
+OUT=$(cd "$OUT" && pwd)
+BUDGET_S=${BUDGET_S:-290}
+STEPS=${STEPS:-20}
+HROOF=${HROOF:-$ROOT/build/bin/hroof}
+SCRIPT=${DL_SCRIPT:-$ROOT/examples/pytorch_nvtx.py} # DL_SCRIPT: a stand-in, to try this script without a GPU
+T0=$(date +%s)
+S=$OUT/summary.txt
+: >"$S"
+log() { echo "$*" | tee -a "$S"; }
+left() { echo $((BUDGET_S - ($(date +%s) - T0))); }
+PART=${TMPDIR:-/tmp}/deep-learning-$$.tgz # outside $OUT: tar must not see it grow
+pack() {
+  tar czf "$PART" -C "$OUT" --exclude=deep-learning.tgz . && mv -f "$PART" "$OUT/deep-learning.tgz"
+}
+unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
+export HROOF_MACHINES_DIR=$ROOT/docs/machines
+
+nvidia-smi >/dev/null 2>&1 || { log "SKIP: no GPU"; exit 77; }
+[ -x "$HROOF" ] && [ -f "$ROOT/build/lib/libhroof_rt.so" ] ||
+  { log "SKIP: build/bin/hroof or build/lib/libhroof_rt.so not carried"; exit 77; }
+timeout 60 python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null ||
+  { log "SKIP: python3 has no torch with CUDA"; exit 77; }
+{
+  date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+  git -C "$ROOT" log -1 --oneline 2>/dev/null
+  timeout 60 python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'cudnn', torch.backends.cudnn.version())"
+} >"$OUT/environment.txt" 2>&1
+log "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); $(tail -1 "$OUT/environment.txt")"
+printf 'mode\trun\trep\trc\twall_s\tloop_s\n' >"$OUT/times.tsv"
+
+# run MODE RUN REP CAP CMD...: one timed program (timeout: CAP or what is left).
+run() {
+  local mode=$1 name=$2 rep=$3 cap=$4; shift 4
+  local l; l=$(left)
+  if [ "$l" -lt 20 ]; then log "$mode $name #$rep: skipped ($l s of the budget left)"; return 1; fi
+  [ "$l" -lt "$cap" ] && cap=$l
+  local base=$OUT/$mode-$name-$rep a b rc
+  a=$(date +%s.%N)
+  timeout -s TERM -k 10 "$cap" "$@" >"$base.stdout" 2>"$base.stderr"
+  rc=$?
+  b=$(date +%s.%N)
+  local wall; wall=$(python3 -c "print(round($b - $a, 3))")
+  local loop; loop=$(sed -n 's/^RESULT //p' "$base.stdout" | python3 -c \
+    "import json,sys; t=sys.stdin.read().strip(); print(json.loads(t)['wall_s'] if t else '-')")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$name" "$rep" "$rc" "$wall" "$loop" >>"$OUT/times.tsv"
+  log "$mode $name #$rep: rc=$rc wall ${wall} s (training loop ${loop} s)$([ $rc = 124 ] && echo ' TIMED OUT')"
+  [ $rc = 0 ] || tail -3 "$base.stderr" | sed 's/^/    /' | tee -a "$S"
+  pack
+}
+
+# report MODE NAME: the range table, depth 2, and the tuning candidates of a profile.
+# Ceilings: the bundled machine file of the GPU, else (no file for this GPU) the
+# H100's with --any-machine, said in the summary (the rooflines are then indicative).
+MACHINE=()
+report() {
+  local p=$OUT/$1-$2-1.json r=$OUT/reports/$1-$2
+  [ -s "$p" ] || { log "report $1 $2: no profile"; return; }
+  timeout 60 "$HROOF" report "$p" "${MACHINE[@]}" --by range --tuning 15 \
+    --range-json "$r.ranges.json" --tuning-json "$r.tuning.json" --csv "$r.kernels.csv" >"$r.txt" 2>&1
+  local rc=$?
+  if [ $rc != 0 ] && grep -q "no bundled machine file" "$r.txt" && [ ${#MACHINE[@]} = 0 ]; then
+    MACHINE=(--machine "$ROOT/docs/machines/h100-80gb-hbm3.json" --any-machine)
+    log "no machine file for this GPU: reports use the H100's ceilings (--any-machine)"
+    report "$@"
+    return
+  fi
+  log "report $1 $2: rc=$rc ($(grep -c . "$r.txt") lines)"
+  timeout 60 "$HROOF" report "$p" "${MACHINE[@]}" --by range:2 --tuning 10 >"$r.depth2.txt" 2>&1
+  timeout 60 "$HROOF" report "$p" "${MACHINE[@]}" --by range:3 >"$r.depth3.txt" 2>&1
+  pack
+}
+
+TC=$OUT/tensor-types.tsv # learned Tensor Core types, shared by the runs (first run: cold)
+for mode in fp32 amp; do
+  flag=""; [ $mode = amp ] && flag=--amp
+  run $mode plain 1 120 python3 "$SCRIPT" --steps "$STEPS" $flag
+  run $mode step10 1 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+    --output "$OUT/$mode-step10-1.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+  report $mode step10
+done
+for mode in fp32 amp; do
+  flag=""; [ $mode = amp ] && flag=--amp
+  run $mode all 1 100 "$HROOF" run --type-cache "$TC" --output "$OUT/$mode-all-1.json" -- \
+    python3 "$SCRIPT" --steps "$STEPS" $flag
+  report $mode all
+done
+# Repeats for medians, while the budget lasts (plain, then --range).
+for rep in 2 3; do
+  for mode in fp32 amp; do
+    flag=""; [ $mode = amp ] && flag=--amp
+    run $mode plain $rep 120 python3 "$SCRIPT" --steps "$STEPS" $flag
+    run $mode step10 $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+      --output "$OUT/$mode-step10-$rep.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+  done
+done
+python3 - "$OUT/times.tsv" <<'PY' | tee -a "$S"
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t") if r["rc"] == "0"]
+med = {}
+for r in rows:
+    med.setdefault((r["mode"], r["run"]), []).append(float(r["wall_s"]))
+for mode in ("fp32", "amp"):
+    plain = statistics.median(med.get((mode, "plain"), [float("nan")]))
+    for run in ("plain", "step10", "all"):
+        v = med.get((mode, run))
+        if v:
+            m = statistics.median(v)
+            print("%s %-7s wall median %.2f s over %d run(s): %.2fx plain" % (mode, run, m, len(v), m / plain))
+PY
+pack
+exit 0

@@ -1,0 +1,413 @@
+//===- RangeView.cpp - `hroof report --by range[:DEPTH]` ------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "RangeView.h"
+#include "ProfileReader.h"
+#include "TextTable.h"
+
+#include "../Toolchain.h"
+
+#include "hroof/RangePath.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+
+namespace hroof {
+namespace report {
+
+std::vector<std::string> transferLines(const std::vector<std::string> &Inputs, double KernelNs) {
+  struct Kind {
+    uint64_t Count = 0;
+    double Bytes = 0, Ns = 0;
+  };
+  std::map<std::string, Kind> Kinds;
+  double TotalNs = 0;
+  for (const std::string &Path : Inputs) {
+    std::string Text = readFile(Path);
+    if (looksLikeNcuCsv(Text))
+      continue;
+    nlohmann::json J = parseProfileJson(Path, Text);
+    if (!J.contains("transfers") || !J["transfers"].contains("by_kind"))
+      continue;
+    ProfileFields F(Path);
+    for (const auto &T : J["transfers"]["by_kind"]) {
+      Kind &K = Kinds[F.text(T, "/transfers/by_kind", "kind", "?")];
+      K.Count += F.count(T, "/transfers/by_kind", "count");
+      K.Bytes += F.number(T, "/transfers/by_kind", "bytes");
+      double Ns = F.number(T, "/transfers/by_kind", "duration_ns");
+      K.Ns += Ns;
+      TotalNs += Ns;
+    }
+  }
+  std::vector<std::string> Out;
+  if (Kinds.empty())
+    return Out;
+  std::string Line = "transfers: " + fmtFixed(TotalNs / 1e6, 3) + " ms, " +
+                     (KernelNs + TotalNs > 0 ? fmtFixed(100 * TotalNs / (KernelNs + TotalNs), 1)
+                                             : std::string("-")) +
+                     "% of the GPU time (kernels + transfers):";
+  for (const auto &[Name, K] : Kinds)
+    Line += " " + Name + " " + std::to_string(K.Count) + "x " + fmtSi(K.Bytes, SiStyle::Counts) +
+            "B " + fmtFixed(K.Ns / 1e6, 3) + " ms " +
+            (K.Ns > 0 ? fmtNum(K.Bytes / K.Ns) : std::string("-")) + " GB/s;";
+  Line.pop_back();
+  Out.push_back(Line);
+  return Out;
+}
+
+size_t parseByRange(const std::string &By) {
+  if (By == "range")
+    return 0;
+  if (By.rfind("range:", 0) == 0 && By.size() > 6 &&
+      By.find_first_not_of("0123456789", 6) == std::string::npos)
+    return size_t(std::stoul(By.substr(6)));
+  throw UserError("--by must be range or range:DEPTH (not '" + By + "')");
+}
+
+namespace {
+
+/// One cut range path's per-kernel aggregates and transfers, over inputs.
+struct RangeGroup {
+  Dataset Kernels;
+  uint64_t Transfers = 0;
+  double TransferBytes = 0, TransferNs = 0;
+};
+
+const char *levelBandwidthKey(const std::string &Level) {
+  // Requested bytes are judged at HBM, the slowest level they may reach.
+  return Level == "L1" ? "l1" : Level == "L2" ? "l2" : "hbm";
+}
+
+/// The range's point: achieved GFLOP/s, the lowest roof over compute (the
+/// precision mix's harmonic ceiling) and every memory level, and the
+/// fraction of it; without FLOPs, the busiest level's share of its bandwidth.
+void placeOnRoofline(RangeRow &R, const Machine &M) {
+  if (R.TimeNs <= 0)
+    return;
+  R.GFlops = R.Flops / R.TimeNs;
+  double Best = 0, Secs = 0;
+  for (const auto &[P, V] : R.FlopsByPrecision) {
+    if (V > Best)
+      Best = V, R.Precision = P;
+    auto It = M.Flops.find(P);
+    if (It != M.Flops.end())
+      Secs += V / It->second;
+  }
+  if (R.Flops > 0 && Secs > 0) {
+    R.AttainableGFlops = R.Flops / Secs;
+    R.Bound = "compute (" + R.Precision + ")";
+    for (const auto &[Level, Bytes] : R.BytesByLevel) {
+      auto It = M.Bandwidth.find(levelBandwidthKey(Level));
+      if (Bytes <= 0 || It == M.Bandwidth.end())
+        continue;
+      double Att = R.Flops / Bytes * It->second;
+      if (Att < R.AttainableGFlops)
+        R.AttainableGFlops = Att, R.Bound = Level + " bandwidth";
+    }
+    R.Fraction = R.GFlops / R.AttainableGFlops;
+  } else if (R.Flops == 0) {
+    for (const auto &[Level, Bytes] : R.BytesByLevel) {
+      auto It = M.Bandwidth.find(levelBandwidthKey(Level));
+      if (Bytes <= 0 || It == M.Bandwidth.end())
+        continue;
+      double F = Bytes / R.TimeNs / It->second;
+      if (F > R.Fraction)
+        R.Fraction = F, R.Bound = Level + " bandwidth, no FLOPs";
+    }
+  }
+  if (!R.Bound.empty())
+    R.HeadroomNs = headroomNs(R.TimeNs, R.Fraction);
+}
+
+/// Adds one analysed kernel of a range; \p Whole is the same kernel over
+/// the whole run (its counts stand in where this range's launches have none).
+void addKernel(RangeRow &R, const KernelAnalysis &A, const KernelAnalysis *Whole) {
+  double N = double(A.K->Launches);
+  const KernelAnalysis *Counts = &A;
+  if (A.FlopSource.empty() && A.BytesSource.empty() && Whole && !Whole->FlopSource.empty()) {
+    Counts = Whole;
+    R.EstimatedLaunches += A.K->Launches;
+  }
+  double Time = A.TotalTimeNs > 0 ? A.TotalTimeNs : (Whole ? Whole->TimeNsPerLaunch * N : 0);
+  R.Launches += A.K->Launches;
+  ++R.Kernels;
+  R.TimeNs += Time;
+  R.Flops += Counts->FlopsPerLaunch * N;
+  for (const auto &[P, V] : Counts->FlopsByPrecision)
+    R.FlopsByPrecision[P] += V * N;
+  for (const LevelPoint &L : Counts->Levels)
+    R.BytesByLevel[L.Level] += L.Bytes * N;
+  if (Counts->FlopSource.empty())
+    R.UnknownFlopTimeNs += Time;
+  else if (Counts->FlopsPerLaunch == 0)
+    R.NoFlopTimeNs += Time;
+}
+
+/// Rows whose paths differ only in a forward/backward element share a key.
+std::string pairKey(const std::string &Path, int &Phase) {
+  Phase = 0;
+  std::string Key;
+  for (const std::string &E : splitRangePath(Path)) {
+    bool Fwd = E == "forward" || E == "fwd", Bwd = E == "backward" || E == "bwd";
+    if (Fwd || Bwd)
+      Phase = Fwd ? 1 : 2;
+    Key += (Key.empty() ? "" : "/") + ((Fwd || Bwd) ? std::string("*") : E);
+  }
+  return Key;
+}
+
+void orderRows(std::vector<RangeRow> &Rows) {
+  std::map<std::string, double> GroupTime;
+  for (const RangeRow &R : Rows) {
+    int Ph;
+    GroupTime[pairKey(R.Range, Ph)] += R.TimeNs;
+  }
+  std::stable_sort(Rows.begin(), Rows.end(), [&](const RangeRow &A, const RangeRow &B) {
+    int PA, PB;
+    std::string KA = pairKey(A.Range, PA), KB = pairKey(B.Range, PB);
+    if (KA != KB)
+      return GroupTime[KA] != GroupTime[KB] ? GroupTime[KA] > GroupTime[KB] : KA < KB;
+    return PA < PB;
+  });
+}
+
+/// A label for the chart: the path's tail (the innermost ranges tell most).
+std::string chartLabel(const std::string &Path) {
+  if (Path.empty())
+    return "(outside any range)";
+  return Path.size() > 32 ? "..." + Path.substr(Path.size() - 29) : Path;
+}
+
+void addChartPoint(RangeView &V, const RangeRow &R, const std::string &Mark) {
+  if (R.GFlops <= 0 || !R.Launches)
+    return;
+  V.ChartData.push_back({});
+  KernelData &K = V.ChartData.back();
+  K.Name = Mark + chartLabel(R.Range);
+  K.Launches = R.Launches;
+  KernelAnalysis A;
+  A.K = &K;
+  double N = double(R.Launches);
+  A.FlopSource = A.BytesSource = A.TimeSource = "range";
+  A.FlopsPerLaunch = R.Flops / N;
+  A.TimeNsPerLaunch = A.RateTimeNsPerLaunch = R.TimeNs / N;
+  A.TotalTimeNs = R.TimeNs;
+  A.GFlops = R.GFlops;
+  A.Precision = R.Precision;
+  for (const auto &[P, F] : R.FlopsByPrecision)
+    A.FlopsByPrecision[P] = F / N;
+  for (const auto &[Level, Bytes] : R.BytesByLevel)
+    A.Levels.push_back(
+        {Level, levelBandwidthKey(Level), Bytes / N, Bytes > 0 ? R.Flops / Bytes : 0});
+  A.GoverningGFlops = R.AttainableGFlops;
+  A.Bound = R.Bound;
+  A.PctOfCeiling = 100 * R.Fraction;
+  A.TimeShare = V.KernelNs > 0 ? 100 * R.TimeNs / V.KernelNs : 0;
+  V.ChartPoints.push_back(std::move(A));
+}
+
+/// The "ranges" sections of every profile input, cut to \p Depth.
+std::map<std::string, RangeGroup> readGroups(const std::vector<std::string> &Inputs, size_t Depth,
+                                             std::vector<std::string> &Notes) {
+  std::map<std::string, RangeGroup> Groups;
+  for (const std::string &Path : Inputs) {
+    std::string Text = readFile(Path);
+    if (looksLikeNcuCsv(Text))
+      continue;
+    nlohmann::json J = parseProfileJson(Path, Text);
+    if (!J.contains("ranges") || !J["ranges"].is_array()) {
+      Notes.push_back("'" + Path + "' has no NVTX range paths (no ranges were open, or " +
+                      "an older hroof wrote it)");
+      continue;
+    }
+    ProfileFields F(Path);
+    nlohmann::json Devices = J.value("devices", nlohmann::json::array());
+    for (size_t I = 0; I < J["ranges"].size(); ++I) {
+      const nlohmann::json &E = J["ranges"][I];
+      std::string Where = "/ranges/" + std::to_string(I);
+      RangeGroup &G = Groups[cutRangePath(F.text(E, Where, "range"), Depth)];
+      nlohmann::json Kernels = E.value("kernels", nlohmann::json::array());
+      if (!Kernels.empty())
+        addProfile(G.Kernels, Path,
+                   {{"hroof_profile", 1}, {"kernels", Kernels}, {"devices", Devices}});
+      for (const auto &T : E.value("transfers", nlohmann::json::array())) {
+        G.Transfers += F.count(T, Where + "/transfers", "count");
+        G.TransferBytes += F.number(T, Where + "/transfers", "bytes");
+        G.TransferNs += F.number(T, Where + "/transfers", "duration_ns");
+      }
+    }
+  }
+  return Groups;
+}
+
+} // namespace
+
+RangeView buildRangeView(const std::vector<std::string> &Inputs, const Dataset &All,
+                         const Machine &M, size_t Depth) {
+  RangeView V;
+  V.Depth = Depth;
+  std::vector<KernelAnalysis> Whole = analyze(All, &M);
+  std::map<std::string, const KernelAnalysis *> WholeByKernel;
+  for (const KernelAnalysis &A : Whole)
+    WholeByKernel[A.K->Mangled.empty() ? A.K->Name : A.K->Mangled] = &A;
+  for (auto &[Path, G] : readGroups(Inputs, Depth, V.Notes)) {
+    RangeRow R;
+    R.Range = Path;
+    for (const KernelAnalysis &A : analyze(G.Kernels, &M)) {
+      auto It = WholeByKernel.find(A.K->Mangled.empty() ? A.K->Name : A.K->Mangled);
+      addKernel(R, A, It == WholeByKernel.end() ? nullptr : It->second);
+    }
+    R.Transfers = G.Transfers;
+    R.TransferBytes = G.TransferBytes;
+    R.TransferNs = G.TransferNs;
+    placeOnRoofline(R, M);
+    V.KernelNs += R.TimeNs;
+    V.TransferNs += R.TransferNs;
+    if (R.EstimatedLaunches)
+      V.Notes.push_back("range '" + R.Range + "': " + std::to_string(R.EstimatedLaunches) +
+                        " launch(es) past the launch limit counted at their kernel's mean");
+    V.Rows.push_back(std::move(R));
+  }
+  orderRows(V.Rows);
+  // The three largest tuning candidates are marked in the chart.
+  std::vector<size_t> ByHeadroom(V.Rows.size());
+  for (size_t I = 0; I < ByHeadroom.size(); ++I)
+    ByHeadroom[I] = I;
+  std::stable_sort(ByHeadroom.begin(), ByHeadroom.end(),
+                   [&](size_t A, size_t B) { return V.Rows[A].HeadroomNs > V.Rows[B].HeadroomNs; });
+  std::map<size_t, std::string> Mark;
+  for (size_t I = 0; I < ByHeadroom.size() && I < 3; ++I)
+    if (V.Rows[ByHeadroom[I]].HeadroomNs > 0)
+      Mark[ByHeadroom[I]] = "#" + std::to_string(I + 1) + " ";
+  for (size_t I = 0; I < V.Rows.size(); ++I)
+    addChartPoint(V, V.Rows[I], Mark.count(I) ? Mark[I] : "");
+  return V;
+}
+
+namespace {
+
+std::string aiCell(const RangeRow &R, const char *Level) {
+  auto It = R.BytesByLevel.find(Level);
+  return It != R.BytesByLevel.end() && It->second > 0 && R.Flops > 0 ? fmtNum(R.Flops / It->second)
+                                                                     : "-";
+}
+
+} // namespace
+
+void printRangeView(std::ostream &OS, const RangeView &V) {
+  OS << "by range" << (V.Depth ? " (paths cut to depth " + std::to_string(V.Depth) + ")" : "")
+     << ": kernel time " << fmtFixed(V.KernelNs / 1e6, 3) << " ms, transfers "
+     << fmtFixed(V.TransferNs / 1e6, 3) << " ms ("
+     << (V.KernelNs + V.TransferNs > 0
+             ? fmtFixed(100 * V.TransferNs / (V.KernelNs + V.TransferNs), 1)
+             : std::string("-"))
+     << "% of the GPU time)\n";
+  std::vector<std::vector<std::string>> Rows = {{"range", "launches", "time%", "time ms", "GFLOP/s",
+                                                 "prec", "AI L1", "AI L2", "AI HBM", "AI req",
+                                                 "%roof", "noFLOP%", "xfer ms", "limiting roof"}};
+  for (const RangeRow &R : V.Rows)
+    Rows.push_back({R.Range.empty() ? "(outside any range)" : R.Range, std::to_string(R.Launches),
+                    V.KernelNs > 0 ? fmtFixed(100 * R.TimeNs / V.KernelNs, 1) : "-",
+                    fmtFixed(R.TimeNs / 1e6, 3), R.GFlops > 0 ? fmtNum(R.GFlops) : "-",
+                    R.Precision.empty() ? "-" : R.Precision, aiCell(R, "L1"), aiCell(R, "L2"),
+                    aiCell(R, "HBM"), aiCell(R, "global (requested)"),
+                    R.Bound.empty() ? "-" : fmtFixed(100 * R.Fraction, 1),
+                    R.TimeNs > 0 ? fmtFixed(100 * R.NoFlopTimeNs / R.TimeNs, 1) : "-",
+                    R.Transfers ? fmtFixed(R.TransferNs / 1e6, 3) : "-",
+                    R.Bound.empty() ? "-" : R.Bound});
+  printTextTable(OS, Rows, {0, 5});
+  OS << "noFLOP%: share of the range's kernel time in kernels without FLOPs; xfer ms: its "
+        "copies and memsets\n";
+  for (const std::string &N : V.Notes)
+    OS << "note: " << N << "\n";
+}
+
+nlohmann::json rangeViewJson(const RangeView &V) {
+  nlohmann::json Rows = nlohmann::json::array();
+  for (const RangeRow &R : V.Rows) {
+    nlohmann::json AI = nlohmann::json::object();
+    for (const auto &[Level, Bytes] : R.BytesByLevel)
+      if (Bytes > 0 && R.Flops > 0)
+        AI[Level] = R.Flops / Bytes;
+    Rows.push_back(
+        {{"range", R.Range},
+         {"launches", R.Launches},
+         {"kernels", R.Kernels},
+         {"time_ns", R.TimeNs},
+         {"time_share", V.KernelNs > 0 ? R.TimeNs / V.KernelNs : 0.0},
+         {"flops", R.Flops},
+         {"flops_by_precision", R.FlopsByPrecision},
+         {"bytes_by_level", R.BytesByLevel},
+         {"ai_by_level", AI},
+         {"precision", R.Precision},
+         {"gflops", R.GFlops},
+         {"attainable_gflops", R.AttainableGFlops},
+         {"limiting_roof", R.Bound},
+         {"fraction_of_roof", R.Fraction},
+         {"headroom_ns", R.HeadroomNs},
+         {"no_flop_time_ns", R.NoFlopTimeNs},
+         {"no_flop_time_share", R.TimeNs > 0 ? R.NoFlopTimeNs / R.TimeNs : 0.0},
+         {"unknown_flop_time_ns", R.UnknownFlopTimeNs},
+         {"estimated_launches", R.EstimatedLaunches},
+         {"transfers",
+          {{"count", R.Transfers}, {"bytes", R.TransferBytes}, {"duration_ns", R.TransferNs}}}});
+  }
+  return {{"depth", V.Depth},
+          {"kernel_time_ns", V.KernelNs},
+          {"transfer_time_ns", V.TransferNs},
+          {"ranges", Rows},
+          {"notes", V.Notes}};
+}
+
+std::vector<Candidate> rangeCandidates(const RangeView &V) {
+  std::vector<Candidate> Out;
+  for (const RangeRow &R : V.Rows) {
+    Candidate C;
+    C.What = "range";
+    C.Name = R.Range.empty() ? "(outside any range)" : R.Range;
+    C.TimeNs = R.TimeNs;
+    C.Fraction = R.Fraction;
+    C.Roof = R.Bound;
+    C.HeadroomNs = R.HeadroomNs;
+    C.NoFlops = R.Flops == 0;
+    Out.push_back(C);
+  }
+  return Out;
+}
+
+namespace {
+
+void writeJsonFile(const std::string &Path, const nlohmann::json &J) {
+  std::ofstream F(Path, std::ios::binary | std::ios::trunc);
+  if (F)
+    F << J.dump(1) << "\n";
+  F.flush();
+  if (!F)
+    throw UserError("cannot write '" + Path + "': " + std::strerror(errno));
+}
+
+} // namespace
+
+void writeRangeAndTuning(std::ostream &OS, const RangeView *RV, std::vector<Candidate> Cs,
+                         int Tuning, const std::string &RangeJson, const std::string &TuningJson) {
+  if (RV)
+    printRangeView(OS, *RV);
+  if (RV && !RangeJson.empty())
+    writeJsonFile(RangeJson, rangeViewJson(*RV));
+  if (!Tuning && TuningJson.empty())
+    return;
+  double Total = totalTimeNs(Cs);
+  if (RV) // ranges instead of kernels: a kernel's time is in its ranges'
+    Cs = rangeCandidates(*RV);
+  Cs = rankCandidates(std::move(Cs), size_t(std::max(Tuning, 0)));
+  if (Tuning)
+    printCandidates(OS, Cs, Total);
+  if (!TuningJson.empty())
+    writeJsonFile(TuningJson,
+                  {{"total_kernel_time_ns", Total}, {"candidates", candidatesJson(Cs, Total)}});
+}
+
+} // namespace report
+} // namespace hroof

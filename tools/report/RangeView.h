@@ -1,0 +1,93 @@
+//===- RangeView.h - `hroof report --by range[:DEPTH]` --------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Aggregates the profiles' per-range sections ("ranges", docs/profile-format.md)
+// by NVTX range path cut to DEPTH: FLOPs per precision, bytes per memory level,
+// kernel time, transfers, the share of time in kernels without FLOPs, and the
+// range as one point of the hierarchical roofline (its FLOPs over its time,
+// its AI at each level, its limiting roof). The kernels of a range are
+// analysed exactly as `hroof report` analyses kernels (ReportData.h analyze()),
+// so a range's numbers are the sums of its kernels'.
+//
+// Forward and backward of one module are put side by side: rows whose paths
+// differ only in an element "forward" / "backward" are adjacent.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_TOOLS_REPORT_RANGEVIEW_H
+#define HROOF_TOOLS_REPORT_RANGEVIEW_H
+
+#include "ReportData.h"
+#include "TuningCandidates.h"
+
+#include <nlohmann/json.hpp>
+
+#include <deque>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace hroof {
+namespace report {
+
+/// One range path (cut to the depth), summed over its kernels and inputs.
+struct RangeRow {
+  std::string Range; ///< "" for launches outside every range
+  uint64_t Launches = 0, Kernels = 0;
+  double TimeNs = 0; ///< summed kernel time
+  double Flops = 0;
+  std::map<std::string, double> FlopsByPrecision; ///< f32, tensor_f16, ...
+  std::map<std::string, double> BytesByLevel;     ///< L1, L2, HBM, global (requested)
+  double NoFlopTimeNs = 0;                        ///< kernels with a FLOP count of zero
+  double UnknownFlopTimeNs = 0;                   ///< kernels without any FLOP count
+  /// Launches without counts of their own in this range (past the launch
+  /// limit), counted at their kernel's mean over the launches that had them.
+  uint64_t EstimatedLaunches = 0;
+  uint64_t Transfers = 0;
+  double TransferBytes = 0, TransferNs = 0;
+  // The range as a point of the hierarchical roofline.
+  std::string Precision; ///< dominant
+  double GFlops = 0, AttainableGFlops = 0;
+  std::string Bound;   ///< limiting roof
+  double Fraction = 0; ///< of the limiting roof (busiest level without FLOPs)
+  double HeadroomNs = 0;
+};
+
+struct RangeView {
+  size_t Depth = 0; ///< 0: whole paths
+  std::vector<RangeRow> Rows;
+  std::vector<std::string> Notes;
+  double KernelNs = 0, TransferNs = 0; ///< over every range
+  /// The rows as KernelAnalysis points, for the chart of ReportCommand
+  /// (KernelData names are the range paths' tails, "#1 " ... "#3 " before
+  /// the three largest tuning candidates).
+  std::deque<KernelData> ChartData;
+  std::vector<KernelAnalysis> ChartPoints;
+};
+
+/// Lines on the inputs' copies and memsets (the profiles' "transfers"):
+/// per kind count, bytes, time and bandwidth, and their share of the GPU
+/// time (\p KernelNs: the kernels' summed time). Empty without transfers.
+std::vector<std::string> transferLines(const std::vector<std::string> &Inputs, double KernelNs);
+
+/// Depth of "range" (0) or "range:N"; throws UserError otherwise.
+size_t parseByRange(const std::string &By);
+
+/// Reads the "ranges" sections of the profile inputs (ncu exports have none).
+RangeView buildRangeView(const std::vector<std::string> &Inputs, const Dataset &All,
+                         const Machine &M, size_t Depth);
+
+void printRangeView(std::ostream &OS, const RangeView &V);
+nlohmann::json rangeViewJson(const RangeView &V);
+/// One candidate per range with a roof.
+std::vector<Candidate> rangeCandidates(const RangeView &V);
+
+/// What `hroof report` prints and writes for --by range and --tuning N:
+/// the range table (when \p RV), the first \p Tuning candidates of \p Cs
+/// (the kernels'; the ranges' instead when \p RV), the JSON files named.
+void writeRangeAndTuning(std::ostream &OS, const RangeView *RV, std::vector<Candidate> Cs,
+                         int Tuning, const std::string &RangeJson, const std::string &TuningJson);
+
+} // namespace report
+} // namespace hroof
+
+#endif
