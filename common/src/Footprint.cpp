@@ -126,6 +126,11 @@ bool SpanFamilies::addShifted(const SpanFamilies &Other, int64_t Shift, uint64_t
   return true;
 }
 
+void SpanFamilies::compact() {
+  for (auto &KV : Groups)
+    KV.second = mergeSpans(std::move(KV.second));
+}
+
 bool SpanFamilies::expandInto(IntervalSet &Out, uint64_t &Budget) const {
   for (const auto &[L, Spans] : Groups)
     if (!addLoopSpans(Out, mergeSpans(Spans), L.Steps, L.Trips, L.From, L.To, Budget))

@@ -72,6 +72,9 @@ public:
   /// Adds the union of every group to \p Out; false when the budget runs out.
   bool expandInto(IntervalSet &Out, uint64_t &Budget) const;
   bool empty() const { return Groups.empty(); }
+  /// Merges the spans within each group (what expansion would do first), so
+  /// that moving the groups of a block costs its merged spans only.
+  void compact();
 
 private:
   struct Loops {

@@ -321,7 +321,10 @@ void AccessEvaluator::footprintOfFullBlocks(SpanFamilies *ToCertain, SpanFamilie
   Possible = ToPossible;
   Unplaced = KeepUnplaced;
   // The spans move with their loops, so that they still merge with those of
-  // other accesses (an unrolled loop's copies) when the sets are expanded.
+  // other accesses (an unrolled loop's copies) when the sets are expanded;
+  // block 0's warps are merged first (a coalesced block is one span).
+  Block0Possible.compact();
+  Block0Certain.compact();
   for (int64_t S : Shifts)
     if (!Possible->addShifted(Block0Possible, S, FP->Budget) ||
         (Certain && !Certain->addShifted(Block0Certain, S, FP->Budget)))
