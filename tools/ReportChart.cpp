@@ -488,7 +488,7 @@ nlohmann::json chartSpec(const std::vector<const KernelAnalysis *> &Kernels,
                              {"range", {"#4e79a7", "#59a14f", "#f28e2b", "#e15759", "#9a9a9a"}}}}}
           : nlohmann::json{{"field", "legend"},
                            {"type", "nominal"},
-                           {"title", "Kernel (by time)"},
+                           {"title", O.LegendTitle},
                            {"sort", K.Legend},
                            {"scale", {{"domain", K.Legend}, {"range", K.Colors}}},
                            {"legend", {{"symbolLimit", 0}, {"labelLimit", 420}}}};

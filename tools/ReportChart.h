@@ -23,6 +23,8 @@ struct ChartOptions {
   bool AllCeilings = false;
   bool ColorByBound = false; ///< colour by limiting roof instead of by kernel
   size_t NameWidth = 48;     ///< legend names cut to this many characters
+  /// What the points are (--by range: NVTX ranges, forward beside backward).
+  std::string LegendTitle = "Kernel (by time)";
   /// --baseline: a kernel drawn -> the same kernel in the baseline run,
   /// drawn as a hollow point with an arrow to the kernel's point.
   std::map<const report::KernelAnalysis *, const report::KernelAnalysis *> Baseline;

@@ -635,6 +635,7 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
                      return A->TotalTimeNs > B->TotalTimeNs;
                    });
   if (RV) { // --by range: the ranges are the chart's points, R1..Rn.
+    CO.LegendTitle = "NVTX range";
     ByTime.clear();
     for (size_t I = 0; I < RV->ChartPoints.size(); ++I) {
       if (RV->ChartPoints[I].Id.empty())
