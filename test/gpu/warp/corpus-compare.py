@@ -50,42 +50,40 @@ def read_profile(path):
     return [r for r in doc.get("launches", [])]
 
 
-def program_launches(d, name):
-    """ncu's rows (kernel name, metrics) in launch order and the profile's
-    launch records per base kernel name; None when either file is missing."""
+def matched_launches(d, name):
+    """(base kernel name, occurrence i, ncu metrics, launch record or None)
+    for each of ncu's rows in launch order, matched per kernel with the
+    profile's records in launch order; nothing when either file is missing."""
     ncu = os.path.join(d, name + ".ncu.csv")
     prof = os.path.join(d, name + ".profile.json")
     if not (os.path.exists(ncu) and os.path.exists(prof)):
-        return None
+        return
     _, rows = read_ncu_csv(ncu)
     records = defaultdict(list)
     for r in read_profile(prof):
         records[base_name(r["kernel"])].append(r)
-    return rows, records
+    seen = defaultdict(int)
+    for kname, metrics in rows:
+        b = base_name(kname)
+        i = seen[b]
+        seen[b] += 1
+        yield b, i, metrics, records[b][i] if i < len(records[b]) else None
 
 
 def compare_program(d, name, details):
-    inputs = program_launches(d, name)
-    if inputs is None:
-        return {}
-    rows, records = inputs
-    seen = defaultdict(int)
     kernels = {}
-    for kname, metrics in rows:
-        b = base_name(kname)
+    for b, i, metrics, record in matched_launches(d, name):
         k = kernels.setdefault(b, {"launches": 0, "equal": 0, "in bounds": 0, "MISMATCH": 0,
                                    "unevaluated": 0, "reasons": set(), "exact": True})
-        i = seen[b]
-        seen[b] += 1
-        if i >= len(records[b]):
+        if record is None:
             k["unevaluated"] += 1
             k["reasons"].add("no launch record")
             continue
-        w = records[b][i].get("static_warp")
+        w = record.get("static_warp")
         k["launches"] += 1
         if not w or "problem" in w:
             k["unevaluated"] += 1
-            k["reasons"].add((w or {}).get("problem", records[b][i].get("static_problem")
+            k["reasons"].add((w or {}).get("problem", record.get("static_problem")
                                              or "no static model"))
             continue
         k["exact"] &= w["exact"]

@@ -31,18 +31,10 @@ def bounds(v):
 
 
 def compare_program(d, name, o, details):
-    inputs = corpus.program_launches(d, name)
-    if inputs is None:
-        return {}
-    rows, records = inputs
-    seen = defaultdict(int)
     kernels = {}
-    for kname, metrics in rows:
-        b = corpus.base_name(kname)
+    for b, i, metrics, record in corpus.matched_launches(d, name):
         k = kernels.setdefault(b, defaultdict(int))
-        i = seen[b]
-        seen[b] += 1
-        w = records[b][i].get("static_warp") if i < len(records[b]) else None
+        w = (record or {}).get("static_warp")
         fp = ((w or {}).get("counts") or {}).get("footprint", {}).get("global", {})
         if not fp:
             k["no footprint"] += 1
