@@ -360,6 +360,7 @@ int initialize() {
                       {"run_id", rtEnvText(RtEnv::RunId)},
                       {"counters", NumCounters},
                       {"settings", T.S.toJson()}};
+  H.update(distributedFromEnvironment());
   std::string Path = profilePath(T.S.Output, long(getpid()), Rank);
   std::string E = T.P->open(Path, H);
   if (!E.empty())

@@ -62,6 +62,9 @@ struct FuncInfo {
   std::string Mangled, Name;
   bool Selected = true;      ///< passes the kernel filter
   bool Instrumented = false; ///< has a counter array
+  /// "NCCL AllReduce" for a communication kernel (hroof/Communication.h):
+  /// no hardware counters, since its replay would wait for the other ranks.
+  std::string Communication;
   CUdeviceptr Counters = 0;
   /// Copies of the counter array (the pass spreads warps' atomics over
   /// slots by SM to avoid contention); the counts are their sum.

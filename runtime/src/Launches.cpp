@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
 
+#include "hroof/Communication.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -79,6 +81,13 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn) {
   F->Mangled = Name ? Name : "<unknown>";
   F->Name = demangle(F->Mangled);
   F->Selected = selectedName(F->Mangled);
+  if (CommunicationKernel C = communicationKernel(F->Name)) {
+    F->Communication = communicationLabel(C);
+    if (T.Hw.Enabled && T.P)
+      T.P->note("hardware counters: not collected for " + C.Library +
+                " communication kernels (replaying a kernel that waits on other GPUs can "
+                "hang); their time comes from activity records");
+  }
   if (F->Selected && Name && cuFuncGetModule(&F->Module, Real) == CUDA_SUCCESS) {
     CUdeviceptr Ptr = 0;
     size_t Size = 0;
@@ -299,7 +308,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
   if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE)
     return; // captured into a graph: reported from activity, not counted
-  bool Hw = T.Hw.Enabled && T.Hw.take(*F);
+  bool Hw = T.Hw.Enabled && F->Communication.empty() && T.Hw.take(*F);
   if (!Count && !Hw)
     return;
   auto IF = std::make_unique<InFlight>();

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 namespace hroof {
 namespace rt {
@@ -70,12 +71,32 @@ nlohmann::json Settings::toJson() const {
           {"range", Range}};
 }
 
-std::string rankFromEnvironment() {
-  for (const char *V : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
+/// The first of \p Vars that is set and not empty, with its name.
+static std::pair<std::string, std::string> firstSet(std::initializer_list<const char *> Vars) {
+  for (const char *V : Vars)
     if (const char *R = std::getenv(V))
       if (*R)
-        return R;
-  return "";
+        return {R, V};
+  return {"", ""};
+}
+
+// RANK first: torchrun sets it per worker, while the SLURM_PROCID that a
+// worker inherits from an srun-started torchrun is the node's, not its own.
+std::string rankFromEnvironment() {
+  return firstSet({"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}).first;
+}
+
+nlohmann::json distributedFromEnvironment() {
+  auto [Rank, RankVar] =
+      firstSet({"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"});
+  auto [Local, LocalVar] = firstSet(
+      {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});
+  auto [World, WorldVar] =
+      firstSet({"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"});
+  auto Text = [](const std::string &V) {
+    return V.empty() ? nlohmann::json(nullptr) : nlohmann::json(V);
+  };
+  return {{"rank_from", Text(RankVar)}, {"local_rank", Text(Local)}, {"world_size", Text(World)}};
 }
 
 static bool endsWith(const std::string &S, const std::string &Tail) {
@@ -246,6 +267,21 @@ void KernelAggregate::add(const LaunchRecord &R) {
     ++HwLaunches;
     addCounters(HwTotal, *R.Hw);
   }
+  DeviceShare &Dv = ByDevice[R.Device];
+  ++Dv.Launches;
+  if (R.Timed) {
+    ++Dv.Timed;
+    Dv.TotalNs += R.DurationNs;
+  }
+  if (R.Dynamic) {
+    ++Dv.Counted;
+    for (int I = 0; I < NumCounters; ++I)
+      Dv.Dynamic[I] += (*R.Dynamic)[I];
+  }
+  if (R.Hw) {
+    ++Dv.HwLaunches;
+    addCounters(Dv.HwTotal, *R.Hw);
+  }
   if (R.Static) {
     ++StaticEvaluated;
     for (int I = 0; I < NumCounters; ++I)
@@ -295,6 +331,10 @@ nlohmann::json KernelAggregate::toJson() const {
   J["duration_ns"] = D;
   if (HwLaunches)
     J["counters"] = {{"launches", HwLaunches}, {"total", HwTotal}};
+  if (ByDevice.size() == 1)
+    J["device"] = ByDevice.begin()->first;
+  else if (ByDevice.size() > 1)
+    J["by_device"] = byDeviceJson();
   if (Instrumented) {
     J["dynamic"] = {{"launches", Counted}, {"total", countsToJson(Dynamic)}};
     J["static"] = {{"launches", StaticEvaluated},           {"exact", StaticExact},
@@ -318,6 +358,21 @@ nlohmann::json KernelAggregate::toJson() const {
     J["static_warp"] = {{"launches", WarpEvaluated}, {"exact", WarpExact}, {"lo", Lo}, {"hi", Hi}};
   }
   return J;
+}
+
+nlohmann::json KernelAggregate::byDeviceJson() const {
+  nlohmann::json Out = nlohmann::json::array();
+  for (const auto &[Device, Dv] : ByDevice) {
+    nlohmann::json E = {{"device", Device},
+                        {"launches", Dv.Launches},
+                        {"duration_ns", {{"timed_launches", Dv.Timed}, {"total", Dv.TotalNs}}}};
+    if (Dv.HwLaunches)
+      E["counters"] = {{"launches", Dv.HwLaunches}, {"total", Dv.HwTotal}};
+    if (Instrumented)
+      E["dynamic"] = {{"launches", Dv.Counted}, {"total", countsToJson(Dv.Dynamic)}};
+    Out.push_back(std::move(E));
+  }
+  return Out;
 }
 
 //===--- Profile file -------------------------------------------------------===//

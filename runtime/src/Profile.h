@@ -56,9 +56,13 @@ struct Settings {
   nlohmann::json toJson() const;
 };
 
-/// MPI/Slurm rank from OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID
-/// (first set wins); "" when none is set.
+/// The process's rank in a distributed job: RANK (torchrun),
+/// OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH), PMIX_RANK or
+/// SLURM_PROCID (srun), the first set wins; "" when none is set.
 std::string rankFromEnvironment();
+/// The header's other distributed-job fields: "rank_from" (the variable
+/// the rank came from), "local_rank" and "world_size" (null when unset).
+nlohmann::json distributedFromEnvironment();
 
 /// The profile's path for \p Output (a directory, or a name ending in .json
 /// where %p is the pid and %r the rank), \p Pid and \p Rank ("" for none).
@@ -140,9 +144,20 @@ struct KernelAggregate {
   std::map<std::string, Bounds> Warp; ///< their summed warp-level traffic
   uint64_t HwLaunches = 0;            ///< launches with hardware counters
   nlohmann::json HwTotal;             ///< their summed counters (addCounters)
+  /// The launches of one CUDA device: a process may drive several GPUs,
+  /// and `hroof report --by rank` places each (rank, device) apart.
+  struct DeviceShare {
+    uint64_t Launches = 0, Timed = 0, TotalNs = 0, Counted = 0, HwLaunches = 0;
+    TotalVector Dynamic{};
+    nlohmann::json HwTotal;
+  };
+  std::map<int64_t, DeviceShare> ByDevice; ///< by device ordinal (-1 unknown)
 
   void add(const LaunchRecord &R);
+  /// "device" when every launch ran on one device, else "by_device": one
+  /// entry per device with the fields of this aggregate that it splits.
   nlohmann::json toJson() const;
+  nlohmann::json byDeviceJson() const;
 };
 
 /// The profile: aggregates in memory, the file on disk kept valid after

@@ -102,17 +102,88 @@ TEST(ProfilePath, DirectoryAndTemplate) {
   EXPECT_EQ(profilePath("run.json", 42, ""), "run.json");
 }
 
+namespace {
+const char *DistributedVars[] = {"RANK",           "OMPI_COMM_WORLD_RANK",
+                                 "PMI_RANK",       "PMIX_RANK",
+                                 "SLURM_PROCID",   "LOCAL_RANK",
+                                 "SLURM_LOCALID",  "OMPI_COMM_WORLD_LOCAL_RANK",
+                                 "MPI_LOCALRANKID", "WORLD_SIZE",
+                                 "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                                 "SLURM_NTASKS"};
+void clearDistributed() {
+  for (const char *V : DistributedVars)
+    unsetenv(V);
+}
+} // namespace
+
 TEST(ProfilePath, Rank) {
-  unsetenv("OMPI_COMM_WORLD_RANK");
-  unsetenv("PMI_RANK");
-  unsetenv("SLURM_PROCID");
+  clearDistributed();
   EXPECT_EQ(rankFromEnvironment(), "");
   setenv("SLURM_PROCID", "5", 1);
   EXPECT_EQ(rankFromEnvironment(), "5");
   setenv("OMPI_COMM_WORLD_RANK", "2", 1);
   EXPECT_EQ(rankFromEnvironment(), "2");
-  unsetenv("OMPI_COMM_WORLD_RANK");
-  unsetenv("SLURM_PROCID");
+  setenv("OMPI_COMM_WORLD_RANK", "", 1); // empty counts as unset
+  EXPECT_EQ(rankFromEnvironment(), "5");
+  clearDistributed();
+}
+
+// torchrun under srun: the worker's RANK, not the node's SLURM_PROCID.
+TEST(ProfilePath, TorchrunRankBeforeSlurm) {
+  clearDistributed();
+  setenv("SLURM_PROCID", "1", 1);
+  setenv("SLURM_LOCALID", "0", 1);
+  setenv("SLURM_NTASKS", "2", 1);
+  setenv("RANK", "7", 1);
+  setenv("LOCAL_RANK", "3", 1);
+  setenv("WORLD_SIZE", "8", 1);
+  EXPECT_EQ(rankFromEnvironment(), "7");
+  nlohmann::json D = distributedFromEnvironment();
+  EXPECT_EQ(D["rank_from"], "RANK");
+  EXPECT_EQ(D["local_rank"], "3");
+  EXPECT_EQ(D["world_size"], "8");
+  clearDistributed();
+  D = distributedFromEnvironment();
+  EXPECT_TRUE(D["rank_from"].is_null());
+  EXPECT_TRUE(D["local_rank"].is_null());
+  EXPECT_TRUE(D["world_size"].is_null());
+}
+
+TEST(Profile, AggregatePerDevice) {
+  KernelAggregate One;
+  LaunchRecord R = launch("k", 100, 10);
+  R.Device = 1;
+  One.add(R);
+  One.add(R);
+  nlohmann::json J = One.toJson();
+  EXPECT_EQ(J["device"], 1);
+  EXPECT_FALSE(J.contains("by_device"));
+
+  KernelAggregate Two;
+  LaunchRecord A = launch("k", 100, 10), B = launch("k", 250, 30);
+  A.Device = 0;
+  B.Device = 1;
+  Two.add(A);
+  Two.add(B);
+  Two.add(B);
+  J = Two.toJson();
+  EXPECT_FALSE(J.contains("device"));
+  ASSERT_EQ(J["by_device"].size(), 2u);
+  EXPECT_EQ(J["by_device"][0]["device"], 0);
+  EXPECT_EQ(J["by_device"][0]["launches"], 1);
+  EXPECT_EQ(J["by_device"][0]["duration_ns"]["total"], 100);
+  EXPECT_EQ(J["by_device"][1]["device"], 1);
+  EXPECT_EQ(J["by_device"][1]["launches"], 2);
+  EXPECT_EQ(J["by_device"][1]["duration_ns"]["total"], 500);
+  EXPECT_EQ(J["by_device"][1]["dynamic"]["total"]["flops"]["f32"], 60);
+  // The devices' shares add up to the whole.
+  uint64_t Launches = 0, Ns = 0;
+  for (const auto &E : J["by_device"]) {
+    Launches += E["launches"].get<uint64_t>();
+    Ns += E["duration_ns"]["total"].get<uint64_t>();
+  }
+  EXPECT_EQ(Launches, J["launches"].get<uint64_t>());
+  EXPECT_EQ(Ns, J["duration_ns"]["total"].get<uint64_t>());
 }
 
 TEST(KernelFilter, MangledAndDemangled) {
