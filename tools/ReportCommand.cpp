@@ -12,6 +12,7 @@
 #include "Subcommand.h"
 #include "Toolchain.h"
 #include "report/RangeView.h"
+#include "report/RankView.h"
 #include "report/ReportData.h"
 #include "report/ReportExport.h"
 #include "report/TuningCandidates.h"
@@ -44,6 +45,7 @@ struct ReportOptions {
   std::vector<std::string> Inputs;
   std::string Baseline, Machine, Html, Svg, Csv, Json, Sort = "time", ColorBy = "kernel";
   std::string By, RangeJson, TuningJson; ///< RangeView.h, TuningCandidates.h
+  std::string Rank, RankJson;             ///< RankView.h
   int Top = 10, Tuning = 0;
   double MinTimeShare = 0;
   int NameWidth = 48;
@@ -412,8 +414,11 @@ void checkOptions(const ReportOptions &O) {
                      fmtNum(O.MinTimeShare) + ")");
   if (O.NameWidth < 8)
     throw UsageError("--name-width must be 8 or more (not " + std::to_string(O.NameWidth) + ")");
-  if (!O.RangeJson.empty() && O.By.empty())
+  bool ByRank = O.By.rfind("rank", 0) == 0;
+  if (!O.RangeJson.empty() && (O.By.empty() || ByRank))
     throw UsageError("--range-json needs --by range");
+  if (!O.RankJson.empty() && !ByRank)
+    throw UsageError("--rank-json needs --by rank");
   if (O.Tuning < 0)
     throw UsageError("--tuning must be 0 or more (not " + std::to_string(O.Tuning) + ")");
   if (O.ColorBy != "kernel" && O.ColorBy != "bound")
@@ -457,6 +462,7 @@ int runReport(const ReportOptions &O) {
   auto Probed = outputs(O);
   Probed.push_back({"--range-json", &O.RangeJson});
   Probed.push_back({"--tuning-json", &O.TuningJson});
+  Probed.push_back({"--rank-json", &O.RankJson});
   for (const auto &[Flag, P] : Probed) {
     if (P->empty() || isStdout(*P))
       continue;
@@ -562,12 +568,17 @@ struct Baseline {
 };
 
 int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
-  Dataset D = loadInputs(O.Inputs);
+  // --rank R: that rank's profiles alone, every view as for one process.
+  std::vector<std::string> Paths = O.Rank.empty() ? O.Inputs : inputsOfRank(O.Inputs, O.Rank);
+  Dataset D = loadInputs(Paths);
   Machine M = machineFor(D, O);
   std::vector<KernelAnalysis> As = analyze(D, &M);
   std::optional<RangeView> RV;
-  if (!O.By.empty())
-    RV = buildRangeView(O.Inputs, D, M, parseByRange(O.By));
+  std::optional<RankView> KV;
+  if (O.By.rfind("rank", 0) == 0)
+    KV = buildRankView(Paths, M, parseByRank(O.By));
+  else if (!O.By.empty())
+    RV = buildRangeView(Paths, D, M, parseByRange(O.By));
   std::vector<Candidate> Tuning = kernelCandidates(As); // all kernels, before --top
   auto [Shown, Rest] = selectKernels(As, O);
   std::unique_ptr<OtherKernels> Other = otherKernels(Rest);
@@ -611,12 +622,16 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
     for (const KernelAnalysis *A : Base->C.OnlyOld)
       Notes.push_back(compactName(A->K->Name) + ": in the baseline only");
   }
-  for (const std::string &T : transferLines(O.Inputs, totalTimeNs(Tuning)))
+  for (const std::string &T : transferLines(Paths, totalTimeNs(Tuning)))
     Notes.push_back(T);
+  if (std::string C = communicationNote(As); !C.empty())
+    Notes.push_back(C);
   for (const std::string &N : Notes)
     Info << "note: " << N << "\n";
   writeRangeAndTuning(Info, RV ? &*RV : nullptr, std::move(Tuning), O.Tuning, O.RangeJson,
                       O.TuningJson);
+  if (KV)
+    writeRankView(Info, *KV, size_t(O.Top), size_t(O.NameWidth), O.RankJson);
 
   P.Title = "Hierarchical roofline: " +
             (D.Inputs.size() == 1 ? D.Inputs[0] : std::to_string(D.Inputs.size()) + " inputs");
@@ -643,10 +658,20 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
       ByTime.push_back(&RV->ChartPoints[I]);
     }
   }
-  P.Spec = chartSpec(ByTime, RV || !Other ? nullptr : &Other->A, M, P.Title, CO);
+  if (KV) { // --by rank: each (rank, GPU) is a point, P1..Pn.
+    CO.LegendTitle = "rank / GPU";
+    ByTime.clear();
+    for (size_t I = 0; I < KV->ChartPoints.size(); ++I) {
+      KV->ChartPoints[I].Id = "P" + std::to_string(I + 1);
+      ByTime.push_back(&KV->ChartPoints[I]);
+    }
+  }
+  P.Spec = chartSpec(ByTime, RV || KV || !Other ? nullptr : &Other->A, M, P.Title, CO);
   P.HtmlNotes = {SrcLegend};
   P.HtmlNotes.insert(P.HtmlNotes.end(), Notes.begin(), Notes.end());
   P.Json = reportJson(D, M, As, Notes);
+  if (KV)
+    P.Json["by_rank"] = rankViewJson(*KV);
   if (Base)
     P.Json["baseline"] = baselineJson(Base->C, Base->D);
   P.All = &As;
@@ -690,8 +715,15 @@ Subcommand addReportCommand(CLI::App &App) {
                 "a table of the changes in time, GFLOP/s and AI per level");
   R->add_option("--by", O->By,
                 "range or range:DEPTH: FLOPs, bytes, time and transfers per NVTX range path "
-                "(cut to DEPTH), each range a point of the chart");
+                "(cut to DEPTH), each range a point of the chart; rank or rank:DEPTH: per "
+                "rank and GPU of a distributed run, kernel and communication time, each a "
+                "point of the chart, and the imbalance (max/mean) of every kernel and NVTX "
+                "range (paths cut to DEPTH) across them");
   R->add_option("--range-json", O->RangeJson, "write the --by range table as JSON");
+  R->add_option("--rank-json", O->RankJson, "write the --by rank tables as JSON");
+  R->add_option("--rank", O->Rank,
+                "only the profiles of this rank (the \"rank\" of each profile: RANK, "
+                "OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID at run time)");
   R->add_option("--tuning", O->Tuning,
                 "list the N largest tuning candidates: time x (1 - achieved/attainable at "
                 "the limiting roof), of the kernels (of the ranges with --by range)");

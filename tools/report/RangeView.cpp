@@ -75,6 +75,8 @@ struct RangeGroup {
   double TransferBytes = 0, TransferNs = 0;
 };
 
+} // namespace
+
 const char *levelBandwidthKey(const std::string &Level) {
   // Requested bytes are judged at HBM, the slowest level they may reach.
   return Level == "L1" ? "l1" : Level == "L2" ? "l2" : "hbm";
@@ -84,9 +86,12 @@ const char *levelBandwidthKey(const std::string &Level) {
 /// precision mix's harmonic ceiling) and every memory level, and the
 /// fraction of it; without FLOPs, the busiest level's share of its bandwidth.
 void placeOnRoofline(RangeRow &R, const Machine &M) {
-  if (R.TimeNs <= 0)
+  // Communication kernels run beside the compute (their own stream) and
+  // wait on other ranks: their time is not the time of the FLOPs.
+  double ComputeNs = R.TimeNs - R.CommTimeNs;
+  if (ComputeNs <= 0)
     return;
-  R.GFlops = R.Flops / R.TimeNs;
+  R.GFlops = R.Flops / ComputeNs;
   double Best = 0, Secs = 0;
   for (const auto &[P, V] : R.FlopsByPrecision) {
     if (V > Best)
@@ -112,7 +117,7 @@ void placeOnRoofline(RangeRow &R, const Machine &M) {
       auto It = M.Bandwidth.find(levelBandwidthKey(Level));
       if (Bytes <= 0 || It == M.Bandwidth.end())
         continue;
-      double F = Bytes / R.TimeNs / It->second;
+      double F = Bytes / ComputeNs / It->second;
       if (F > R.Fraction)
         R.Fraction = F, R.Bound = Level + " bandwidth, no FLOPs";
     }
@@ -123,7 +128,7 @@ void placeOnRoofline(RangeRow &R, const Machine &M) {
 
 /// Adds one analysed kernel of a range; \p Whole is the same kernel over
 /// the whole run (its counts stand in where this range's launches have none).
-void addKernel(RangeRow &R, const KernelAnalysis &A, const KernelAnalysis *Whole) {
+void addKernelToRow(RangeRow &R, const KernelAnalysis &A, const KernelAnalysis *Whole) {
   double N = double(A.K->Launches);
   const KernelAnalysis *Counts = &A;
   if (A.FlopSource.empty() && A.BytesSource.empty() && Whole && !Whole->FlopSource.empty()) {
@@ -139,11 +144,15 @@ void addKernel(RangeRow &R, const KernelAnalysis &A, const KernelAnalysis *Whole
     R.FlopsByPrecision[P] += V * N;
   for (const LevelPoint &L : Counts->Levels)
     R.BytesByLevel[L.Level] += L.Bytes * N;
-  if (Counts->FlopSource.empty())
-    R.UnknownFlopTimeNs += Time;
-  else if (Counts->FlopsPerLaunch == 0)
+  if (!A.Communication.empty())
+    R.CommTimeNs += Time;
+  if (!A.Communication.empty() || (!Counts->FlopSource.empty() && Counts->FlopsPerLaunch == 0))
     R.NoFlopTimeNs += Time;
+  else if (Counts->FlopSource.empty())
+    R.UnknownFlopTimeNs += Time;
 }
+
+namespace {
 
 /// Rows whose paths differ only in a forward/backward element share a key.
 std::string pairKey(const std::string &Path, int &Phase) {
@@ -180,12 +189,15 @@ std::string chartLabel(const std::string &Path) {
   return Path.size() > 32 ? "..." + Path.substr(Path.size() - 29) : Path;
 }
 
-void addChartPoint(RangeView &V, const RangeRow &R, const std::string &Mark) {
+} // namespace
+
+void addRowPoint(std::deque<KernelData> &Data, std::vector<KernelAnalysis> &Points,
+                 double TotalNs, const RangeRow &R, const std::string &Label) {
   if (R.GFlops <= 0 || !R.Launches)
     return;
-  V.ChartData.push_back({});
-  KernelData &K = V.ChartData.back();
-  K.Name = Mark + chartLabel(R.Range);
+  Data.push_back({});
+  KernelData &K = Data.back();
+  K.Name = Label;
   K.Launches = R.Launches;
   KernelAnalysis A;
   A.K = &K;
@@ -204,9 +216,11 @@ void addChartPoint(RangeView &V, const RangeRow &R, const std::string &Mark) {
   A.GoverningGFlops = R.AttainableGFlops;
   A.Bound = R.Bound;
   A.PctOfCeiling = 100 * R.Fraction;
-  A.TimeShare = V.KernelNs > 0 ? 100 * R.TimeNs / V.KernelNs : 0;
-  V.ChartPoints.push_back(std::move(A));
+  A.TimeShare = TotalNs > 0 ? 100 * R.TimeNs / TotalNs : 0;
+  Points.push_back(std::move(A));
 }
+
+namespace {
 
 /// The "ranges" sections of every profile input, cut to \p Depth.
 std::map<std::string, RangeGroup> readGroups(const std::vector<std::string> &Inputs, size_t Depth,
@@ -257,7 +271,7 @@ RangeView buildRangeView(const std::vector<std::string> &Inputs, const Dataset &
     R.Range = Path;
     for (const KernelAnalysis &A : analyze(G.Kernels, &M)) {
       auto It = WholeByKernel.find(A.K->Mangled.empty() ? A.K->Name : A.K->Mangled);
-      addKernel(R, A, It == WholeByKernel.end() ? nullptr : It->second);
+      addKernelToRow(R, A, It == WholeByKernel.end() ? nullptr : It->second);
     }
     R.Transfers = G.Transfers;
     R.TransferBytes = G.TransferBytes;
@@ -282,7 +296,8 @@ RangeView buildRangeView(const std::vector<std::string> &Inputs, const Dataset &
     if (V.Rows[ByHeadroom[I]].HeadroomNs > 0)
       Mark[ByHeadroom[I]] = "#" + std::to_string(I + 1) + " ";
   for (size_t I = 0; I < V.Rows.size(); ++I)
-    addChartPoint(V, V.Rows[I], Mark.count(I) ? Mark[I] : "");
+    addRowPoint(V.ChartData, V.ChartPoints, V.KernelNs, V.Rows[I],
+                (Mark.count(I) ? Mark[I] : "") + chartLabel(V.Rows[I].Range));
   return V;
 }
 
@@ -317,9 +332,22 @@ void printRangeView(std::ostream &OS, const RangeView &V) {
                     R.TimeNs > 0 ? fmtFixed(100 * R.NoFlopTimeNs / R.TimeNs, 1) : "-",
                     R.Transfers ? fmtFixed(R.TransferNs / 1e6, 3) : "-",
                     R.Bound.empty() ? "-" : R.Bound});
+  // Communication kernels (distributed runs): their share of each range, a
+  // column only when some range has one, so single-GPU tables stay as they are.
+  bool AnyComm = std::any_of(V.Rows.begin(), V.Rows.end(),
+                             [](const RangeRow &R) { return R.CommTimeNs > 0; });
+  if (AnyComm) {
+    Rows[0].insert(Rows[0].end() - 1, "comm%");
+    for (size_t I = 0; I < V.Rows.size(); ++I) {
+      const RangeRow &R = V.Rows[I];
+      Rows[I + 1].insert(Rows[I + 1].end() - 1,
+                         R.TimeNs > 0 ? fmtFixed(100 * R.CommTimeNs / R.TimeNs, 1) : "-");
+    }
+  }
   printTextTable(OS, Rows, {0, 5});
-  OS << "noFLOP%: share of the range's kernel time in kernels without FLOPs; xfer ms: its "
-        "copies and memsets\n";
+  OS << "noFLOP%: share of the range's kernel time in kernels without FLOPs"
+     << (AnyComm ? "; comm%: in communication kernels (NCCL, ...)" : "")
+     << "; xfer ms: its copies and memsets\n";
   for (const std::string &N : V.Notes)
     OS << "note: " << N << "\n";
 }
@@ -350,6 +378,7 @@ nlohmann::json rangeViewJson(const RangeView &V) {
          {"no_flop_time_ns", R.NoFlopTimeNs},
          {"no_flop_time_share", R.TimeNs > 0 ? R.NoFlopTimeNs / R.TimeNs : 0.0},
          {"unknown_flop_time_ns", R.UnknownFlopTimeNs},
+         {"communication_time_ns", R.CommTimeNs},
          {"estimated_launches", R.EstimatedLaunches},
          {"transfers",
           {{"count", R.Transfers}, {"bytes", R.TransferBytes}, {"duration_ns", R.TransferNs}}}});

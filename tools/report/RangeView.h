@@ -38,6 +38,7 @@ struct RangeRow {
   std::map<std::string, double> FlopsByPrecision; ///< f32, tensor_f16, ...
   std::map<std::string, double> BytesByLevel;     ///< L1, L2, HBM, global (requested)
   double NoFlopTimeNs = 0;                        ///< kernels with a FLOP count of zero
+  double CommTimeNs = 0; ///< communication kernels (hroof/Communication.h), also in NoFlopTimeNs
   double UnknownFlopTimeNs = 0;                   ///< kernels without any FLOP count
   /// Launches without counts of their own in this range (past the launch
   /// limit), counted at their kernel's mean over the launches that had them.
@@ -63,6 +64,21 @@ struct RangeView {
   std::deque<KernelData> ChartData;
   std::vector<KernelAnalysis> ChartPoints;
 };
+
+/// The arithmetic that makes a group of kernels (a range, a rank) one point
+/// of the hierarchical roofline; RankView.h uses it too.
+///
+/// Adds one analysed kernel to \p R; \p Whole is the same kernel over the
+/// whole run (its counts stand in where the group's launches have none).
+void addKernelToRow(RangeRow &R, const KernelAnalysis &A, const KernelAnalysis *Whole);
+/// The row's achieved GFLOP/s, its lowest roof and the fraction of it.
+void placeOnRoofline(RangeRow &R, const Machine &M);
+/// The row as a chart point named \p Label (kept in \p Data, which must
+/// not move while \p Points is used); \p TotalNs for its share of time.
+void addRowPoint(std::deque<KernelData> &Data, std::vector<KernelAnalysis> &Points,
+                 double TotalNs, const RangeRow &R, const std::string &Label);
+/// The machine's bandwidth key of a memory level ("L1" -> "l1", ...).
+const char *levelBandwidthKey(const std::string &Level);
 
 /// Lines on the inputs' copies and memsets (the profiles' "transfers"):
 /// per kind count, bytes, time and bandwidth, and their share of the GPU

@@ -1,6 +1,8 @@
 //===- ReportData.cpp - profiles, machine files, roofline quantities -----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ReportData.h"
+
+#include "hroof/Communication.h"
 #include "ProfileReader.h"
 
 #include "../Settings.h"
@@ -650,6 +652,30 @@ void analyzeRequested(const KernelData &K, KernelAnalysis &A) {
     A.AIRequested = A.FlopsPerLaunch / A.BytesRequested;
 }
 
+/// A communication kernel keeps its time and bytes; its FLOPs (the adds of
+/// a reduction, if counted) are left out so that no roofline point or FLOP
+/// total includes them. Runs before analyzePrecision and analyzeBound, which
+/// then judge it by its busiest memory level as any kernel without FLOPs.
+void markCommunication(KernelAnalysis &A) {
+  CommunicationKernel C = communicationKernel(A.K->Name);
+  if (!C)
+    C = communicationKernel(A.K->Mangled);
+  if (!C)
+    return;
+  A.Communication = communicationLabel(C);
+  A.FlopsPerLaunch = A.GFlops = 0;
+  A.FlopsByPrecision.clear();
+  for (LevelPoint &L : A.Levels)
+    L.AI = 0;
+  A.Missing.erase(std::remove_if(A.Missing.begin(), A.Missing.end(),
+                                 [](const std::string &M) {
+                                   // no counters by design (runtime: no replay)
+                                   return M.rfind("no FLOP counts", 0) == 0 ||
+                                          M.rfind("no byte counts", 0) == 0;
+                                 }),
+                  A.Missing.end());
+}
+
 /// Ids K1..Kn by decreasing total time, ties by name, so that the same
 /// inputs always give the same ids whatever --sort says.
 void assignIds(std::vector<KernelAnalysis> &As) {
@@ -679,8 +705,11 @@ std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
     SumTime += A.TotalTimeNs;
     analyzeRate(K, A);
     analyzeBytes(K, A);
+    markCommunication(A);
     analyzePrecision(M, A);
     analyzeBound(M, A);
+    if (!A.Communication.empty()) // busiest level's share kept, the label replaced
+      A.Bound = "communication (" + A.Communication + ")";
     analyzeRequested(K, A);
     A.HierarchyFlag = hierarchyFlag(A.Levels);
     Out.push_back(std::move(A));

@@ -166,6 +166,10 @@ struct KernelAnalysis {
   /// Why the kernel's memory levels do not read as a hierarchy, "" when
   /// they do (hierarchyFlag).
   std::string HierarchyFlag;
+  /// "NCCL AllReduce" for a communication kernel (hroof/Communication.h):
+  /// its time is communication, its FLOPs are left out (a reduction's adds),
+  /// its bytes are what it moved, and it is no point of the roofline.
+  std::string Communication;
 };
 
 std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M);

@@ -29,8 +29,11 @@ Candidate kernelCandidate(const KernelAnalysis &A, const std::string &Name) {
 
 std::vector<Candidate> kernelCandidates(const std::vector<KernelAnalysis> &As) {
   std::vector<Candidate> Cs;
-  for (const KernelAnalysis &A : As)
+  for (const KernelAnalysis &A : As) {
     Cs.push_back(kernelCandidate(A, shortName(A.K->Name)));
+    if (!A.Communication.empty()) // its time counts; a roofline's headroom means nothing
+      Cs.back().Roof.clear();
+  }
   return Cs;
 }
 
