@@ -128,6 +128,9 @@ void printTransfers(const nlohmann::json &P) {
 void printSummary(const std::string &Path, const nlohmann::json &P) {
   report::ProfileFields F(Path);
   std::cout << "hroof: profile " << Path
+            << (P.contains("rank") && P["rank"].is_string()
+                    ? " (rank " + P["rank"].get<std::string>() + ")"
+                    : std::string())
             << (F.flag(P, "", "complete") ? ""
                                           : " (incomplete: the process "
                                             "did not finish normally)")
@@ -321,6 +324,11 @@ int runRun(const RunOptions &O) {
       std::cerr << "hroof: " << E.what() << "\n";
     }
   }
+  // torchrun / mpirun under hroof run: one profile per worker process.
+  if (Profiles.size() > 1)
+    std::cout << "hroof: " << Profiles.size()
+              << " profiles (one per process): hroof report PROFILES... --by rank shows "
+                 "each rank and GPU, communication time and the imbalance\n";
   return RC;
 }
 

@@ -20,6 +20,9 @@
 #   hw-decomposition[-scan]  test/gpu/runtime/hw/cost_decomposition.sh
 #   deep-learning      test/gpu/deep-learning/run.sh     carry build/bin/hroof,
 #                      build/lib/libhroof_rt.so (PyTorch NVTX example, FP32 + AMP, BUDGET_S)
+#   multi-gpu          test/gpu/multi-gpu/run.sh         carry build/bin/hroof,
+#                      build/lib/libhroof_rt.so (DDP example under torchrun: NCCL on 2+ GPUs,
+#                      two processes sharing one GPU with gloo otherwise; report --by rank)
 # (.carry/hw and .carry/big: test/gpu/runtime/hw/README.md.) A check that exits 77 is
 # skipped (no GPU, or its inputs missing). Exit status: the number of failed checks.
 # Usage (device tool): bash scripts/gpu/run-check.sh gpu-suite runtime-smoke ert-quick
@@ -50,6 +53,7 @@ check_command() {
     hw-decomposition) echo "env OUT=$dir bash $HW/cost_decomposition.sh" ;;
     hw-decomposition-scan) echo "env OUT=$dir bash $HW/cost_decomposition.sh scan" ;;
     deep-learning) echo "env OUT=$dir bash test/gpu/deep-learning/run.sh" ;;
+    multi-gpu) echo "env OUT=$dir bash test/gpu/multi-gpu/run.sh" ;;
   esac
 }
 

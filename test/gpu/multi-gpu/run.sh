@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# run.sh - the distributed-training check on the GPU machine (docs/multi-gpu.md):
+# examples/pytorch_ddp.py (DDP, conv + BatchNorm + ReLU + LSTM, NVTX ranges) under
+#   plain torchrun                                  wall time
+#   hroof run -- torchrun ...                       every rank profiled with counters
+# with NCCL, one process per GPU, when the machine has 2+ GPUs; on one GPU, two
+# processes share it with the gloo backend (no NCCL kernels then). Then
+# hroof report --by rank (table, JSON, HTML) on the profiles, and --rank 0.
+# Builds nothing: needs the carried build/bin/hroof and build/lib/libhroof_rt.so
+# and python3 with torch and CUDA. Outputs under $OUT (default ./mg-out): log.txt,
+# summary.txt, <mode>.{stdout,stderr}, profiles/, reports/; $OUT/multi-gpu.tgz
+# rewritten after each step. Budget: BUDGET_S (default 400) seconds.
+# Exit: 0, 1 when a step fails, 77 when no GPU / torch / binaries.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+OUT=${OUT:-$ROOT/mg-out}
+mkdir -p "$OUT/reports" "$OUT/profiles"
+OUT=$(cd "$OUT" && pwd)
+BUDGET_S=${BUDGET_S:-400}
+STEPS=${STEPS:-10}
+HROOF=${HROOF:-$ROOT/build/bin/hroof}
+T0=$(date +%s)
+S=$OUT/summary.txt
+: >"$S"
+log() { echo "$*" | tee -a "$S"; }
+left() { echo $((BUDGET_S - ($(date +%s) - T0))); }
+PART=${TMPDIR:-/tmp}/multi-gpu-$$.tgz
+pack() { tar czf "$PART" -C "$OUT" --exclude=multi-gpu.tgz . && mv -f "$PART" "$OUT/multi-gpu.tgz"; }
+unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
+export HROOF_MACHINES_DIR=$ROOT/docs/machines
+
+nvidia-smi >/dev/null 2>&1 || { log "SKIP: no GPU"; exit 77; }
+[ -x "$HROOF" ] && [ -f "$ROOT/build/lib/libhroof_rt.so" ] ||
+  { log "SKIP: build/bin/hroof or build/lib/libhroof_rt.so not carried"; exit 77; }
+timeout 60 python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null ||
+  { log "SKIP: python3 has no torch with CUDA"; exit 77; }
+GPUS=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+if [ "$GPUS" -ge 2 ]; then NPROC=$GPUS; BACKEND=nccl; else NPROC=2; BACKEND=gloo; fi
+{
+  date -u; nvidia-smi --query-gpu=index,name,driver_version --format=csv; nvidia-smi topo -m
+  git -C "$ROOT" log -1 --oneline 2>/dev/null
+  timeout 60 python3 -c "import torch; print('torch', torch.__version__, 'nccl', torch.cuda.nccl.version())"
+} >"$OUT/environment.txt" 2>&1
+log "GPUs: $GPUS; $NPROC processes, backend $BACKEND, $STEPS steps"
+TORCHRUN=(python3 -m torch.distributed.run --standalone --nproc-per-node "$NPROC")
+APP=(examples/pytorch_ddp.py --steps "$STEPS" --backend "$BACKEND")
+failed=0
+step() { # step NAME CMD...: runs CMD with the time left, logs rc and wall time
+  local name=$1; shift
+  local t=$(left)
+  [ "$t" -gt 30 ] || { log "$name: skipped (budget)"; return; }
+  local s=$(date +%s.%N)
+  timeout "$t" "$@" >"$OUT/$name.stdout" 2>"$OUT/$name.stderr"
+  local rc=$?
+  log "$name: rc $rc, wall $(echo "$(date +%s.%N) - $s" | bc) s"
+  [ $rc -eq 0 ] || failed=1
+  pack
+}
+step plain "${TORCHRUN[@]}" "${APP[@]}"
+step profiled "$HROOF" run --output "$OUT/profiles" -- "${TORCHRUN[@]}" "${APP[@]}"
+mapfile -t P < <(ls "$OUT"/profiles/hroof-*.json 2>/dev/null)
+log "profiles: ${#P[@]} (${P[*]##*/})"
+if [ ${#P[@]} -gt 0 ]; then
+  step report-by-rank "$HROOF" report "${P[@]}" --any-machine --by rank:3 \
+    --rank-json "$OUT/reports/by-rank.json" --html "$OUT/reports/by-rank.html" --json "$OUT/reports/report.json"
+  step report-rank0 "$HROOF" report "${P[@]}" --any-machine --rank 0 --by range:3
+fi
+grep -h '^RESULT' "$OUT"/*.stdout >>"$S" 2>/dev/null
+pack
+exit $failed
