@@ -147,7 +147,10 @@ struct Runtime {
   ActivityFlusher Flusher; ///< delivers activity records every FlushMs
 
   std::mutex M; ///< guards the maps below
-  std::unordered_map<CUfunction, std::shared_ptr<FuncInfo>> Funcs;
+  /// By handle and context: a CUkernel handle (context-independent loading)
+  /// is the same on every device, but each device's module has its own
+  /// counter array, so a process driving several GPUs needs one entry each.
+  std::map<std::pair<CUfunction, CUcontext>, std::shared_ptr<FuncInfo>> Funcs;
   std::unordered_map<CUmodule, std::shared_ptr<ModuleInfo>> Modules;
   std::unordered_map<uint32_t, PendingLaunch> Pending;
   std::unordered_map<CUdeviceptr, std::unique_ptr<std::mutex>> ArrayLocks;
@@ -207,7 +210,7 @@ extern thread_local bool InOwnDriverCalls;
 
 // Launches.cpp
 std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod);
-std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn);
+std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx);
 void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB);
 void onLaunchExit(const CUpti_CallbackData *CB);
 void onGraphLaunch();

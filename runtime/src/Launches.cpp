@@ -60,11 +60,11 @@ std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod) {
   return T.Modules.emplace(Mod, MI).first->second;
 }
 
-std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn) {
+std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
   Runtime &T = rt();
   {
     std::lock_guard<std::mutex> L(T.M);
-    auto It = T.Funcs.find(Fn);
+    auto It = T.Funcs.find({Fn, Ctx});
     if (It != T.Funcs.end())
       return It->second;
   }
@@ -140,7 +140,7 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn) {
     F->ArrayLock = Lk.get();
     T.InstrumentedNames.insert(F->Mangled);
   }
-  return T.Funcs.emplace(Fn, F).first->second;
+  return T.Funcs.emplace(std::make_pair(Fn, Ctx), F).first->second;
 }
 
 //===--- Launch callbacks --------------------------------------------------===//
@@ -293,7 +293,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   if (!decodeLaunch(Id, CB->functionParams, A) || !A.F)
     return;
   RelaxedCapture Relax;
-  std::shared_ptr<FuncInfo> F = funcInfo(A.F);
+  std::shared_ptr<FuncInfo> F = funcInfo(A.F, CB->context);
   if (!F->Selected)
     return;
   std::string Range;
