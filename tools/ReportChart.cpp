@@ -252,16 +252,18 @@ struct KernelMarks {
 /// One arrow per level both runs have: from the baseline's point to this
 /// run's, with its head halfway (a triangle turned along the arrow).
 void addArrows(const KernelAnalysis &Old, const KernelAnalysis &New, const nlohmann::json &Fields,
-               const Axes &Ax, nlohmann::json &Out) {
+               const Axes &Ax, nlohmann::json &Out, bool KeepEqual) {
   if (Old.GFlops <= 0 || New.GFlops <= 0)
     return;
   for (const LevelPoint &L : New.Levels)
     for (const LevelPoint &B : Old.Levels)
       if (B.Level == L.Level && B.AI > 0 && L.AI > 0) {
         double Dx = Ax.px(L.AI) - Ax.px(B.AI), Dy = Ax.py(New.GFlops) - Ax.py(Old.GFlops);
-        if (std::hypot(Dx, Dy) < 3) // unchanged: no arrow on the point itself
+        bool Same = std::hypot(Dx, Dy) < 3; // no arrow on the point itself
+        if (Same && !KeepEqual)
           continue;
         nlohmann::json A = Fields;
+        A["same"] = Same;
         A.update({{"level", L.Level},
                   {"ai_old", B.AI},
                   {"gflops_old", Old.GFlops},
@@ -306,7 +308,7 @@ KernelMarks kernelMarks(const std::vector<const KernelAnalysis *> &Shown, const 
     auto Base = O.Baseline.find(&A);
     if (Base != O.Baseline.end())
       addArrows(*Base->second, A, {{"kernel", A.Id}, {"legend", Legend}, {"roof", roofOf(A.Bound)}},
-                Ax, K.Arrows);
+                Ax, K.Arrows, O.BaselineWhereEqual);
     if (!Last)
       continue;
     double X = Ax.px(Last->AI), Y = Ax.py(A.GFlops), W = LabelPlacer::textWidth(A.Id);
@@ -422,7 +424,9 @@ nlohmann::json baselineLayers(nlohmann::json Layers, const nlohmann::json &Arrow
     return Axis;
   };
   nlohmann::json Data = {{"name", "arrows"}};
+  nlohmann::json NotSame = nlohmann::json::array({{{"filter", "!datum.same"}}});
   nlohmann::json Rule = {{"data", Data},
+                         {"transform", NotSame},
                          {"mark", {{"type", "rule"}, {"strokeDash", {3, 2}}, {"opacity", 0.8}}},
                          {"encoding",
                           {{"x", Field(X, "ai_old")},
@@ -436,6 +440,7 @@ nlohmann::json baselineLayers(nlohmann::json Layers, const nlohmann::json &Arrow
       {"encoding", {{"x", Field(X, "ai_old")}, {"y", Field(Y, "gflops_old")}, {"color", Color}}}};
   nlohmann::json Head = {
       {"data", Data},
+      {"transform", NotSame},
       {"mark", {{"type", "point"}, {"shape", "triangle-right"}, {"filled", true}, {"size", 70}}},
       {"encoding",
        {{"x", Field(X, "ai_mid")},

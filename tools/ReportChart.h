@@ -28,6 +28,9 @@ struct ChartOptions {
   /// --baseline: a kernel drawn -> the same kernel in the baseline run,
   /// drawn as a hollow point with an arrow to the kernel's point.
   std::map<const report::KernelAnalysis *, const report::KernelAnalysis *> Baseline;
+  /// Draw the hollow Baseline point also where it falls on the kernel's own
+  /// point (--static: agreement is worth seeing), without the arrow.
+  bool BaselineWhereEqual = false;
 };
 
 /// The kernels drawn (in order of decreasing time: the legend's order) and,

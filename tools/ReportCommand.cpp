@@ -13,6 +13,7 @@
 #include "Toolchain.h"
 #include "report/RangeView.h"
 #include "report/RankView.h"
+#include "report/StaticPoints.h"
 #include "report/ReportData.h"
 #include "report/ReportExport.h"
 #include "report/TuningCandidates.h"
@@ -27,6 +28,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -50,6 +52,7 @@ struct ReportOptions {
   double MinTimeShare = 0;
   int NameWidth = 48;
   bool AllCeilings = false, AnyMachine = false;
+  bool StaticPoints = false; ///< --static (StaticPoints.h)
 };
 
 /// The output paths, in the order they are written: the SVG last, since it
@@ -417,6 +420,8 @@ void checkOptions(const ReportOptions &O) {
   bool ByRank = O.By.rfind("rank", 0) == 0;
   if (!O.RangeJson.empty() && (O.By.empty() || ByRank))
     throw UsageError("--range-json needs --by range");
+  if (O.StaticPoints && (!O.Baseline.empty() || !O.By.empty()))
+    throw UsageError("--static draws kernels' static points: not with --baseline or --by");
   if (!O.RankJson.empty() && !ByRank)
     throw UsageError("--rank-json needs --by rank");
   if (O.Tuning < 0)
@@ -643,6 +648,21 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   if (Base)
     for (const auto &[Old, New] : Base->C.Pairs)
       CO.Baseline[New] = Old;
+  std::deque<KernelAnalysis> StaticAs; // --static: hollow points, dashed to the measured ones
+  for (const KernelAnalysis *A : O.StaticPoints ? Shown : std::vector<const KernelAnalysis *>{}) {
+    std::string Note;
+    if (auto S = staticPlacement(*A, Note)) {
+      StaticAs.push_back(std::move(*S));
+      CO.Baseline[A] = &StaticAs.back();
+      if (!Note.empty())
+        P.HtmlNotes.push_back(Note);
+    }
+  }
+  CO.BaselineWhereEqual = O.StaticPoints;
+  if (O.StaticPoints)
+    P.HtmlNotes.push_back("hollow points: the static model's placement of each kernel (its "
+                          "FLOPs over its predicted sectors at L1, footprint at HBM, requested "
+                          "bytes), dashed to the measured point at the same level");
   // The chart's legend and colours follow time whatever --sort says.
   std::vector<const KernelAnalysis *> ByTime = Shown;
   std::stable_sort(ByTime.begin(), ByTime.end(),
@@ -667,8 +687,8 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
     }
   }
   P.Spec = chartSpec(ByTime, RV || KV || !Other ? nullptr : &Other->A, M, P.Title, CO);
-  P.HtmlNotes = {SrcLegend};
-  P.HtmlNotes.insert(P.HtmlNotes.end(), Notes.begin(), Notes.end());
+  P.HtmlNotes.insert(P.HtmlNotes.begin(), SrcLegend);
+  P.HtmlNotes.insert(P.HtmlNotes.begin() + 1, Notes.begin(), Notes.end());
   P.Json = reportJson(D, M, As, Notes);
   if (KV)
     P.Json["by_rank"] = rankViewJson(*KV);
@@ -728,6 +748,10 @@ Subcommand addReportCommand(CLI::App &App) {
                 "list the N largest tuning candidates: time x (1 - achieved/attainable at "
                 "the limiting roof), of the kernels (of the ranges with --by range)");
   R->add_option("--tuning-json", O->TuningJson, "write the tuning candidates as JSON");
+  R->add_flag("--static", O->StaticPoints,
+              "draw where the static model places each kernel beside its measured point, "
+              "per level (hollow, dashed): AI of the static FLOPs over the predicted L1 "
+              "sectors, the footprint at HBM and the requested bytes");
   R->add_flag("--all-ceilings", O->AllCeilings,
               "draw every compute ceiling of the machine, not only the precisions used");
   R->footer(environmentHelp({Setting::MachinesDir, Setting::ReportJs, Setting::ReportAssets}));
