@@ -572,6 +572,54 @@ struct Baseline {
   BaselineComparison C;
 };
 
+/// --static: each shown kernel's static placement as the hollow "baseline"
+/// of its point (kept in \p Keep), with the notes that explain them.
+void addStaticPoints(const std::vector<const KernelAnalysis *> &Shown, ChartOptions &CO,
+                     std::deque<KernelAnalysis> &Keep, std::vector<std::string> &Notes) {
+  for (const KernelAnalysis *A : Shown) {
+    std::string Note;
+    if (auto S = staticPlacement(*A, Note)) {
+      Keep.push_back(std::move(*S));
+      CO.Baseline[A] = &Keep.back();
+      if (!Note.empty())
+        Notes.push_back(Note);
+    }
+  }
+  CO.BaselineWhereEqual = true;
+  Notes.push_back("hollow points: the static model's placement of each kernel (its FLOPs over "
+                  "its predicted sectors at L1, footprint at HBM, requested bytes), dashed to "
+                  "the measured point at the same level");
+}
+
+/// The chart's points: the kernels by time (legend and colours follow time
+/// whatever --sort says), or the ranges (R1..Rn) or ranks (P1..Pn) instead.
+std::vector<const KernelAnalysis *> chartPoints(const std::vector<const KernelAnalysis *> &Shown,
+                                                RangeView *RV, RankView *KV, ChartOptions &CO) {
+  std::vector<const KernelAnalysis *> ByTime = Shown;
+  std::stable_sort(ByTime.begin(), ByTime.end(),
+                   [](const KernelAnalysis *A, const KernelAnalysis *B) {
+                     return A->TotalTimeNs > B->TotalTimeNs;
+                   });
+  if (RV) {
+    CO.LegendTitle = "NVTX range";
+    ByTime.clear();
+    for (size_t I = 0; I < RV->ChartPoints.size(); ++I) {
+      if (RV->ChartPoints[I].Id.empty())
+        RV->ChartPoints[I].Id = "R" + std::to_string(I + 1);
+      ByTime.push_back(&RV->ChartPoints[I]);
+    }
+  }
+  if (KV) {
+    CO.LegendTitle = "rank / GPU";
+    ByTime.clear();
+    for (size_t I = 0; I < KV->ChartPoints.size(); ++I) {
+      KV->ChartPoints[I].Id = "P" + std::to_string(I + 1);
+      ByTime.push_back(&KV->ChartPoints[I]);
+    }
+  }
+  return ByTime;
+}
+
 int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   // --rank R: that rank's profiles alone, every view as for one process.
   std::vector<std::string> Paths = O.Rank.empty() ? O.Inputs : inputsOfRank(O.Inputs, O.Rank);
@@ -648,44 +696,11 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   if (Base)
     for (const auto &[Old, New] : Base->C.Pairs)
       CO.Baseline[New] = Old;
-  std::deque<KernelAnalysis> StaticAs; // --static: hollow points, dashed to the measured ones
-  for (const KernelAnalysis *A : O.StaticPoints ? Shown : std::vector<const KernelAnalysis *>{}) {
-    std::string Note;
-    if (auto S = staticPlacement(*A, Note)) {
-      StaticAs.push_back(std::move(*S));
-      CO.Baseline[A] = &StaticAs.back();
-      if (!Note.empty())
-        P.HtmlNotes.push_back(Note);
-    }
-  }
-  CO.BaselineWhereEqual = O.StaticPoints;
+  std::deque<KernelAnalysis> StaticAs;
   if (O.StaticPoints)
-    P.HtmlNotes.push_back("hollow points: the static model's placement of each kernel (its "
-                          "FLOPs over its predicted sectors at L1, footprint at HBM, requested "
-                          "bytes), dashed to the measured point at the same level");
-  // The chart's legend and colours follow time whatever --sort says.
-  std::vector<const KernelAnalysis *> ByTime = Shown;
-  std::stable_sort(ByTime.begin(), ByTime.end(),
-                   [](const KernelAnalysis *A, const KernelAnalysis *B) {
-                     return A->TotalTimeNs > B->TotalTimeNs;
-                   });
-  if (RV) { // --by range: the ranges are the chart's points, R1..Rn.
-    CO.LegendTitle = "NVTX range";
-    ByTime.clear();
-    for (size_t I = 0; I < RV->ChartPoints.size(); ++I) {
-      if (RV->ChartPoints[I].Id.empty())
-        RV->ChartPoints[I].Id = "R" + std::to_string(I + 1);
-      ByTime.push_back(&RV->ChartPoints[I]);
-    }
-  }
-  if (KV) { // --by rank: each (rank, GPU) is a point, P1..Pn.
-    CO.LegendTitle = "rank / GPU";
-    ByTime.clear();
-    for (size_t I = 0; I < KV->ChartPoints.size(); ++I) {
-      KV->ChartPoints[I].Id = "P" + std::to_string(I + 1);
-      ByTime.push_back(&KV->ChartPoints[I]);
-    }
-  }
+    addStaticPoints(Shown, CO, StaticAs, P.HtmlNotes);
+  std::vector<const KernelAnalysis *> ByTime = chartPoints(Shown, RV ? &*RV : nullptr,
+                                                           KV ? &*KV : nullptr, CO);
   P.Spec = chartSpec(ByTime, RV || KV || !Other ? nullptr : &Other->A, M, P.Title, CO);
   P.HtmlNotes.insert(P.HtmlNotes.begin(), SrcLegend);
   P.HtmlNotes.insert(P.HtmlNotes.begin() + 1, Notes.begin(), Notes.end());
