@@ -736,7 +736,7 @@ Subcommand addReportCommand(CLI::App &App) {
   R->add_option("--json", O->Json, "write every kernel as JSON, numbers exact (- = stdout)");
   R->add_option("--top", O->Top,
                 "the table and chart show this many kernels (default 10; 0: all), the rest "
-                "summed as 'other'");
+                "summed as 'other'; --by rank's imbalance tables show this many rows");
   R->add_option("--min-time-share", O->MinTimeShare,
                 "kernels under this percentage of the time go to 'other' too (default 0)");
   R->add_option("--sort", O->Sort, "sort the table by time (default), flops or ai");

@@ -92,9 +92,9 @@ uint64_t HardwareCounters::codeHash(const std::string &Mangled) {
   return It == CodeHash.end() ? 0 : It->second;
 }
 
-bool HardwareCounters::take(const FuncInfo &F) {
+bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx) {
   std::lock_guard<std::mutex> L(M);
-  int64_t &N = Taken[F.Mangled];
+  int64_t &N = Taken[{F.Mangled, Ctx}];
   if (N >= Limit)
     return false;
   ++N;

@@ -87,7 +87,9 @@ struct HardwareCounters {
   int64_t Limit = 0;
   std::mutex M; ///< guards the maps
   std::unordered_map<CUcontext, std::unique_ptr<HwContext>> Ctxs;
-  std::unordered_map<std::string, int64_t> Taken; ///< per mangled name
+  /// Launches given counters, per kernel (mangled name) and context: each
+  /// device of a process gets its own HROOF_LAUNCH_LIMIT.
+  std::map<std::pair<std::string, CUcontext>, int64_t> Taken;
   /// Tensor types learned per mangled name (Set.LearnTensorTypes).
   std::unordered_map<std::string, std::shared_ptr<const LearnedTypes>> Learned;
   std::map<size_t, uint64_t> RangesByPasses;
@@ -118,7 +120,7 @@ struct HardwareCounters {
 
   void onInit();
   /// Whether this launch of \p F gets a range (counts it against the limit).
-  bool take(const FuncInfo &F);
+  bool take(const FuncInfo &F, CUcontext Ctx);
   /// Opens the range (context setup on first use). False: no range.
   bool onLaunchEnter(InFlight &IF);
   /// Closes the range and fills IF.R.Hw or IF.R.HwProblem.

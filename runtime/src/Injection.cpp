@@ -179,6 +179,15 @@ void onModuleUnload() {
 
 void finish();
 
+/// A destroyed context's functions: its address may be reused by a new
+/// context, whose kernels must not find the old counter arrays.
+void forgetContext(CUcontext Ctx) {
+  Runtime &T = rt();
+  std::lock_guard<std::mutex> L(T.M);
+  for (auto It = T.Funcs.begin(); It != T.Funcs.end();)
+    It = It->first.second == Ctx ? T.Funcs.erase(It) : std::next(It);
+}
+
 /// Driver API callbacks of the application's copies and memsets (named
 /// cuMemcpy* / cuMemset*), enabled at init.
 std::vector<bool> &transferCallbacks() {
@@ -221,6 +230,7 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       else if (Id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         T.Hw.onContextDestroy(RD->context);
+        forgetContext(RD->context);
       } else if (Id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
         onModuleUnload();
       else if (Id == CUPTI_CBID_RESOURCE_MODULE_LOADED && RD->resourceDescriptor)

@@ -308,7 +308,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
   if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE)
     return; // captured into a graph: reported from activity, not counted
-  bool Hw = T.Hw.Enabled && F->Communication.empty() && T.Hw.take(*F);
+  bool Hw = T.Hw.Enabled && F->Communication.empty() && T.Hw.take(*F, CB->context);
   if (!Count && !Hw)
     return;
   auto IF = std::make_unique<InFlight>();
@@ -337,6 +337,11 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   LR.Thread = threadId();
   LR.Instrumented = F->Instrumented;
   LR.Range = Range;
+  // The launch's device now: a launch that fails, or whose activity record
+  // never comes, keeps it (the current context is the launch's).
+  CUdevice Dev = 0;
+  if (cuCtxGetDevice(&Dev) == CUDA_SUCCESS)
+    LR.Device = int64_t(Dev);
   if (F->Instrumented && !Count)
     LR.DynamicProblem = "not counted (counting off or stopped)";
   for (int D = 0; D < 3; ++D) {

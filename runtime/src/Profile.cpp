@@ -82,13 +82,20 @@ static std::pair<std::string, std::string> firstSet(std::initializer_list<const 
 
 // RANK first: torchrun sets it per worker, while the SLURM_PROCID that a
 // worker inherits from an srun-started torchrun is the node's, not its own.
-std::string rankFromEnvironment() {
-  return firstSet({"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}).first;
+// RANK is a common name, so it counts only beside WORLD_SIZE or LOCAL_RANK
+// (torchrun sets all three).
+static std::pair<std::string, std::string> rankAndVariable() {
+  const char *World = std::getenv("WORLD_SIZE"), *Local = std::getenv("LOCAL_RANK");
+  if ((World && *World) || (Local && *Local))
+    if (auto R = firstSet({"RANK"}); !R.first.empty())
+      return R;
+  return firstSet({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"});
 }
 
+std::string rankFromEnvironment() { return rankAndVariable().first; }
+
 nlohmann::json distributedFromEnvironment() {
-  auto [Rank, RankVar] =
-      firstSet({"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"});
+  auto [Rank, RankVar] = rankAndVariable();
   auto [Local, LocalVar] = firstSet(
       {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});
   auto [World, WorldVar] =

@@ -56,9 +56,10 @@ struct Settings {
   nlohmann::json toJson() const;
 };
 
-/// The process's rank in a distributed job: RANK (torchrun),
-/// OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH), PMIX_RANK or
-/// SLURM_PROCID (srun), the first set wins; "" when none is set.
+/// The process's rank in a distributed job: RANK (torchrun; only with
+/// WORLD_SIZE or LOCAL_RANK set too), OMPI_COMM_WORLD_RANK (Open MPI),
+/// PMI_RANK (MPICH), PMIX_RANK or SLURM_PROCID (srun), the first set wins;
+/// "" when none is set.
 std::string rankFromEnvironment();
 /// The header's other distributed-job fields: "rank_from" (the variable
 /// the rank came from), "local_rank" and "world_size" (null when unset).

@@ -109,7 +109,23 @@ def multi_gpu_process():
     return p
 
 
+def unknown_device_launch():
+    """An older runtime's profile: a failed launch recorded on device -1 beside
+    4 launches of 100 us on device 0; the report counts it on device 0."""
+    k = kernel("scale_kernel(float*, int)", "_Z12scale_kernelPfi", 5, 0)
+    k["duration_ns"] = {"timed_launches": 4, "total": 4 * 100 * US}
+    k["errors"] = 1
+    k["by_device"] = [{"device": -1, "launches": 1,
+                       "duration_ns": {"timed_launches": 0, "total": 0}},
+                      {"device": 0, "launches": 4,
+                       "duration_ns": {"timed_launches": 4, "total": 4 * 100 * US}}]
+    p = profile(6200, "0", [k])
+    p["command"] = "./fails_once"
+    return p
+
+
 def main():
+    write("unknown-device-launch.json", unknown_device_launch())
     write("ddp-rank0.json", ddp_rank("0", 7001))
     write("ddp-rank1.json", ddp_rank("1", 7002))
     write("multi-gpu-process.json", multi_gpu_process())

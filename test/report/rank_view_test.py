@@ -19,7 +19,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from make_fixtures import hw, kernel, profile  # noqa: E402
+from make_fixtures import hw, kernel, profile, scale  # noqa: E402
 
 COMM = ["ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
         "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"]
@@ -56,8 +56,8 @@ def fake_process(rng, rank, pid, devices):
                 n = sum(e[3] for e in part)
                 t = sum(e[3] * e[4] for e in part)
                 e = {"device": d, "launches": n, "duration_ns": {"timed_launches": n, "total": t}}
-                if ctr is not None:
-                    e["counters"] = {"launches": n, "total": dict(a["counters"]["total"], time_ns=t)}
+                if ctr is not None:  # the device's share: its launches' counters
+                    e["counters"] = {"launches": n, "total": dict(scale(ctr, n), time_ns=t)}
                 a["by_device"].append(e)
         return a
 
@@ -92,7 +92,9 @@ def expected(procs):
                 rng[rg] = rng.get(rg, 0) + n * ns
             rows.append({"rank": rank, "device": dev, "kernels": kern, "ranges": rng,
                          "time": sum(kern.values()),
-                         "comm": sum(v for k, v in kern.items() if k in COMM)})
+                         "comm": sum(v for k, v in kern.items() if k in COMM),
+                         # 1e6 f32 FLOPs per compute launch (fake_process)
+                         "flops": sum(n * 1e6 for _, name, _, n, _ in mine if name not in COMM)})
     return rows
 
 
@@ -155,6 +157,11 @@ def run_case(hroof, seed, tmp, fail):
             fail("seed %d: row %s: time %s comm %s, expected %s %s" % (
                 seed, g["label"], g["kernel_time_ns"], g["communication_time_ns"], e["time"],
                 e["comm"]))
+        compute_ns = e["time"] - e["comm"]
+        want = e["flops"] / compute_ns if compute_ns > 0 and e["flops"] > 0 else 0
+        if not close(g["flops"], e["flops"]) or not close(g["gflops"], want):
+            fail("seed %d: row %s: flops %s gflops %s, expected %s %s (over the compute time)" % (
+                seed, g["label"], g["flops"], g["gflops"], e["flops"], want))
     total = sum(r["time"] for r in rows)
     comm = sum(r["comm"] for r in rows)
     if not close(got["kernel_time_ns"], total) or not close(got["communication_time_ns"], comm):

@@ -51,6 +51,8 @@ TEST(Communication, ComputeKernelsAreNot) {
   for (const char *Name :
        {"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float> >(float*)",
         "my_allreduce(float*, int)", "sgemm_128x64_nn", "saxpy(int, float, float const*, float*)",
-        "cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x3_nn_align4>(Params)"})
+        "cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x3_nn_align4>(Params)",
+        // Communication types as parameters or template arguments only.
+        "fused_update(ncclDevComm*, float*)", "pack<nvshmem_team_t>(float*)"})
     EXPECT_FALSE(communicationKernel(Name)) << Name;
 }

@@ -60,10 +60,10 @@ std::vector<std::string> transferLines(const std::vector<std::string> &Inputs, d
 size_t parseByRange(const std::string &By) {
   if (By == "range")
     return 0;
-  if (By.rfind("range:", 0) == 0 && By.size() > 6 &&
+  if (By.rfind("range:", 0) == 0 && By.size() > 6 && By.size() < 16 &&
       By.find_first_not_of("0123456789", 6) == std::string::npos)
     return size_t(std::stoul(By.substr(6)));
-  throw UserError("--by must be range or range:DEPTH (not '" + By + "')");
+  throw UserError("--by must be range, range:DEPTH, rank or rank:DEPTH (not '" + By + "')");
 }
 
 namespace {
@@ -123,7 +123,7 @@ void placeOnRoofline(RangeRow &R, const Machine &M) {
     }
   }
   if (!R.Bound.empty())
-    R.HeadroomNs = headroomNs(R.TimeNs, R.Fraction);
+    R.HeadroomNs = headroomNs(ComputeNs, R.Fraction); // communication is no headroom
 }
 
 /// Adds one analysed kernel of a range; \p Whole is the same kernel over
@@ -204,7 +204,8 @@ void addRowPoint(std::deque<KernelData> &Data, std::vector<KernelAnalysis> &Poin
   double N = double(R.Launches);
   A.FlopSource = A.BytesSource = A.TimeSource = "range";
   A.FlopsPerLaunch = R.Flops / N;
-  A.TimeNsPerLaunch = A.RateTimeNsPerLaunch = R.TimeNs / N;
+  A.TimeNsPerLaunch = R.TimeNs / N;
+  A.RateTimeNsPerLaunch = (R.TimeNs - R.CommTimeNs) / N; // the time of its GFLOP/s
   A.TotalTimeNs = R.TimeNs;
   A.GFlops = R.GFlops;
   A.Precision = R.Precision;

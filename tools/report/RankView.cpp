@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace hroof {
@@ -23,7 +24,7 @@ using nlohmann::json;
 size_t parseByRank(const std::string &By) {
   if (By == "rank")
     return 0;
-  if (By.rfind("rank:", 0) == 0 && By.size() > 5 &&
+  if (By.rfind("rank:", 0) == 0 && By.size() > 5 && By.size() < 15 &&
       By.find_first_not_of("0123456789", 5) == std::string::npos)
     return size_t(std::stoul(By.substr(5)));
   throw UserError("--by must be range, range:DEPTH, rank or rank:DEPTH (not '" + By + "')");
@@ -50,63 +51,103 @@ ImbalanceRow imbalance(std::string Name, std::vector<double> Ns) {
 
 namespace {
 
-/// The devices a profile's kernels ran on: "device" and "by_device" of its
-/// kernel aggregates; a profile without them (written before they existed)
-/// ran on its one device, or on an unknown one (-1).
-std::set<int64_t> devicesOf(const json &J, const ProfileFields &F) {
-  std::set<int64_t> Out;
-  for (const json &K : J.value("kernels", json::array())) {
-    if (!K.is_object())
-      continue;
-    if (K.contains("by_device") && K["by_device"].is_array())
-      for (const json &E : K["by_device"])
-        Out.insert(int64_t(F.number(E, "/kernels/by_device", "device", -1)));
-    else if (K.contains("device"))
-      Out.insert(int64_t(F.number(K, "/kernels", "device", -1)));
-  }
-  if (Out.empty()) {
-    const json Devs = J.value("devices", json::array());
-    Out.insert(Devs.size() == 1 && Devs[0].is_object() ? int64_t(Devs[0].value("ordinal", -1))
-                                                       : -1);
-  }
-  return Out;
+/// A kernel aggregate's (or by_device entry's) "device": absent, or an
+/// integer ordinal (-1 unknown); anything else is a malformed profile.
+std::optional<int64_t> deviceField(const json &Obj, const std::string &Where,
+                                   const ProfileFields &F) {
+  if (!Obj.is_object() || !Obj.contains("device"))
+    return std::nullopt;
+  if (!Obj["device"].is_number_integer())
+    F.fail(Where + "/device", "is not an integer device ordinal");
+  return Obj["device"].get<int64_t>();
 }
 
-/// The part of kernel aggregates \p Kernels that ran on \p Dev; aggregates
-/// without device fields belong to \p Fallback.
-json kernelsOn(const json &Kernels, int64_t Dev, int64_t Fallback, const ProfileFields &F) {
+/// The devices of one profile: those its kernel aggregates name ("device",
+/// "by_device"), else its one entry of "devices", else unknown (-1). A
+/// launch whose device is unknown (-1: a failed launch of an older runtime)
+/// belongs to the process's one known device when it has exactly one.
+struct ProcessDevices {
+  std::set<int64_t> All;
+  int64_t Fallback = -1; ///< the one known device, for aggregates without a field
+  int64_t resolve(int64_t Dev) const { return Dev < 0 ? Fallback : Dev; }
+};
+
+ProcessDevices devicesOf(const json &J, const ProfileFields &F) {
+  std::set<int64_t> Named;
+  const json Kernels = J.value("kernels", json::array());
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    std::string Where = "/kernels/" + std::to_string(I);
+    const json &K = Kernels[I];
+    if (K.is_object() && K.contains("by_device")) {
+      if (!K["by_device"].is_array())
+        F.fail(Where + "/by_device", "is not an array");
+      for (size_t E = 0; E < K["by_device"].size(); ++E)
+        Named.insert(deviceField(K["by_device"][E], Where + "/by_device/" + std::to_string(E), F)
+                         .value_or(-1));
+    } else if (K.is_object()) {
+      Named.insert(deviceField(K, Where, F).value_or(-1));
+    }
+  }
+  ProcessDevices P;
+  std::set<int64_t> Known;
+  for (int64_t D : Named)
+    if (D >= 0)
+      Known.insert(D);
+  if (Known.empty()) {
+    const json Devs = J.value("devices", json::array());
+    if (Devs.size() == 1 && Devs[0].is_object() && Devs[0].contains("ordinal") &&
+        Devs[0]["ordinal"].is_number_integer())
+      Known.insert(Devs[0]["ordinal"].get<int64_t>());
+  }
+  if (Known.size() == 1)
+    P.Fallback = *Known.begin();
+  for (int64_t D : Named)
+    P.All.insert(P.resolve(D));
+  if (P.All.empty())
+    P.All.insert(P.Fallback);
+  return P;
+}
+
+/// The part of kernel aggregates \p Kernels that ran on \p Dev. A
+/// by_device entry becomes an aggregate of its own: the kernel's names and
+/// static model (per-launch means, scaled by the entry's launches) with the
+/// entry's launches, durations, counters and dynamic counts.
+json kernelsOn(const json &Kernels, int64_t Dev, const ProcessDevices &PD,
+               const ProfileFields &F) {
   json Out = json::array();
-  for (const json &K : Kernels) {
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    const json &K = Kernels[I];
+    std::string Where = "/kernels/" + std::to_string(I);
     if (!K.is_object())
       continue;
     if (K.contains("by_device") && K["by_device"].is_array()) {
-      for (const json &E : K["by_device"]) {
-        if (int64_t(F.number(E, "/kernels/by_device", "device", -1)) != Dev)
+      for (size_t E = 0; E < K["by_device"].size(); ++E) {
+        const json &Entry = K["by_device"][E];
+        std::string At = Where + "/by_device/" + std::to_string(E);
+        if (PD.resolve(deviceField(Entry, At, F).value_or(-1)) != Dev || !Entry.is_object())
           continue;
-        json Part = K;
-        // Static totals are not split by device: the device's own
-        // dynamic counts and counters stand for it.
-        for (const char *Field : {"by_device", "static", "static_warp", "counters", "dynamic"})
-          Part.erase(Field);
+        json Part = json::object();
+        for (const char *Field : {"kernel", "mangled", "instrumented", "static", "static_warp"})
+          if (K.contains(Field))
+            Part[Field] = K[Field];
         for (const char *Field : {"launches", "duration_ns", "counters", "dynamic"})
-          if (E.contains(Field))
-            Part[Field] = E[Field];
+          if (Entry.contains(Field))
+            Part[Field] = Entry[Field];
         Out.push_back(std::move(Part));
       }
-    } else if ((K.contains("device") ? int64_t(F.number(K, "/kernels", "device", -1))
-                                     : Fallback) == Dev) {
+    } else if (PD.resolve(deviceField(K, Where, F).value_or(-1)) == Dev) {
       Out.push_back(K);
     }
   }
   return Out;
 }
 
-json launchesOn(const json &Launches, int64_t Dev, int64_t Fallback) {
+json launchesOn(const json &Launches, int64_t Dev, const ProcessDevices &PD) {
   json Out = json::array();
   for (const json &L : Launches)
-    if (L.is_object() && (L.contains("device") && L["device"].is_number_integer()
-                              ? L["device"].get<int64_t>()
-                              : Fallback) == Dev)
+    if (L.is_object() && PD.resolve(L.contains("device") && L["device"].is_number_integer()
+                                        ? L["device"].get<int64_t>()
+                                        : -1) == Dev)
       Out.push_back(L);
   return Out;
 }
@@ -139,13 +180,13 @@ struct Times {
 };
 
 /// Reads one (process, device) of profile \p J into \p Row and \p T.
-void readRow(RankRow &Row, Times &T, const json &J, int64_t Fallback, const Machine &M,
+void readRow(RankRow &Row, Times &T, const json &J, const ProcessDevices &PD, const Machine &M,
              size_t Depth) {
   ProfileFields F(Row.Input);
   Dataset D;
   json Part = {{"hroof_profile", 1},
-               {"kernels", kernelsOn(J["kernels"], Row.Device, Fallback, F)},
-               {"launches", launchesOn(J.value("launches", json::array()), Row.Device, Fallback)},
+               {"kernels", kernelsOn(J["kernels"], Row.Device, PD, F)},
+               {"launches", launchesOn(J.value("launches", json::array()), Row.Device, PD)},
                {"devices", J.value("devices", json::array())}};
   addProfile(D, Row.Input, Part);
   std::vector<KernelAnalysis> As = analyze(D, &M);
@@ -166,7 +207,7 @@ void readRow(RankRow &Row, Times &T, const json &J, int64_t Fallback, const Mach
     Dataset RD;
     addProfile(RD, Row.Input,
                {{"hroof_profile", 1},
-                {"kernels", kernelsOn(E.value("kernels", json::array()), Row.Device, Fallback, F)}});
+                {"kernels", kernelsOn(E.value("kernels", json::array()), Row.Device, PD, F)}});
     double Ns = 0;
     for (const KernelAnalysis &A : analyze(RD, &M)) {
       auto It = ByKey.find(A.K->Mangled.empty() ? A.K->Name : A.K->Mangled);
@@ -280,10 +321,9 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
     if (!J.is_object() || !J.contains("kernels") || !J["kernels"].is_array())
       continue; // loadInputs has already said what is wrong with it
     ProfileFields F(Path);
-    std::set<int64_t> Devs = devicesOf(J, F);
-    int64_t Fallback = Devs.size() == 1 ? *Devs.begin() : -1;
+    ProcessDevices PD = devicesOf(J, F);
     bool First = true;
-    for (int64_t Dev : Devs) {
+    for (int64_t Dev : PD.All) {
       RankRow Row;
       Row.Rank = rankOf(J);
       Row.Input = Path;
@@ -292,7 +332,7 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
       Row.DeviceName = deviceName(J, Dev);
       Row.Sums.Range = Path;
       Times T;
-      readRow(Row, T, J, Fallback, M, Depth);
+      readRow(Row, T, J, PD, M, Depth);
       if (First) // copies are per process: on its first row
         readP2P(Row, J);
       First = false;
@@ -306,7 +346,11 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
     Order[I] = I;
   std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
     auto KA = rankKey(V.Rows[A].Rank), KB = rankKey(V.Rows[B].Rank);
-    return KA != KB ? KA < KB : V.Rows[A].Device < V.Rows[B].Device;
+    if (KA != KB)
+      return KA < KB;
+    if (V.Rows[A].Input != V.Rows[B].Input) // rank-less processes apart
+      return V.Rows[A].Input < V.Rows[B].Input;
+    return V.Rows[A].Device < V.Rows[B].Device;
   });
   std::vector<RankRow> Rows;
   std::vector<Times> Ts;

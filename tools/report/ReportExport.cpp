@@ -128,6 +128,7 @@ nlohmann::json kernelJson(const KernelAnalysis &A) {
           {"pct_of_ceiling", num(A.PctOfCeiling)},
           {"bound", A.Bound},
           {"hierarchy_flag", A.HierarchyFlag},
+          {"communication", A.Communication}, // "NCCL AllReduce", "" for compute kernels
           {"sources", {{"flops", A.FlopSource}, {"bytes", A.BytesSource}, {"time", A.TimeSource}}},
           {"missing", A.Missing}};
 }

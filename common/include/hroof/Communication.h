@@ -71,16 +71,18 @@ inline constexpr CollectiveSpelling CollectiveSpellings[] = {
 /// empty result when it is not a known communication kernel.
 inline CommunicationKernel communicationKernel(const std::string &Name) {
   CommunicationKernel K;
+  // The function's own name, before its template arguments and parameters:
+  // a compute kernel that takes an ncclDevComm* or an nvshmem type is not
+  // communication.
+  std::string Head = Name.substr(0, Name.find_first_of("(<"));
   for (const auto &M : detail::CommunicationMarkers)
-    if (Name.find(M.Fragment) != std::string::npos) {
+    if (Head.find(M.Fragment) != std::string::npos) {
       K.Library = M.Library;
       break;
     }
   if (K.Library.empty())
     return K;
-  // The kernel's own name (before its parameter list) says the collective;
-  // NCCL's generic kernel (ncclDevKernel_Generic) does not.
-  std::string Head = Name.substr(0, Name.find('('));
+  // NCCL's generic kernel (ncclDevKernel_Generic) names no collective.
   for (const auto &C : detail::CollectiveSpellings)
     if (Head.find(C.Spelling) != std::string::npos) {
       K.Collective = C.Collective;

@@ -125,6 +125,12 @@ TEST(ProfilePath, Rank) {
   EXPECT_EQ(rankFromEnvironment(), "2");
   setenv("OMPI_COMM_WORLD_RANK", "", 1); // empty counts as unset
   EXPECT_EQ(rankFromEnvironment(), "5");
+  // RANK alone is some other program's variable, not torchrun's.
+  setenv("RANK", "9", 1);
+  EXPECT_EQ(rankFromEnvironment(), "5");
+  clearDistributed();
+  setenv("RANK", "9", 1);
+  EXPECT_EQ(rankFromEnvironment(), "");
   clearDistributed();
 }
 
