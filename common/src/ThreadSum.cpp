@@ -1,6 +1,7 @@
 //===- ThreadSum.cpp - exact sums of per-thread products over a launch ----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/ThreadSum.h"
+#include "BlockSum.h"
 
 #include <optional>
 
@@ -187,7 +188,7 @@ class DimSummer {
 public:
   DimSummer(int D, const std::vector<ExprPtr> &Factors, const LaunchShape &L, EvalEnv &Env,
             const ThreadSumOptions &Opts, uint64_t &Evals)
-      : D(D), L(L), Env(Env), Opts(Opts), Evals(Evals) {
+      : D(D), L(L), Env(Env), Opts(Opts), Evals(Evals), Factors(Factors) {
     for (const ExprPtr &F : Factors) {
       if (auto A = asIntervalAtom(F, D))
         Atoms.push_back(std::move(*A));
@@ -204,6 +205,20 @@ public:
     int64_t G = L.Grid[D];
     if (!UsesCta)
       return G == 0 ? 0 : sumBlock(0) * u128(G);
+    std::string WhyNot;
+    if (Opts.ClosedForm)
+      if (auto S = sumDimensionClosedForm(D, Factors, L, Env, WhyNot))
+        return *S;
+    // Walking blocks costs about a microsecond each: refuse at once what
+    // would take minutes.
+    if (uint64_t(G) > Opts.MaxBlockWalk)
+      throw ExprError("launch too large to sum exactly: the count depends on ctaid." +
+                      std::string("xyz").substr(size_t(D), 1) + " in a way hroof has no closed "
+                      "form for (" + WhyNot + "), and walking " + std::to_string(G) +
+                      " blocks one by one is over the limit of " +
+                      std::to_string(Opts.MaxBlockWalk) + "; give a grid with fewer blocks " +
+                      "in " + std::string("xyz").substr(size_t(D), 1) +
+                      " (or, where an index wraps, compute it in 64 bits)");
     u128 S = 0;
     for (int64_t B = 0; B < G; ++B)
       S += sumBlock(B);
@@ -305,6 +320,7 @@ private:
   EvalEnv &Env;
   const ThreadSumOptions &Opts;
   uint64_t &Evals;
+  const std::vector<ExprPtr> &Factors;
   std::vector<IntervalAtom> Atoms;
   std::vector<ExprPtr> PerThread, PerBlock;
   bool UsesCta = false;
@@ -313,13 +329,17 @@ private:
 /// Thread-by-thread sum over the dimensions in \p Dims (bit mask).
 u128 bruteForce(unsigned Dims, const std::vector<ExprPtr> &Factors, const LaunchShape &L,
                 EvalEnv &Env, const ThreadSumOptions &Opts, uint64_t &Evals) {
-  uint64_t N = 1;
+  u128 Threads = 1; // up to 2^73 in the largest launch: checked before any narrowing
   for (int D = 0; D < 3; ++D)
     if (Dims & (1u << D))
-      N *= uint64_t(L.Grid[D] * L.Block[D]);
+      Threads *= u128(L.Grid[D]) * u128(L.Block[D]);
+  if (Threads + Evals > Opts.MaxEvaluations)
+    throw ExprError("launch too large to sum thread by thread exactly: a factor mixes "
+                    "dimensions, and its " + u128ToString(Threads) +
+                    " threads are over the limit of " + std::to_string(Opts.MaxEvaluations) +
+                    "; give a smaller grid");
+  uint64_t N = uint64_t(Threads);
   Evals += N;
-  if (Evals > Opts.MaxEvaluations)
-    throw ExprError("launch too large to sum thread by thread exactly");
   u128 S = 0;
   std::array<int64_t, 3> Idx{}; // global index per dimension
   for (uint64_t I = 0; I < N; ++I) {
