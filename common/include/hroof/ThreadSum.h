@@ -42,7 +42,7 @@ struct ThreadSumOptions {
   /// it (BlockSum.h); tests turn it off to compare with the walk.
   bool ClosedForm = true;
   /// Most blocks of one dimension walked one by one before giving up with
-  /// an ExprError (the walk costs about a microsecond per block).
+  /// an ExprError (2^24 blocks: about a second).
   uint64_t MaxBlockWalk = uint64_t(1) << 24;
 };
 
