@@ -4,6 +4,7 @@
 #include "BlockSum.h"
 
 #include <optional>
+#include <tuple>
 
 namespace hroof {
 
@@ -161,6 +162,17 @@ bool inRange(__int128 V, int W, bool Signed) {
   return V >= Lo && V < Hi;
 }
 
+/// \p R modulo 2^W as the W-bit value a compare of that signedness reads.
+__int128 reduceModWidth(__int128 R, int W, bool Signed) {
+  if (W >= 64)
+    return R;
+  __int128 M = __int128(1) << W;
+  R %= M;
+  if (R < 0)
+    R += M;
+  return Signed && R >= M / 2 ? R - M : R;
+}
+
 /// Intersects [Lo,Hi) with the set of t where C*t + R < 0 (Strict) or
 /// C*t + R <= 0 (!Strict).
 void clipLess(int64_t C, int64_t R, bool Strict, int64_t &Lo, int64_t &Hi) {
@@ -280,14 +292,29 @@ private:
   bool clip(const IntervalAtom &A, int64_t &Lo, int64_t &Hi) {
     if (Hi <= Lo)
       return true;
-    for (const RangeCheck &C : A.Checks) {
+    // The last two checks are the compare's own sides. Without extensions
+    // below it, each side is a ring expression that the compare reads
+    // modulo 2^W: a block whose values wrapped as a whole (a 32-bit index
+    // past 2^31) is still an interval once its part from ctaid is reduced.
+    size_t Sides = A.Checks.size() - 2;
+    bool Reduce = Sides == 0;
+    __int128 KA = A.A.Coef->eval(Env), RA = A.A.Rest->eval(Env);
+    __int128 KB = A.B.Coef->eval(Env), RB = A.B.Rest->eval(Env);
+    if (Reduce) {
+      RA = reduceModWidth(RA, A.Checks[0].Width, A.Checks[0].Signed);
+      RB = reduceModWidth(RB, A.Checks[1].Width, A.Checks[1].Signed);
+    }
+    for (size_t I = 0; I < A.Checks.size(); ++I) {
+      const RangeCheck &C = A.Checks[I];
       __int128 K = C.Coef->eval(Env), R = C.Rest->eval(Env);
+      if (I >= Sides && Reduce)
+        std::tie(K, R) = I == Sides ? std::make_pair(KA, RA) : std::make_pair(KB, RB);
       if (!inRange(K * Lo + R, C.Width, C.Signed) || !inRange(K * (Hi - 1) + R, C.Width, C.Signed))
         return false;
     }
     // Both sides are exact integers here: compare A - B against 0.
-    __int128 C128 = __int128(A.A.Coef->eval(Env)) - A.B.Coef->eval(Env);
-    __int128 R128 = __int128(A.A.Rest->eval(Env)) - A.B.Rest->eval(Env);
+    __int128 C128 = KA - KB;
+    __int128 R128 = RA - RB;
     if (C128 > INT64_MAX || C128 < -INT64_MAX || R128 > INT64_MAX / 2 || R128 < -INT64_MAX / 2)
       return false;
     int64_t C = int64_t(C128), R = int64_t(R128);

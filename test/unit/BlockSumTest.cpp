@@ -216,3 +216,28 @@ TEST(BlockSum, LargestGridInClosedForm) {
   Env.Args = {1000};
   EXPECT_THROW(sumOverThreads({Expr::parse(Narrow)}, L, Env), ExprError);
 }
+
+// Narrow compares whose index wraps (8 bits here, as a 32-bit index does in
+// a large grid): the walk reduces each block's part modulo 2^W instead of
+// evaluating thread by thread; the sums must match the plain loop.
+TEST(BlockSum, WrappedNarrowIndexWalkMatchesBruteForce) {
+  std::mt19937_64 R(5);
+  static const char *Preds[] = {"slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+  for (int Case = 0; Case < 400; ++Case) {
+    LaunchShape L;
+    L.Grid = {int64_t(1 + R() % 40), 1, 1};
+    L.Block = {int64_t(1 + R() % 48), 1, 1};
+    EvalEnv Env;
+    Env.Args = {int64_t(R() % 256) - 128};
+    Env.HasArg = {true};
+    json Cmp = json::array({"icmp", Preds[R() % 8], 8, globalIndex(), json::array({"arg", 0})});
+    std::vector<ExprPtr> Fs{Expr::parse(Cmp)};
+    ThreadSumOptions Walk;
+    Walk.ClosedForm = R() % 2;
+    auto Want = bruteForce(Fs, L, Env);
+    ASSERT_TRUE(Want);
+    ASSERT_EQ(u128ToString(sumOverThreads(Fs, L, Env, Walk)), u128ToString(*Want))
+        << "case " << Case << ": " << Fs[0]->str() << " grid " << L.Grid[0] << " block "
+        << L.Block[0] << " arg " << Env.Args[0];
+  }
+}
