@@ -27,6 +27,9 @@ __global__ void elementwise64(long n, const float *__restrict__ x, float *__rest
 // ELEM3D: flops.f32{{ +}}4294836225000000000000{{$}}
 // ELEM3D: bytes.global.load{{ +}}17179344900000000000000{{$}}
 // ELEM3D: bytes.global.store{{ +}}17179344900000000000000{{$}}
+// The warp-level model visits every block: 2147483647 * 65535^2 =
+// 9223090559730712575 blocks are refused at once.
+// ELEM3D: warp-level traffic: not evaluated: {{.*}}(9223090559730712575 blocks; it visits every block, at most 268435456 here): give a grid of fewer blocks
 // One row, n = 3 * 10^12 above its 2199023254528 threads: every thread runs;
 // bytes 4 * 2199023254528 = 8796093018112.
 // ELEM1D: flops.f32{{ +}}2199023254528{{$}}
