@@ -14,6 +14,7 @@
 #include "report/RangeView.h"
 #include "report/RankView.h"
 #include "report/StaticPoints.h"
+#include "report/TextTable.h"
 #include "report/ReportData.h"
 #include "report/ReportExport.h"
 #include "report/TuningCandidates.h"
@@ -273,22 +274,11 @@ Table baselineTable(const BaselineComparison &C, size_t NameWidth) {
   return T;
 }
 
+/// The terminal form: the one aligned-column printer of the report tables.
 void printTable(std::ostream &OS, const Table &T) {
-  std::vector<size_t> W(T.Head.size());
-  for (size_t C = 0; C < T.Head.size(); ++C) {
-    W[C] = T.Head[C].size();
-    for (const auto &R : T.Rows)
-      W[C] = std::max(W[C], R[C].size());
-  }
-  auto Print = [&](const std::vector<std::string> &R) {
-    for (size_t C = 0; C < R.size(); ++C)
-      OS << (C ? "  " : "") << (T.Left.count(C) ? std::left : std::right)
-         << std::setw(C + 1 == R.size() ? 0 : int(W[C])) << R[C];
-    OS << std::right << "\n";
-  };
-  Print(T.Head);
-  for (const auto &R : T.Rows)
-    Print(R);
+  std::vector<std::vector<std::string>> Rows{T.Head};
+  Rows.insert(Rows.end(), T.Rows.begin(), T.Rows.end());
+  report::printTextTable(OS, Rows, T.Left);
 }
 
 std::string htmlTable(const Table &T) {

@@ -1,8 +1,10 @@
 //===- ThreadSum.cpp - exact sums of per-thread products over a launch ----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/ThreadSum.h"
+#include "BlockSum.h"
 
 #include <optional>
+#include <tuple>
 
 namespace hroof {
 
@@ -160,6 +162,17 @@ bool inRange(__int128 V, int W, bool Signed) {
   return V >= Lo && V < Hi;
 }
 
+/// \p R modulo 2^W as the W-bit value a compare of that signedness reads.
+__int128 reduceModWidth(__int128 R, int W, bool Signed) {
+  if (W >= 64)
+    return R;
+  __int128 M = __int128(1) << W;
+  R %= M;
+  if (R < 0)
+    R += M;
+  return Signed && R >= M / 2 ? R - M : R;
+}
+
 /// Intersects [Lo,Hi) with the set of t where C*t + R < 0 (Strict) or
 /// C*t + R <= 0 (!Strict).
 void clipLess(int64_t C, int64_t R, bool Strict, int64_t &Lo, int64_t &Hi) {
@@ -187,7 +200,7 @@ class DimSummer {
 public:
   DimSummer(int D, const std::vector<ExprPtr> &Factors, const LaunchShape &L, EvalEnv &Env,
             const ThreadSumOptions &Opts, uint64_t &Evals)
-      : D(D), L(L), Env(Env), Opts(Opts), Evals(Evals) {
+      : D(D), L(L), Env(Env), Opts(Opts), Evals(Evals), Factors(Factors) {
     for (const ExprPtr &F : Factors) {
       if (auto A = asIntervalAtom(F, D))
         Atoms.push_back(std::move(*A));
@@ -204,6 +217,21 @@ public:
     int64_t G = L.Grid[D];
     if (!UsesCta)
       return G == 0 ? 0 : sumBlock(0) * u128(G);
+    std::string WhyNot;
+    if (Opts.ClosedForm)
+      if (auto S = sumDimensionClosedForm(D, Factors, L, Env, WhyNot))
+        return *S;
+    // The walk costs tens of nanoseconds per block even for one guard
+    // (57 ns measured on a 2-core build machine): 2^24 blocks take about a
+    // second, the largest grid's 2^31 minutes. Refuse those at once.
+    if (uint64_t(G) > Opts.MaxBlockWalk)
+      throw ExprError("launch too large to sum exactly: the count depends on ctaid." +
+                      std::string("xyz").substr(size_t(D), 1) + " in a way hroof has no closed "
+                      "form for (" + WhyNot + "), and walking " + std::to_string(G) +
+                      " blocks one by one is over the limit of " +
+                      std::to_string(Opts.MaxBlockWalk) + "; give a grid with fewer blocks " +
+                      "in " + std::string("xyz").substr(size_t(D), 1) +
+                      " (or, where an index wraps, compute it in 64 bits)");
     u128 S = 0;
     for (int64_t B = 0; B < G; ++B)
       S += sumBlock(B);
@@ -264,14 +292,29 @@ private:
   bool clip(const IntervalAtom &A, int64_t &Lo, int64_t &Hi) {
     if (Hi <= Lo)
       return true;
-    for (const RangeCheck &C : A.Checks) {
+    // The last two checks are the compare's own sides. Without extensions
+    // below it, each side is a ring expression that the compare reads
+    // modulo 2^W: a block whose values wrapped as a whole (a 32-bit index
+    // past 2^31) is still an interval once its part from ctaid is reduced.
+    size_t Sides = A.Checks.size() - 2;
+    bool Reduce = Sides == 0;
+    __int128 KA = A.A.Coef->eval(Env), RA = A.A.Rest->eval(Env);
+    __int128 KB = A.B.Coef->eval(Env), RB = A.B.Rest->eval(Env);
+    if (Reduce) {
+      RA = reduceModWidth(RA, A.Checks[0].Width, A.Checks[0].Signed);
+      RB = reduceModWidth(RB, A.Checks[1].Width, A.Checks[1].Signed);
+    }
+    for (size_t I = 0; I < A.Checks.size(); ++I) {
+      const RangeCheck &C = A.Checks[I];
       __int128 K = C.Coef->eval(Env), R = C.Rest->eval(Env);
+      if (I >= Sides && Reduce)
+        std::tie(K, R) = I == Sides ? std::make_pair(KA, RA) : std::make_pair(KB, RB);
       if (!inRange(K * Lo + R, C.Width, C.Signed) || !inRange(K * (Hi - 1) + R, C.Width, C.Signed))
         return false;
     }
     // Both sides are exact integers here: compare A - B against 0.
-    __int128 C128 = __int128(A.A.Coef->eval(Env)) - A.B.Coef->eval(Env);
-    __int128 R128 = __int128(A.A.Rest->eval(Env)) - A.B.Rest->eval(Env);
+    __int128 C128 = KA - KB;
+    __int128 R128 = RA - RB;
     if (C128 > INT64_MAX || C128 < -INT64_MAX || R128 > INT64_MAX / 2 || R128 < -INT64_MAX / 2)
       return false;
     int64_t C = int64_t(C128), R = int64_t(R128);
@@ -305,6 +348,7 @@ private:
   EvalEnv &Env;
   const ThreadSumOptions &Opts;
   uint64_t &Evals;
+  const std::vector<ExprPtr> &Factors;
   std::vector<IntervalAtom> Atoms;
   std::vector<ExprPtr> PerThread, PerBlock;
   bool UsesCta = false;
@@ -313,13 +357,17 @@ private:
 /// Thread-by-thread sum over the dimensions in \p Dims (bit mask).
 u128 bruteForce(unsigned Dims, const std::vector<ExprPtr> &Factors, const LaunchShape &L,
                 EvalEnv &Env, const ThreadSumOptions &Opts, uint64_t &Evals) {
-  uint64_t N = 1;
+  u128 Threads = 1; // up to 2^73 in the largest launch: checked before any narrowing
   for (int D = 0; D < 3; ++D)
     if (Dims & (1u << D))
-      N *= uint64_t(L.Grid[D] * L.Block[D]);
+      Threads *= u128(L.Grid[D]) * u128(L.Block[D]);
+  if (Threads + Evals > Opts.MaxEvaluations)
+    throw ExprError("launch too large to sum thread by thread exactly: a factor mixes "
+                    "dimensions, and its " + u128ToString(Threads) +
+                    " threads are over the limit of " + std::to_string(Opts.MaxEvaluations) +
+                    "; give a smaller grid");
+  uint64_t N = uint64_t(Threads);
   Evals += N;
-  if (Evals > Opts.MaxEvaluations)
-    throw ExprError("launch too large to sum thread by thread exactly");
   u128 S = 0;
   std::array<int64_t, 3> Idx{}; // global index per dimension
   for (uint64_t I = 0; I < N; ++I) {

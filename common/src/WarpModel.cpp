@@ -339,7 +339,9 @@ void AccessEvaluator::run() {
   if (Blocks > Budget)
     throw ExprError("the warp-level model needs more lane evaluations than allowed for "
                     "this launch (" +
-                    u128ToString(Blocks) + " blocks)");
+                    u128ToString(Blocks) + " blocks; it visits every block, at most " +
+                    std::to_string(Budget) +
+                    " here): give a grid of fewer blocks for the warp-level traffic");
   Budget -= uint64_t(Blocks);
   if (ByShift && runByShift())
     return;

@@ -286,6 +286,18 @@ std::string HardwareCounters::startRange(HwContext &C, HwConfig &Cfg, uint64_t (
   return E;
 }
 
+/// HROOF_CACHE_CONTROL=all: the L2 flush before the range (L2Flush.h). A
+/// failed flush is an error like any other of the counters (they go off
+/// with its message): DRAM bytes with the caches not flushed would not be
+/// what the user asked for.
+std::string HardwareCounters::flushL2(InFlight &IF) {
+  bool WasOwn = InOwnDriverCalls;
+  InOwnDriverCalls = true; // the flush's launch is not the application's
+  std::string E = Flusher.flush(IF.Ctx, IF.Stream);
+  InOwnDriverCalls = WasOwn;
+  return E;
+}
+
 bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   HwContext *C = &context(IF.Ctx);
   std::unique_lock<std::mutex> Lock(C->M);
@@ -321,6 +333,8 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   IF.HwPasses = C->ObjPasses;
   bool NewList = C->DataCfg != Cfg;
   uint64_t Ts[4] = {0, 0, 0, 0};
+  if (E.empty() && rt().S.FlushL2)
+    E = flushL2(IF);
   if (E.empty())
     E = startRange(*C, *Cfg, Ts);
   if (!E.empty()) {

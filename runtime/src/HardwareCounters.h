@@ -14,6 +14,7 @@
 #define HROOF_RUNTIME_HARDWARECOUNTERS_H
 
 #include "HwMetrics.h"
+#include "L2Flush.h"
 #include "RangeProfiler.h"
 #include "ReplayPolicy.h"
 #include "TypeCache.h"
@@ -76,6 +77,7 @@ struct HwContext {
   ReplayPolicy Policy;         ///< when Target's object is re-created for fewer passes
 };
 
+
 /// The hardware counters of the runtime: which launches get a range, the
 /// contexts' range profilers (RangeProfilerTarget) and metric lists
 /// (RangeProfilerHost), the tensor types learned per kernel, the cost notes.
@@ -123,6 +125,9 @@ struct HardwareCounters {
   bool take(const FuncInfo &F, CUcontext Ctx);
   /// Opens the range (context setup on first use). False: no range.
   bool onLaunchEnter(InFlight &IF);
+  /// HROOF_CACHE_CONTROL=all: flushes the L2 before IF's range ("" or why not).
+  std::string flushL2(InFlight &IF);
+  L2Flusher Flusher;
   /// Closes the range and fills IF.R.Hw or IF.R.HwProblem.
   void onLaunchExit(InFlight &IF, CUresult LaunchResult);
   void onContextDestroy(CUcontext Ctx);

@@ -218,6 +218,8 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
           onGraphLaunch();
         return;
       }
+      if (InOwnDriverCalls)
+        return; // the runtime's own kernel (the L2 flush of cache-control all)
       if (CB->callbackSite == CUPTI_API_ENTER)
         onLaunchEnter(Id, CB);
       else

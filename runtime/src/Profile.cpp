@@ -52,6 +52,10 @@ Settings Settings::fromEnvironment() {
   S.Counters = rtSettingText(RtSetting::Counters);
   S.TypeCache = rtSettingText(RtSetting::TypeCache);
   S.Range = rtSettingText(RtSetting::Range);
+  std::string Cache = rtSettingText(RtSetting::CacheControl);
+  if (!parseCacheControl(Cache, S.FlushL2))
+    S.Problems.push_back(checkRtSetting(RtSetting::CacheControl, Cache) + "; using " +
+                         rtSettingInfo(RtSetting::CacheControl).Default);
   return S;
 }
 
@@ -68,7 +72,8 @@ nlohmann::json Settings::toJson() const {
           {"verbose", Verbose},
           {"counters", Counters},
           {"type_cache", TypeCache},
-          {"range", Range}};
+          {"range", Range},
+          {"cache_control", FlushL2 ? "all" : "none"}};
 }
 
 /// The first of \p Vars that is set and not empty, with its name.

@@ -50,6 +50,7 @@ struct Settings {
   std::string Counters = "roofline"; ///< HROOF_COUNTERS (HwMetrics.h)
   std::string TypeCache = "auto";    ///< HROOF_TYPE_CACHE (TypeCache.h)
   std::string Range;                 ///< HROOF_RANGE: NVTX range path regex
+  bool FlushL2 = false;              ///< HROOF_CACHE_CONTROL=all (L2Flush.h)
   std::vector<std::string> Problems;
 
   static Settings fromEnvironment();

@@ -1,8 +1,9 @@
 //===- TextTable.h - a terminal table of aligned columns ------------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The --by range and --tuning tables: columns as wide as their widest cell,
-// two spaces apart, the last column unpadded.
+// Every terminal table of `hroof report` (the kernel table, --baseline,
+// --by range, --tuning): columns as wide as their widest cell, two spaces
+// apart, the last column unpadded.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_TOOLS_REPORT_TEXTTABLE_H
 #define HROOF_TOOLS_REPORT_TEXTTABLE_H

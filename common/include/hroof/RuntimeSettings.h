@@ -52,6 +52,7 @@ enum class RtSetting {
   Counters,
   TypeCache,
   Range,
+  CacheControl,
   Count
 };
 
@@ -110,6 +111,13 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "\"train/step 10/forward\"; ranges of a named domain appear as "
        "DOMAIN@MESSAGE) are profiled: counters, dynamic counts and records, like "
        "Nsight Compute's --nvtx-include; others are ignored entirely; empty: all"},
+      {"HROOF_CACHE_CONTROL", "cache-control", SettingKind::String, "none",
+       "all: before the counter range of each profiled launch, a read-only "
+       "kernel streams a buffer twice the L2's size through it (outside the "
+       "range), so the launch's DRAM bytes are its compulsory traffic, as with "
+       "Nsight Compute's default --cache-control all; none: the caches keep "
+       "what earlier kernels left, as in the application (not yet validated on "
+       "a GPU)"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");
@@ -176,6 +184,19 @@ inline bool parseRtInt(const std::string &T, int64_t &Out) {
   return true;
 }
 
+/// HROOF_CACHE_CONTROL: "all" (flush the L2 before each counter range) or
+/// "none", case-insensitive. Returns false (and leaves \p FlushAll) when the
+/// text is neither.
+inline bool parseCacheControl(const std::string &T, bool &FlushAll) {
+  std::string L;
+  for (char C : T)
+    L += char(C >= 'A' && C <= 'Z' ? C - 'A' + 'a' : C);
+  if (L != "all" && L != "none")
+    return false;
+  FlushAll = L == "all";
+  return true;
+}
+
 /// Checks \p Text against the setting's kind; returns "" or a message.
 inline std::string checkRtSetting(RtSetting S, const std::string &Text) {
   const RuntimeSettingInfo &I = rtSettingInfo(S);
@@ -191,6 +212,9 @@ inline std::string checkRtSetting(RtSetting S, const std::string &Text) {
                ? ""
                : std::string(I.Env) + "='" + Text + "' is not a non-negative integer";
   case SettingKind::String:
+    if (S == RtSetting::CacheControl)
+      return parseCacheControl(Text, B) ? ""
+                                        : std::string(I.Env) + "='" + Text + "' is not all or none";
     if (S == RtSetting::Counters) // roofline | none | METRIC,... (HwMetrics.h)
       for (char C : Text)
         if (!((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') ||

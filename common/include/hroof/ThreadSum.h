@@ -8,9 +8,13 @@
 //  - factors that depend on no thread register are evaluated once;
 //  - dimensions are independent where no factor mixes them, so the sum is a
 //    product of per-dimension sums;
-//  - per dimension and block, compares that are affine in tid become an
+//  - per dimension, guards affine in (tid, ctaid) times at most one trip
+//    count are summed over the blocks in closed form where nothing wraps
+//    anywhere in the launch (BlockSum.h);
+//  - otherwise per block, compares that are affine in tid become an
 //    interval of tid (O(1) per block), after checking that neither side wraps
-//    at its bit width; anything else is evaluated thread by thread.
+//    at its bit width; anything else is evaluated thread by thread. Walks
+//    over too many blocks or threads are refused at once (ExprError).
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_THREADSUM_H
 #define HROOF_THREADSUM_H
@@ -23,13 +27,23 @@ using u128 = unsigned __int128;
 
 struct LaunchShape {
   std::array<int64_t, 3> Grid{1, 1, 1}, Block{1, 1, 1};
-  int64_t threads() const { return Grid[0] * Grid[1] * Grid[2] * Block[0] * Block[1] * Block[2]; }
+  /// Up to 2^73 threads in the largest legal launch: u128, never int64.
+  u128 threads() const {
+    return u128(Grid[0]) * u128(Grid[1]) * u128(Grid[2]) * u128(Block[0]) * u128(Block[1]) *
+           u128(Block[2]);
+  }
 };
 
 struct ThreadSumOptions {
   /// Upper bound on thread-by-thread evaluations before giving up with an
   /// ExprError (never a guess).
   uint64_t MaxEvaluations = uint64_t(1) << 31;
+  /// Sum over a dimension's blocks in closed form where the factors allow
+  /// it (BlockSum.h); tests turn it off to compare with the walk.
+  bool ClosedForm = true;
+  /// Most blocks of one dimension walked one by one before giving up with
+  /// an ExprError (2^24 blocks: about a second).
+  uint64_t MaxBlockWalk = uint64_t(1) << 24;
 };
 
 /// Sum over all threads of the launch of the product of \p Factors.

@@ -95,6 +95,33 @@ TEST(RuntimeSettings, Bools) {
   EXPECT_TRUE(parseRtInt("0x10", N) && N == 16);
 }
 
+TEST(RuntimeSettings, CacheControl) {
+  bool Flush = true;
+  EXPECT_TRUE(parseCacheControl("none", Flush) && !Flush);
+  EXPECT_TRUE(parseCacheControl("ALL", Flush) && Flush);
+  EXPECT_FALSE(parseCacheControl("", Flush));
+  EXPECT_FALSE(parseCacheControl("some", Flush));
+  EXPECT_TRUE(Flush); // left as it was on a malformed value
+  EXPECT_EQ(checkRtSetting(RtSetting::CacheControl, "all"), "");
+  EXPECT_NE(checkRtSetting(RtSetting::CacheControl, "1").find("is not all or none"),
+            std::string::npos);
+  // The default keeps the application's cache state; the profile records it.
+  unsetenv("HROOF_CACHE_CONTROL");
+  Settings D = Settings::fromEnvironment();
+  EXPECT_FALSE(D.FlushL2);
+  EXPECT_EQ(D.toJson()["cache_control"], "none");
+  setenv("HROOF_CACHE_CONTROL", "all", 1);
+  Settings A = Settings::fromEnvironment();
+  EXPECT_TRUE(A.FlushL2);
+  EXPECT_EQ(A.toJson()["cache_control"], "all");
+  setenv("HROOF_CACHE_CONTROL", "flush", 1);
+  Settings Bad = Settings::fromEnvironment();
+  EXPECT_FALSE(Bad.FlushL2);
+  ASSERT_EQ(Bad.Problems.size(), 1u);
+  EXPECT_NE(Bad.Problems[0].find("HROOF_CACHE_CONTROL"), std::string::npos);
+  unsetenv("HROOF_CACHE_CONTROL");
+}
+
 TEST(ProfilePath, DirectoryAndTemplate) {
   EXPECT_EQ(profilePath(".", 42, ""), "./hroof-42.json");
   EXPECT_EQ(profilePath("/out/", 42, "3"), "/out/hroof-42-rank3.json");
