@@ -673,8 +673,12 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
     Info << "note: " << N << "\n";
   writeRangeAndTuning(Info, RV ? &*RV : nullptr, std::move(Tuning), O.Tuning, O.RangeJson,
                       O.TuningJson);
-  if (KV)
+  if (KV) { // the same tables in the HTML, as the terminal shows them
     writeRankView(Info, *KV, size_t(O.Top), size_t(O.NameWidth), O.RankJson);
+    std::ostringstream Text;
+    printRankView(Text, *KV, size_t(O.Top), size_t(O.NameWidth));
+    P.TablesHtml += "\n<h2>By rank and GPU</h2>\n<pre>" + htmlEscape(Text.str()) + "</pre>";
+  }
 
   P.Title = "Hierarchical roofline: " +
             (D.Inputs.size() == 1 ? D.Inputs[0] : std::to_string(D.Inputs.size()) + " inputs");
