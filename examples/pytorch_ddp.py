@@ -34,7 +34,7 @@ import torch.distributed as dist
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel
 
-from pytorch_nvtx import Net, annotate
+from pytorch_nvtx import Net, annotate, grad_scaler, train_step
 
 
 def main():
@@ -59,10 +59,7 @@ def main():
     annotate(model)
     ddp = DistributedDataParallel(model, device_ids=[dev.index])
     optim = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
-    try:
-        scaler = torch.amp.GradScaler("cuda", enabled=a.amp)
-    except (AttributeError, TypeError):  # PyTorch before 2.3
-        scaler = torch.cuda.amp.GradScaler(enabled=a.amp)
+    scaler = grad_scaler(a.amp)
     loss_fn = nn.CrossEntropyLoss()
     batch = int(a.batch * (a.skew if rank == 1 else 1))
     images = torch.randn(batch, 3, a.size, a.size).pin_memory()
@@ -76,23 +73,8 @@ def main():
     train = nvtx.range_start("train")
     for i in range(a.steps):
         ts = time.perf_counter()
-        step = nvtx.range_start("step %d" % i)
-        x = images.to(dev, non_blocking=True).requires_grad_(True)
-        y = labels.to(dev, non_blocking=True)
-        r = nvtx.range_start("forward")
-        with autocast():
-            loss_t = loss_fn(ddp(x), y)
-        nvtx.range_end(r)
-        r = nvtx.range_start("backward")
-        scaler.scale(loss_t).backward()  # DDP's all-reduce buckets run in here
-        nvtx.range_end(r)
-        r = nvtx.range_start("optimizer")
-        scaler.step(optim)
-        scaler.update()
-        optim.zero_grad(set_to_none=True)
-        nvtx.range_end(r)
-        loss = loss_t.item()
-        nvtx.range_end(step)
+        # DDP's all-reduce buckets run inside the step's "backward" range.
+        loss = train_step(i, ddp, optim, scaler, loss_fn, images, labels, dev, autocast)
         step_times.append(time.perf_counter() - ts)
     nvtx.range_end(train)
     torch.cuda.synchronize()

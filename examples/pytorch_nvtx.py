@@ -85,6 +85,39 @@ def annotate(model):
         module.register_full_backward_hook(pop)
 
 
+def grad_scaler(enabled):
+    try:
+        return torch.amp.GradScaler("cuda", enabled=enabled)
+    except (AttributeError, TypeError):  # PyTorch before 2.3
+        return torch.cuda.amp.GradScaler(enabled=enabled)
+
+
+def train_step(i, model, optim, scaler, loss_fn, images, labels, dev, autocast):
+    """Step i inside its ranges ("step i", then forward, backward, optimizer);
+    returns the loss, whose read-back is the step's end (also used by
+    pytorch_ddp.py, where model is the DistributedDataParallel wrapper)."""
+    step = nvtx.range_start("step %d" % i)
+    # The first module's full backward hooks need an input that
+    # requires grad (else they may not fire and the ranges unbalance).
+    x = images.to(dev, non_blocking=True).requires_grad_(True)
+    y = labels.to(dev, non_blocking=True)
+    r = nvtx.range_start("forward")
+    with autocast():
+        loss_t = loss_fn(model(x), y)
+    nvtx.range_end(r)
+    r = nvtx.range_start("backward")
+    scaler.scale(loss_t).backward()
+    nvtx.range_end(r)
+    r = nvtx.range_start("optimizer")
+    scaler.step(optim)
+    scaler.update()
+    optim.zero_grad(set_to_none=True)
+    nvtx.range_end(r)
+    loss = loss_t.item()  # a device-to-host copy, and the step's end
+    nvtx.range_end(step)
+    return loss
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--steps", type=int, default=20)
@@ -103,10 +136,7 @@ def main():
     if not a.no_hooks:
         annotate(model)
     optim = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    try:
-        scaler = torch.amp.GradScaler("cuda", enabled=a.amp)
-    except (AttributeError, TypeError):  # PyTorch before 2.3
-        scaler = torch.cuda.amp.GradScaler(enabled=a.amp)
+    scaler = grad_scaler(a.amp)
     loss_fn = nn.CrossEntropyLoss()
     # Batches live in pinned host memory and are copied in each step (a
     # host-to-device transfer per step, as with a data loader).
@@ -122,25 +152,7 @@ def main():
     with profiler:
         for i in range(a.steps):
             ts = time.perf_counter()
-            step = nvtx.range_start("step %d" % i)
-            # The first module's full backward hooks need an input that
-            # requires grad (else they may not fire and the ranges unbalance).
-            x = images.to(dev, non_blocking=True).requires_grad_(True)
-            y = labels.to(dev, non_blocking=True)
-            r = nvtx.range_start("forward")
-            with autocast():
-                loss_t = loss_fn(model(x), y)
-            nvtx.range_end(r)
-            r = nvtx.range_start("backward")
-            scaler.scale(loss_t).backward()
-            nvtx.range_end(r)
-            r = nvtx.range_start("optimizer")
-            scaler.step(optim)
-            scaler.update()
-            optim.zero_grad(set_to_none=True)
-            nvtx.range_end(r)
-            loss = loss_t.item()  # a device-to-host copy, and the step's end
-            nvtx.range_end(step)
+            loss = train_step(i, model, optim, scaler, loss_fn, images, labels, dev, autocast)
             step_times.append(time.perf_counter() - ts)
     nvtx.range_end(train)
     torch.cuda.synchronize()

@@ -407,8 +407,6 @@ std::vector<Candidate> rangeCandidates(const RangeView &V) {
   return Out;
 }
 
-namespace {
-
 void writeJsonFile(const std::string &Path, const nlohmann::json &J) {
   std::ofstream F(Path, std::ios::binary | std::ios::trunc);
   if (F)
@@ -417,8 +415,6 @@ void writeJsonFile(const std::string &Path, const nlohmann::json &J) {
   if (!F)
     throw UserError("cannot write '" + Path + "': " + std::strerror(errno));
 }
-
-} // namespace
 
 void writeRangeAndTuning(std::ostream &OS, const RangeView *RV, std::vector<Candidate> Cs,
                          int Tuning, const std::string &RangeJson, const std::string &TuningJson) {

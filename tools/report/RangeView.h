@@ -85,6 +85,9 @@ const char *levelBandwidthKey(const std::string &Level);
 /// time (\p KernelNs: the kernels' summed time). Empty without transfers.
 std::vector<std::string> transferLines(const std::vector<std::string> &Inputs, double KernelNs);
 
+/// Writes \p J to \p Path (indented); throws UserError naming the path.
+void writeJsonFile(const std::string &Path, const nlohmann::json &J);
+
 /// Depth of "range" (0) or "range:N"; throws UserError otherwise.
 size_t parseByRange(const std::string &By);
 

@@ -544,14 +544,8 @@ void printRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameW
 void writeRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameWidth,
                    const std::string &JsonPath) {
   printRankView(OS, V, Top, NameWidth);
-  if (JsonPath.empty())
-    return;
-  std::ofstream F(JsonPath, std::ios::binary | std::ios::trunc);
-  if (F)
-    F << rankViewJson(V).dump(1) << "\n";
-  F.flush();
-  if (!F)
-    throw UserError("cannot write '" + JsonPath + "': " + std::strerror(errno));
+  if (!JsonPath.empty())
+    writeJsonFile(JsonPath, rankViewJson(V));
 }
 
 json rankViewJson(const RankView &V) {
