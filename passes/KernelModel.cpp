@@ -16,6 +16,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ModuleSlotTracker.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -54,11 +55,20 @@ namespace {
 using Product = std::vector<JExpr>;
 using Alts = std::vector<Product>; // a sum of disjoint products
 
-std::string blockName(const BasicBlock &BB) {
-  std::string S;
-  raw_string_ostream OS(S);
-  BB.printAsOperand(OS, false);
-  return S;
+/// "function:block" of every block of \p F. An unnamed block prints as its
+/// slot number, and printAsOperand without a slot tracker numbers the whole
+/// function again on each call: one tracker for all blocks keeps this linear.
+DenseMap<const BasicBlock *, std::string> blockWheres(const Function &F) {
+  DenseMap<const BasicBlock *, std::string> R;
+  ModuleSlotTracker MST(F.getParent(), /*ShouldInitializeAllMetadata=*/false);
+  MST.incorporateFunction(F);
+  for (const BasicBlock &BB : F) {
+    std::string S = F.getName().str() + ":";
+    raw_string_ostream OS(S);
+    BB.printAsOperand(OS, false, MST);
+    R[&BB] = std::move(S);
+  }
+  return R;
 }
 
 bool isKernel(const Function &F) { return F.getCallingConv() == CallingConv::PTX_Kernel; }
@@ -102,7 +112,11 @@ private:
       Add(Out.NoUpperBound, Why);
     Add(Out.Unknown, Why);
   }
-  std::string at(const BasicBlock &BB) { return F.getName().str() + ":" + blockName(BB); }
+  const std::string &at(const BasicBlock &BB) {
+    if (Wheres.empty())
+      Wheres = blockWheres(F);
+    return Wheres[&BB];
+  }
 
   /// The node representing \p BB in the region of loop \p L: BB itself, the
   /// header of the sub-loop of L that contains it, or null when outside L.
@@ -257,8 +271,8 @@ private:
             {C.Counts, P, at(*BB), C.ArgBytes, Opaque == Opacity::Guard, Opaque == Opacity::Trips});
     for (const CallBase *CB : C.Calls)
       emitCall(*CB, Mult, Opaque);
-    for (IRWarpAccess &W :
-         describeBlockAccesses(*BB, SE, LI, EB, [this](Loop *L) { return tripCount(L); })) {
+    for (IRWarpAccess &W : describeBlockAccesses(*BB, at(*BB), SE, LI, EB,
+                                                 [this](Loop *L) { return tripCount(L); })) {
       W.Alternatives = Mult;
       if (Opaque == Opacity::Guard)
         W.Guarded = "it runs under a condition on data or on a loop variable";
@@ -358,6 +372,7 @@ private:
   ModuleModeler &MM;
   IRFunctionModel Out;
   std::vector<BasicBlock *> RPO;
+  DenseMap<const BasicBlock *, std::string> Wheres; ///< at(), filled on first use
   bool AtomFailed = false; ///< decompose() met a condition it cannot express
 };
 
