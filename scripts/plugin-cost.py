@@ -3,7 +3,7 @@
 """The plugin's compile-time cost on a list of CUDA files, and a check that a
 faster plugin builds the same models.
 
-  scripts/plugin-cost.py time --files LIST [--runs 3] [--plugin P] [--ptxas]
+  scripts/plugin-cost.py time --files LIST [--runs 3] [--plugin P] [--before OLD.so] [--ptxas]
   scripts/plugin-cost.py same --files LIST --before OLD.so --after NEW.so
 
 LIST has one .cu path a line (relative to --root, '#' starts a comment).
@@ -14,7 +14,8 @@ Common/ when the file is under a cuda-samples tree).
 
 `time` compiles each file plain, with the plugin in static mode and with it
 instrumenting, the three modes interleaved, --runs times each; it prints
-the medians, their ratios to plain and the totals as a Markdown table. By
+the medians, their ratios to plain and the totals as a Markdown table; with
+--before, the old plugin's two modes are interleaved with them as well. By
 default it stops at the PTX (`-S`: the clang process the plugin runs in);
 --ptxas goes on through ptxas (`-c`), as a build does.
 
@@ -44,7 +45,7 @@ def parse_args():
     ap.add_argument("--root", default=".", help="the paths in --files are relative to this")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--plugin", default=os.path.join(ROOT, "build", "lib", "hroof.so"))
-    ap.add_argument("--before", help="same: the plugin before the change")
+    ap.add_argument("--before", help="the plugin before the change (same: required)")
     ap.add_argument("--after", help="same: the plugin after the change")
     ap.add_argument("--ptxas", action="store_true", help="time: compile through ptxas (-c)")
     ap.add_argument("--clang", default="clang++-22")
@@ -90,28 +91,39 @@ def compile_once(argv, cwd):
     return dt
 
 
+def timed_modes(a):
+    """(label, plugin, mode) of every compile of a file, in the order run."""
+    modes = [("plain", None, "plain"), ("static", a.plugin, "static"),
+             ("instr", a.plugin, "instr")]
+    if a.before:
+        modes += [("static, before", a.before, "static"), ("instr, before", a.before, "instr")]
+    return modes
+
+
 def run_time(a, files):
     flag = "-c" if a.ptxas else "-S"
-    times = {(f, m): [] for f in files for m in MODES}
+    modes = timed_modes(a)
+    times = {(f, m[0]): [] for f in files for m in modes}
     for r in range(a.runs):
         for f in files:
-            for m in MODES:  # interleaved: machine noise hits the three modes alike
-                argv = base_argv(a, f, flag, "/dev/null") + plugin_flags(a.plugin, m)
-                times[(f, m)].append(compile_once(argv, os.path.dirname(f)))
+            for label, plugin, mode in modes:  # interleaved: noise hits every mode alike
+                argv = base_argv(a, f, flag, "/dev/null") + plugin_flags(plugin, mode)
+                times[(f, label)].append(compile_once(argv, os.path.dirname(f)))
         print(f"  run {r + 1}/{a.runs} done", file=sys.stderr)
-    print(f"| file | plain (s) | static (s) | instr (s) | static / plain | instr / plain |")
-    print("|---|---|---|---|---|---|")
-    tot = dict.fromkeys(MODES, 0.0)
+    labels = [m[0] for m in modes]
+    print("| file | " + " | ".join(f"{l} (s)" for l in labels) + " | "
+          + " | ".join(f"{l} / plain" for l in labels[1:]) + " |")
+    print("|---" * (2 * len(labels)) + "|")
+    tot = dict.fromkeys(labels, 0.0)
     for f in files:
-        med = {m: statistics.median(times[(f, m)]) for m in MODES}
-        for m in MODES:
-            tot[m] += med[m]
+        med = {l: statistics.median(times[(f, l)]) for l in labels}
+        for l in labels:
+            tot[l] += med[l]
         name = os.path.relpath(f, os.path.abspath(a.root))
-        print(f"| {name} | {med['plain']:.2f} | {med['static']:.2f} | {med['instr']:.2f} | "
-              f"{med['static'] / med['plain']:.2f} | {med['instr'] / med['plain']:.2f} |")
-    print(f"| total ({len(files)} files) | {tot['plain']:.2f} | {tot['static']:.2f} | "
-          f"{tot['instr']:.2f} | {tot['static'] / tot['plain']:.3f} | "
-          f"{tot['instr'] / tot['plain']:.3f} |")
+        print(f"| {name} | " + " | ".join(f"{med[l]:.2f}" for l in labels) + " | "
+              + " | ".join(f"{med[l] / med['plain']:.2f}" for l in labels[1:]) + " |")
+    print(f"| total ({len(files)} files) | " + " | ".join(f"{tot[l]:.2f}" for l in labels)
+          + " | " + " | ".join(f"{tot[l] / tot['plain']:.3f}" for l in labels[1:]) + " |")
 
 
 def outputs(a, plugin, path, tmp):
