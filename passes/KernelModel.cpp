@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "KernelModel.h"
 #include "InductionLoop.h"
+#include "IterationCondition.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -94,7 +95,7 @@ public:
     for (BasicBlock *BB : RPOT) {
       RPO.push_back(BB);
     }
-    region(nullptr, &F.getEntryBlock(), Alts{Product{}}, Opacity::None);
+    region(nullptr, &F.getEntryBlock(), Alts{Product{}}, Opacity::None, /*TripsKnown=*/false);
     return std::move(Out);
   }
 
@@ -168,6 +169,11 @@ private:
       P.push_back(std::move(*E));
       return;
     }
+    if (IterLoop)
+      if (auto K = iterationAtom(C, Polarity, *IterLoop, SE, EB)) {
+        P.push_back(std::move(*K)); // folded into the trip count by multiplicity()
+        return;
+      }
     unknown("branch on data or on a loop variable in " + at(Where), /*BoundsHold=*/true);
     AtomFailed = true;
   }
@@ -284,7 +290,23 @@ private:
 
   void emitCall(const CallBase &CB, const Alts &Mult, Opacity Opaque);
 
-  void region(Loop *L, BasicBlock *Entry, const Alts &Base, Opacity BaseOpaque) {
+  /// \p Base times the block's path conditions \p Cond. Inside a loop with a
+  /// trip count (the last factor of every product of Base), conditions on
+  /// the iteration index become the number of iterations that meet them.
+  Alts multiplicity(const Alts &Base, const Alts &Cond, const BasicBlock &Where) {
+    Alts R = cross(Base, Cond, Where);
+    if (IterLoop)
+      for (size_t I = 0; I < R.size(); ++I)
+        resolveIterationAtoms(R[I], Base[I / Cond.size()].size() - 1);
+    return R;
+  }
+
+  /// The blocks of loop \p L (the function when null) outside its sub-loops,
+  /// from \p Entry, each running Base times its path condition in L.
+  /// \p TripsKnown: Base ends with L's trip count.
+  void region(Loop *L, BasicBlock *Entry, const Alts &Base, Opacity BaseOpaque, bool TripsKnown) {
+    Loop *OuterIterLoop = IterLoop;
+    IterLoop = TripsKnown ? L : nullptr;
     DenseMap<BasicBlock *, Alts> Cond;
     DenseMap<BasicBlock *, Opacity> Opaque;
     auto Worse = [](Opacity A, Opacity B) { return std::max(A, B); };
@@ -345,7 +367,7 @@ private:
         }
       }
       Opacity Here = Worse(BaseOpaque, Opaque.lookup(BB));
-      Alts Mult = cross(Base, Cond[BB], *BB);
+      Alts Mult = multiplicity(Base, Cond[BB], *BB);
       if (Loop *Sub = LI.getLoopFor(BB); Sub != L && Sub->getHeader() == BB) {
         std::optional<JExpr> Trips = tripCount(Sub);
         if (!Trips)
@@ -356,11 +378,12 @@ private:
         else
           for (Product &P : Mult)
             P.push_back(*Trips);
-        region(Sub, BB, Mult, Trips ? Here : Opacity::Trips);
+        region(Sub, BB, Mult, Trips ? Here : Opacity::Trips, Trips.has_value());
       } else {
         emitBlock(BB, Mult, Here);
       }
     }
+    IterLoop = OuterIterLoop;
   }
 
   Function &F;
@@ -374,6 +397,9 @@ private:
   std::vector<BasicBlock *> RPO;
   DenseMap<const BasicBlock *, std::string> Wheres; ///< at(), filled on first use
   bool AtomFailed = false; ///< decompose() met a condition it cannot express
+  /// The loop whose region is being built, while its trip count is known:
+  /// branches on its iteration index can then be counted (IterationCondition.h).
+  Loop *IterLoop = nullptr;
 };
 
 class ModuleModeler {
