@@ -5,6 +5,7 @@ faster plugin builds the same models.
 
   scripts/plugin-cost.py time --files LIST [--runs 3] [--plugin P] [--before OLD.so] [--ptxas]
   scripts/plugin-cost.py same --files LIST --before OLD.so --after NEW.so
+  scripts/plugin-cost.py exact --files LIST --before OLD.so --after NEW.so
 
 LIST has one .cu path a line (relative to --root, '#' starts a comment).
 Every compile is the device side only (`-x cuda --cuda-device-only -O2
@@ -23,9 +24,14 @@ default it stops at the PTX (`-S`: the clang process the plugin runs in);
 static-model JSON (-hroof-static-json) and the PTX of both modes: a change
 meant only to be faster must leave all three identical. Exit status 1 if any
 file differs.
+
+`exact` compares what two plugins model: per file, the kernels whose static
+model is exact with each, and the kernels that changed from inexact to
+exact (or back).
 """
 import argparse
 import filecmp
+import json
 import os
 import statistics
 import subprocess
@@ -40,7 +46,7 @@ MODES = {"plain": None, "static": ["-mllvm", "-hroof-mode=static"], "instr": []}
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["time", "same"])
+    ap.add_argument("what", choices=["time", "same", "exact"])
     ap.add_argument("--files", required=True, help="list of .cu files, one a line")
     ap.add_argument("--root", default=".", help="the paths in --files are relative to this")
     ap.add_argument("--runs", type=int, default=3)
@@ -52,8 +58,8 @@ def parse_args():
     ap.add_argument("--cuda-path", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     ap.add_argument("-I", dest="includes", action="append", default=[])
     a = ap.parse_args()
-    if a.what == "same" and not (a.before and a.after):
-        ap.error("same needs --before and --after")
+    if a.what in ("same", "exact") and not (a.before and a.after):
+        ap.error(a.what + " needs --before and --after")
     return a
 
 
@@ -152,12 +158,42 @@ def run_same(a, files):
     return 1 if differ else 0
 
 
+def exact_kernels(a, plugin, path, tmp):
+    """{mangled name: exact} of the static model that \p plugin writes."""
+    js = os.path.join(tmp, "model.json")
+    compile_once(base_argv(a, path, "-S", "/dev/null") + plugin_flags(plugin, "static")
+                 + ["-mllvm", "-hroof-static-json=" + js], os.path.dirname(path))
+    with open(js) as f:
+        text = f.read()
+    if '"@iter' in text:  # an internal marker of the modeler must never get out
+        sys.exit(f"plugin-cost: {plugin} left an iteration marker in the model of {path}")
+    return {k["mangled"]: k["exact"] for k in json.loads(text)["kernels"]}
+
+
+def run_exact(a, files):
+    n = ex_old = ex_new = 0
+    for f in files:
+        with tempfile.TemporaryDirectory() as tmp:
+            old, new = exact_kernels(a, a.before, f, tmp), exact_kernels(a, a.after, f, tmp)
+        name = os.path.relpath(f, os.path.abspath(a.root))
+        for k in sorted(old):
+            n += 1
+            ex_old += old[k]
+            ex_new += new.get(k, False)
+            if old[k] != new.get(k):
+                print(f"{'now exact' if new.get(k) else 'NO LONGER exact'}  {name}  {k}")
+    print(f"{n} kernels: {ex_old} exact before, {ex_new} exact after")
+    return 0 if ex_new >= ex_old else 1
+
+
 def main():
     a = parse_args()
     files = read_list(a)
     if a.what == "time":
         run_time(a, files)
         return 0
+    if a.what == "exact":
+        return run_exact(a, files)
     return run_same(a, files)
 
 

@@ -39,6 +39,16 @@ __global__ void from_m(int n, int m, const float *__restrict__ x, float *__restr
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+// A downward loop: k = n-1 down to 0, the branch taken for k < m + tid.x.
+__global__ void down_below(int n, int m, const float *__restrict__ x, float *__restrict__ out) {
+  float acc = 0.0f;
+#pragma unroll 1
+  for (int k = n - 1; k >= 0; --k)
+    if (k < m + (int)threadIdx.x)
+      acc += x[k];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 // The same loop as tile_edge, unrolled by the optimizer: the branches of the
 // unrolled copy and of the remainder iteration are left out (bounds only).
 __global__ void unrolled_tile_edge(int n, int tiles, const float *__restrict__ x,
@@ -72,6 +82,14 @@ __global__ void unrolled_tile_edge(int n, int tiles, const float *__restrict__ x
 // CHECK-NEXT: bytes.global.store=512
 // CHECK-NEXT: flops.f32=15168
 // CHECK-NEXT: end
+// down_below, n=150, m=0: thread tx takes k = 0..tx-1, tx iterations:
+// 0+1+...+63 = 2016 per block, 4032 in all: 4032 FLOPs, 16128 B; 512 B stored.
+// CHECK-LABEL: kernel down_below(
+// CHECK-NEXT: exact=true
+// CHECK-NEXT: bytes.global.load=16128
+// CHECK-NEXT: bytes.global.store=512
+// CHECK-NEXT: flops.f32=4032
+// CHECK-NEXT: end
 // CHECK-LABEL: kernel unrolled_tile_edge(
 // CHECK-NEXT: exact=false
 // CHECK-NEXT: unknown=branch on data or on a loop variable in {{.*}}unrolled_tile_edge
@@ -94,13 +112,25 @@ __global__ void unrolled_tile_edge(int n, int tiles, const float *__restrict__ x
 // SHORT-NEXT: bytes.global.store=512
 // SHORT-NEXT: flops.f32=15540
 // SHORT-NEXT: end
+// down_below, m=-3: k < tx - 3 for k = 0..149: tx - 3 iterations for tx >= 4,
+// 1+2+...+60 = 1830 per block, 3660 in all: 3660 FLOPs, 14640 B; 512 B stored.
+// SHORT-LABEL: kernel down_below(
+// SHORT-NEXT: exact=true
+// SHORT-NEXT: bytes.global.load=14640
+// SHORT-NEXT: bytes.global.store=512
+// SHORT-NEXT: flops.f32=3660
+// SHORT-NEXT: end
 
-// n=0: tile_edge takes no tile; from_m's loop does not run.
+// n=0: tile_edge takes no tile; the loops of from_m and down_below do not run.
 // EMPTY-LABEL: kernel tile_edge(
 // EMPTY-NEXT: exact=true
 // EMPTY-NEXT: bytes.global.store=512
 // EMPTY-NEXT: end
 // EMPTY-LABEL: kernel from_m(
+// EMPTY-NEXT: exact=true
+// EMPTY-NEXT: bytes.global.store=512
+// EMPTY-NEXT: end
+// EMPTY-LABEL: kernel down_below(
 // EMPTY-NEXT: exact=true
 // EMPTY-NEXT: bytes.global.store=512
 // EMPTY-NEXT: end
