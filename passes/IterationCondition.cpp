@@ -3,6 +3,7 @@
 #include "IterationCondition.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 
 #include <algorithm>
@@ -27,10 +28,36 @@ const SCEVAddRecExpr *affineIn(const Value *V, const Loop &L, ScalarEvolution &S
   return AR;
 }
 
+/// Whether \p V, in every iteration of \p L, is the exact integer its
+/// recurrence gives: ScalarEvolution proves it, or V is an add or sub with
+/// the nsw flag, computed in every iteration, of such values and loop
+/// invariants. A wrap would make V poison and the branch on it (which runs
+/// in every iteration too, see iterationAtom) undefined behaviour. This
+/// recovers the copies of a loop body that unrolling made, whose
+/// recurrences ScalarEvolution leaves without the flag.
+bool exactEveryIteration(const Value *V, const Loop &L, ScalarEvolution &SE,
+                         const DominatorTree &DT, unsigned Depth = 4) {
+  if (L.isLoopInvariant(V))
+    return true;
+  const SCEVAddRecExpr *AR = affineIn(V, L, SE);
+  if (!AR)
+    return false;
+  if (AR->hasNoSignedWrap())
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!Depth || !BO || !BO->hasNoSignedWrap() ||
+      (BO->getOpcode() != Instruction::Add && BO->getOpcode() != Instruction::Sub) ||
+      !L.getLoopLatch() || !DT.dominates(BO->getParent(), L.getLoopLatch()))
+    return false;
+  return exactEveryIteration(BO->getOperand(0), L, SE, DT, Depth - 1) &&
+         exactEveryIteration(BO->getOperand(1), L, SE, DT, Depth - 1);
+}
+
 } // namespace
 
-std::optional<JExpr> iterationAtom(const Value *C, bool Polarity, const Loop &L,
-                                   ScalarEvolution &SE, ExprBuilder &EB) {
+std::optional<JExpr> iterationAtom(const Value *C, bool Polarity, const BasicBlock &Branch,
+                                   const Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
+                                   ExprBuilder &EB) {
   const auto *Cmp = dyn_cast<ICmpInst>(C);
   if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
     return std::nullopt;
@@ -46,9 +73,12 @@ std::optional<JExpr> iterationAtom(const Value *C, bool Polarity, const Loop &L,
     P = CmpInst::getSwappedPredicate(P);
     AR = affineIn(X, L, SE);
   }
-  // Signed compares of a recurrence that SCEV proves does not wrap: the
-  // compare is then one of the exact integers a + s*k.
-  if (!AR || !AR->hasNoSignedWrap() || !CmpInst::isSigned(P))
+  // Signed compares of a recurrence that does not wrap: the compare is then
+  // one of the exact integers a + s*k.
+  if (!AR || !CmpInst::isSigned(P))
+    return std::nullopt;
+  if (!AR->hasNoSignedWrap() && !(L.getLoopLatch() && DT.dominates(&Branch, L.getLoopLatch()) &&
+                                  exactEveryIteration(X, L, SE, DT)))
     return std::nullopt;
   const auto *StepC = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
   auto A = EB.build(AR->getStart());

@@ -22,16 +22,20 @@
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
 
 #include <optional>
 #include <vector>
 
 namespace hroof {
 
-/// Condition \p C (or its negation) as a marker factor: k < H or k >= L for
-/// the iteration index k of \p L; nullopt when it has another shape.
-std::optional<JExpr> iterationAtom(const llvm::Value *C, bool Polarity, const llvm::Loop &L,
-                                   llvm::ScalarEvolution &SE, ExprBuilder &EB);
+/// Condition \p C (or its negation) of the branch that ends \p Branch, as a
+/// marker factor: k < H or k >= L for the iteration index k of \p L;
+/// nullopt when it has another shape.
+std::optional<JExpr> iterationAtom(const llvm::Value *C, bool Polarity,
+                                   const llvm::BasicBlock &Branch, const llvm::Loop &L,
+                                   llvm::ScalarEvolution &SE, const llvm::DominatorTree &DT,
+                                   ExprBuilder &EB);
 
 /// Whether \p E is a marker made by iterationAtom.
 bool isIterationAtom(const JExpr &E);

@@ -170,7 +170,7 @@ private:
       return;
     }
     if (IterLoop)
-      if (auto K = iterationAtom(C, Polarity, *IterLoop, SE, EB)) {
+      if (auto K = iterationAtom(C, Polarity, Where, *IterLoop, SE, DT, EB)) {
         P.push_back(std::move(*K)); // folded into the trip count by multiplicity()
         return;
       }

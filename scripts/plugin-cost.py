@@ -27,7 +27,8 @@ file differs.
 
 `exact` compares what two plugins model: per file, the kernels whose static
 model is exact with each, and the kernels that changed from inexact to
-exact (or back).
+exact (or back), and how many branches each reports as "on data or on a
+loop variable".
 """
 import argparse
 import filecmp
@@ -159,7 +160,8 @@ def run_same(a, files):
 
 
 def exact_kernels(a, plugin, path, tmp):
-    """{mangled name: exact} of the static model that \p plugin writes."""
+    """{mangled name: (exact, branches on data or a loop variable)} of the
+    static model that \p plugin writes."""
     js = os.path.join(tmp, "model.json")
     compile_once(base_argv(a, path, "-S", "/dev/null") + plugin_flags(plugin, "static")
                  + ["-mllvm", "-hroof-static-json=" + js], os.path.dirname(path))
@@ -167,22 +169,25 @@ def exact_kernels(a, plugin, path, tmp):
         text = f.read()
     if '"@iter' in text:  # an internal marker of the modeler must never get out
         sys.exit(f"plugin-cost: {plugin} left an iteration marker in the model of {path}")
-    return {k["mangled"]: k["exact"] for k in json.loads(text)["kernels"]}
+    branch = "branch on data or on a loop variable"
+    return {k["mangled"]: (k["exact"], sum(u.startswith(branch) for u in k["unknown"]))
+            for k in json.loads(text)["kernels"]}
 
 
 def run_exact(a, files):
-    n = ex_old = ex_new = 0
+    n = ex_old = ex_new = br_old = br_new = 0
     for f in files:
         with tempfile.TemporaryDirectory() as tmp:
             old, new = exact_kernels(a, a.before, f, tmp), exact_kernels(a, a.after, f, tmp)
         name = os.path.relpath(f, os.path.abspath(a.root))
         for k in sorted(old):
-            n += 1
-            ex_old += old[k]
-            ex_new += new.get(k, False)
-            if old[k] != new.get(k):
-                print(f"{'now exact' if new.get(k) else 'NO LONGER exact'}  {name}  {k}")
-    print(f"{n} kernels: {ex_old} exact before, {ex_new} exact after")
+            (was, b_old), (now, b_new) = old[k], new.get(k, (False, 0))
+            n, ex_old, ex_new = n + 1, ex_old + was, ex_new + now
+            br_old, br_new = br_old + b_old, br_new + b_new
+            if was != now:
+                print(f"{'now exact' if now else 'NO LONGER exact'}  {name}  {k}")
+    print(f"{n} kernels: {ex_old} exact before, {ex_new} exact after; "
+          f"branches on data or a loop variable reported: {br_old} before, {br_new} after")
     return 0 if ex_new >= ex_old else 1
 
 
