@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "KernelModel.h"
 #include "InductionLoop.h"
+#include "IterationCondition.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -16,6 +17,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ModuleSlotTracker.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -54,11 +56,20 @@ namespace {
 using Product = std::vector<JExpr>;
 using Alts = std::vector<Product>; // a sum of disjoint products
 
-std::string blockName(const BasicBlock &BB) {
-  std::string S;
-  raw_string_ostream OS(S);
-  BB.printAsOperand(OS, false);
-  return S;
+/// "function:block" of every block of \p F. An unnamed block prints as its
+/// slot number, and printAsOperand without a slot tracker numbers the whole
+/// function again on each call: one tracker for all blocks keeps this linear.
+DenseMap<const BasicBlock *, std::string> blockWheres(const Function &F) {
+  DenseMap<const BasicBlock *, std::string> R;
+  ModuleSlotTracker MST(F.getParent(), /*ShouldInitializeAllMetadata=*/false);
+  MST.incorporateFunction(F);
+  for (const BasicBlock &BB : F) {
+    std::string S = F.getName().str() + ":";
+    raw_string_ostream OS(S);
+    BB.printAsOperand(OS, false, MST);
+    R[&BB] = std::move(S);
+  }
+  return R;
 }
 
 bool isKernel(const Function &F) { return F.getCallingConv() == CallingConv::PTX_Kernel; }
@@ -84,7 +95,7 @@ public:
     for (BasicBlock *BB : RPOT) {
       RPO.push_back(BB);
     }
-    region(nullptr, &F.getEntryBlock(), Alts{Product{}}, Opacity::None);
+    region(nullptr, &F.getEntryBlock(), Alts{Product{}}, Opacity::None, /*TripsKnown=*/false);
     return std::move(Out);
   }
 
@@ -102,7 +113,11 @@ private:
       Add(Out.NoUpperBound, Why);
     Add(Out.Unknown, Why);
   }
-  std::string at(const BasicBlock &BB) { return F.getName().str() + ":" + blockName(BB); }
+  const std::string &at(const BasicBlock &BB) {
+    if (Wheres.empty())
+      Wheres = blockWheres(F);
+    return Wheres[&BB];
+  }
 
   /// The node representing \p BB in the region of loop \p L: BB itself, the
   /// header of the sub-loop of L that contains it, or null when outside L.
@@ -154,6 +169,11 @@ private:
       P.push_back(std::move(*E));
       return;
     }
+    if (IterLoop)
+      if (auto K = iterationAtom(C, Polarity, Where, *IterLoop, SE, DT, EB)) {
+        P.push_back(std::move(*K)); // folded into the trip count by multiplicity()
+        return;
+      }
     unknown("branch on data or on a loop variable in " + at(Where), /*BoundsHold=*/true);
     AtomFailed = true;
   }
@@ -257,8 +277,8 @@ private:
             {C.Counts, P, at(*BB), C.ArgBytes, Opaque == Opacity::Guard, Opaque == Opacity::Trips});
     for (const CallBase *CB : C.Calls)
       emitCall(*CB, Mult, Opaque);
-    for (IRWarpAccess &W :
-         describeBlockAccesses(*BB, SE, LI, EB, [this](Loop *L) { return tripCount(L); })) {
+    for (IRWarpAccess &W : describeBlockAccesses(*BB, at(*BB), SE, LI, EB,
+                                                 [this](Loop *L) { return tripCount(L); })) {
       W.Alternatives = Mult;
       if (Opaque == Opacity::Guard)
         W.Guarded = "it runs under a condition on data or on a loop variable";
@@ -270,7 +290,23 @@ private:
 
   void emitCall(const CallBase &CB, const Alts &Mult, Opacity Opaque);
 
-  void region(Loop *L, BasicBlock *Entry, const Alts &Base, Opacity BaseOpaque) {
+  /// \p Base times the block's path conditions \p Cond. Inside a loop with a
+  /// trip count (the last factor of every product of Base), conditions on
+  /// the iteration index become the number of iterations that meet them.
+  Alts multiplicity(const Alts &Base, const Alts &Cond, const BasicBlock &Where) {
+    Alts R = cross(Base, Cond, Where);
+    if (IterLoop)
+      for (size_t I = 0; I < R.size(); ++I)
+        resolveIterationAtoms(R[I], Base[I / Cond.size()].size() - 1);
+    return R;
+  }
+
+  /// The blocks of loop \p L (the function when null) outside its sub-loops,
+  /// from \p Entry, each running Base times its path condition in L.
+  /// \p TripsKnown: Base ends with L's trip count.
+  void region(Loop *L, BasicBlock *Entry, const Alts &Base, Opacity BaseOpaque, bool TripsKnown) {
+    Loop *OuterIterLoop = IterLoop;
+    IterLoop = TripsKnown ? L : nullptr;
     DenseMap<BasicBlock *, Alts> Cond;
     DenseMap<BasicBlock *, Opacity> Opaque;
     auto Worse = [](Opacity A, Opacity B) { return std::max(A, B); };
@@ -331,7 +367,7 @@ private:
         }
       }
       Opacity Here = Worse(BaseOpaque, Opaque.lookup(BB));
-      Alts Mult = cross(Base, Cond[BB], *BB);
+      Alts Mult = multiplicity(Base, Cond[BB], *BB);
       if (Loop *Sub = LI.getLoopFor(BB); Sub != L && Sub->getHeader() == BB) {
         std::optional<JExpr> Trips = tripCount(Sub);
         if (!Trips)
@@ -342,11 +378,12 @@ private:
         else
           for (Product &P : Mult)
             P.push_back(*Trips);
-        region(Sub, BB, Mult, Trips ? Here : Opacity::Trips);
+        region(Sub, BB, Mult, Trips ? Here : Opacity::Trips, Trips.has_value());
       } else {
         emitBlock(BB, Mult, Here);
       }
     }
+    IterLoop = OuterIterLoop;
   }
 
   Function &F;
@@ -358,7 +395,11 @@ private:
   ModuleModeler &MM;
   IRFunctionModel Out;
   std::vector<BasicBlock *> RPO;
+  DenseMap<const BasicBlock *, std::string> Wheres; ///< at(), filled on first use
   bool AtomFailed = false; ///< decompose() met a condition it cannot express
+  /// The loop whose region is being built, while its trip count is known:
+  /// branches on its iteration index can then be counted (IterationCondition.h).
+  Loop *IterLoop = nullptr;
 };
 
 class ModuleModeler {

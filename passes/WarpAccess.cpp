@@ -15,13 +15,6 @@ namespace hroof {
 
 namespace {
 
-std::string blockWhere(const Instruction &I) {
-  std::string S;
-  raw_string_ostream OS(S);
-  I.getParent()->printAsOperand(OS, false);
-  return I.getFunction()->getName().str() + ":" + S;
-}
-
 bool isByValParamRead(const Value *Ptr) {
   const auto *A = dyn_cast<Argument>(getUnderlyingObject(Ptr, 0));
   return A && A->hasByValAttr();
@@ -133,8 +126,9 @@ private:
 } // namespace
 
 std::optional<IRWarpAccess>
-describeWarpAccess(const Instruction &I, const MemoryAccess &A, ScalarEvolution &SE, LoopInfo &LI,
-                   ExprBuilder &EB, function_ref<std::optional<JExpr>(Loop *)> TripCount) {
+describeWarpAccess(const Instruction &I, const MemoryAccess &A, const std::string &Where,
+                   ScalarEvolution &SE, LoopInfo &LI, ExprBuilder &EB,
+                   function_ref<std::optional<JExpr>(Loop *)> TripCount) {
   MemSpace Space = resolveMemSpace(A.Ptr);
   if (Space == MemSpace::Constant || isByValParamRead(A.Ptr))
     return std::nullopt;
@@ -142,7 +136,7 @@ describeWarpAccess(const Instruction &I, const MemoryAccess &A, ScalarEvolution 
   W.Space = Space;
   W.Dir = A.Dir;
   W.Width = A.Bytes;
-  W.Where = blockWhere(I);
+  W.Where = Where;
   W.Unmodelled = unsupportedKind(Space, A.Dir);
   if (!W.Unmodelled.empty())
     return W;
@@ -250,14 +244,15 @@ void mergeAdjacent(std::vector<Candidate> &C, ScalarEvolution &SE) {
 } // namespace
 
 std::vector<IRWarpAccess>
-describeBlockAccesses(const BasicBlock &BB, ScalarEvolution &SE, LoopInfo &LI, ExprBuilder &EB,
+describeBlockAccesses(const BasicBlock &BB, const std::string &Where, ScalarEvolution &SE,
+                      LoopInfo &LI, ExprBuilder &EB,
                       function_ref<std::optional<JExpr>(Loop *)> TripCount) {
   std::vector<Candidate> C;
   for (const Instruction &I : BB) {
     auto A = memoryAccess(I);
     if (!A)
       continue;
-    auto W = describeWarpAccess(I, *A, SE, LI, EB, TripCount);
+    auto W = describeWarpAccess(I, *A, Where, SE, LI, EB, TripCount);
     if (!W)
       continue;
     Candidate X{std::move(*W), nullptr, alignOf(I, A->Ptr)};

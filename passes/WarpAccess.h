@@ -58,17 +58,18 @@ struct IRWarpAccess {
 
 /// Describes the access \p A of instruction \p I, or nullopt for accesses the
 /// warp-level model leaves out (constant memory, kernel parameters).
-/// \p TripCount gives the trip count expression of a loop.
+/// \p Where names its block ("function:block"); \p TripCount gives the trip
+/// count expression of a loop.
 std::optional<IRWarpAccess>
-describeWarpAccess(const llvm::Instruction &I, const MemoryAccess &A, llvm::ScalarEvolution &SE,
-                   llvm::LoopInfo &LI, ExprBuilder &EB,
+describeWarpAccess(const llvm::Instruction &I, const MemoryAccess &A, const std::string &Where,
+                   llvm::ScalarEvolution &SE, llvm::LoopInfo &LI, ExprBuilder &EB,
                    llvm::function_ref<std::optional<JExpr>(llvm::Loop *)> TripCount);
 
 /// The accesses of block \p BB, with adjacent scalar accesses that the
 /// backend vectorizes merged into one (see mergeAdjacent).
 std::vector<IRWarpAccess>
-describeBlockAccesses(const llvm::BasicBlock &BB, llvm::ScalarEvolution &SE, llvm::LoopInfo &LI,
-                      ExprBuilder &EB,
+describeBlockAccesses(const llvm::BasicBlock &BB, const std::string &Where,
+                      llvm::ScalarEvolution &SE, llvm::LoopInfo &LI, ExprBuilder &EB,
                       llvm::function_ref<std::optional<JExpr>(llvm::Loop *)> TripCount);
 
 /// The access as JSON (docs/static-model.md, "accesses").

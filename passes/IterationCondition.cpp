@@ -1,0 +1,148 @@
+//===- IterationCondition.cpp - branches on a loop's iteration index ------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "IterationCondition.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace hroof {
+
+namespace {
+
+// Marker names: they start with '@', which no operator of the expression
+// language does, so a marker that escaped would be rejected by every reader.
+constexpr const char *BelowMarker = "@iter-below"; ///< k < H
+constexpr const char *FromMarker = "@iter-from";   ///< k >= L
+
+/// The affine add-recurrence of \p L that \p V is, or null.
+const SCEVAddRecExpr *affineIn(const Value *V, const Loop &L, ScalarEvolution &SE) {
+  const SCEV *S = SE.getSCEVAtScope(SE.getSCEV(const_cast<Value *>(V)), &L);
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+  if (!AR || AR->getLoop() != &L || !AR->isAffine())
+    return nullptr;
+  return AR;
+}
+
+/// Whether \p V, in every iteration of \p L, is the exact integer its
+/// recurrence gives: ScalarEvolution proves it, or V is an add or sub with
+/// the nsw flag, computed in every iteration, of such values and loop
+/// invariants. A wrap would make V poison and the branch on it (which runs
+/// in every iteration too, see iterationAtom) undefined behaviour. This
+/// recovers the copies of a loop body that unrolling made, whose
+/// recurrences ScalarEvolution leaves without the flag.
+bool exactEveryIteration(const Value *V, const Loop &L, ScalarEvolution &SE,
+                         const DominatorTree &DT, unsigned Depth = 4) {
+  if (L.isLoopInvariant(V))
+    return true;
+  const SCEVAddRecExpr *AR = affineIn(V, L, SE);
+  if (!AR)
+    return false;
+  if (AR->hasNoSignedWrap())
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!Depth || !BO || !BO->hasNoSignedWrap() ||
+      (BO->getOpcode() != Instruction::Add && BO->getOpcode() != Instruction::Sub) ||
+      !L.getLoopLatch() || !DT.dominates(BO->getParent(), L.getLoopLatch()))
+    return false;
+  return exactEveryIteration(BO->getOperand(0), L, SE, DT, Depth - 1) &&
+         exactEveryIteration(BO->getOperand(1), L, SE, DT, Depth - 1);
+}
+
+} // namespace
+
+std::optional<JExpr> iterationAtom(const Value *C, bool Polarity, const BasicBlock &Branch,
+                                   const Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
+                                   ExprBuilder &EB) {
+  const auto *Cmp = dyn_cast<ICmpInst>(C);
+  if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
+    return std::nullopt;
+  // Up to 32 bits, a + s*k and b - a are exact in the evaluator's int64.
+  unsigned W = Cmp->getOperand(0)->getType()->getIntegerBitWidth();
+  if (W > 32)
+    return std::nullopt;
+  CmpInst::Predicate P = Polarity ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  const Value *X = Cmp->getOperand(0), *Y = Cmp->getOperand(1);
+  const SCEVAddRecExpr *AR = affineIn(X, L, SE);
+  if (!AR) {
+    std::swap(X, Y);
+    P = CmpInst::getSwappedPredicate(P);
+    AR = affineIn(X, L, SE);
+  }
+  // Signed compares of a recurrence that does not wrap: the compare is then
+  // one of the exact integers a + s*k.
+  if (!AR || !CmpInst::isSigned(P))
+    return std::nullopt;
+  if (!AR->hasNoSignedWrap() && !(L.getLoopLatch() && DT.dominates(&Branch, L.getLoopLatch()) &&
+                                  exactEveryIteration(X, L, SE, DT)))
+    return std::nullopt;
+  const auto *StepC = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+  auto A = EB.build(AR->getStart());
+  auto B = EB.build(Y); // data or another loop's variable: nullopt
+  if (!StepC || !A || !B)
+    return std::nullopt;
+  int64_t S = StepC->getAPInt().getSExtValue();
+  JExpr AX = jExt(true, W, std::move(*A)), BX = jExt(true, W, std::move(*B));
+  // Every compare as c*k < D.
+  int64_t Coef;
+  JExpr D = 0;
+  switch (P) {
+  case CmpInst::ICMP_SLT: // a + s*k < b
+    Coef = S, D = jOp(ExprOp::Sub, BX, AX);
+    break;
+  case CmpInst::ICMP_SLE: // a + s*k < b + 1
+    Coef = S, D = jOp(ExprOp::Add, jOp(ExprOp::Sub, BX, AX), 1);
+    break;
+  case CmpInst::ICMP_SGT: // -s*k < a - b
+    Coef = -S, D = jOp(ExprOp::Sub, AX, BX);
+    break;
+  case CmpInst::ICMP_SGE: // -s*k < a - b + 1
+    Coef = -S, D = jOp(ExprOp::Add, jOp(ExprOp::Sub, AX, BX), 1);
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (Coef == 0)
+    return std::nullopt;
+  if (Coef > 0) // k < D/c  <=>  k < ceildiv(D, c)
+    return json::Array{BelowMarker, jOp(ExprOp::CeilDiv, std::move(D), Coef)};
+  // (-c)*k > -D  <=>  k > floor(-D / -c) = -ceildiv(D, -c)
+  return json::Array{FromMarker, jOp(ExprOp::Sub, 1, jOp(ExprOp::CeilDiv, std::move(D), -Coef))};
+}
+
+bool isIterationAtom(const JExpr &E) {
+  const json::Array *A = E.getAsArray();
+  if (!A || A->empty())
+    return false;
+  auto Op = (*A)[0].getAsString();
+  return Op && (*Op == BelowMarker || *Op == FromMarker);
+}
+
+void resolveIterationAtoms(std::vector<JExpr> &P, size_t TripIndex) {
+  if (std::none_of(P.begin() + TripIndex + 1, P.end(), isIterationAtom))
+    return;
+  JExpr Hi = P[TripIndex], Lo = 0;
+  std::vector<JExpr> Rest;
+  for (size_t I = TripIndex + 1; I < P.size(); ++I) {
+    if (!isIterationAtom(P[I])) {
+      Rest.push_back(std::move(P[I]));
+      continue;
+    }
+    const json::Array &M = *P[I].getAsArray();
+    if (*M[0].getAsString() == BelowMarker)
+      Hi = jOp(ExprOp::Min, std::move(Hi), M[1]);
+    else
+      Lo = jOp(ExprOp::Max, std::move(Lo), M[1]);
+  }
+  P.erase(P.begin() + TripIndex, P.end());
+  // Iterations k in [max(0, L...), min(Trips, H...)), none if that is empty.
+  P.push_back(jOp(ExprOp::Max, 0, jOp(ExprOp::Sub, std::move(Hi), std::move(Lo))));
+  for (JExpr &E : Rest)
+    P.push_back(std::move(E));
+}
+
+} // namespace hroof

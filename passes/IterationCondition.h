@@ -1,0 +1,50 @@
+//===- IterationCondition.h - branches on a loop's iteration index --------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A branch inside a loop whose condition is a signed compare of an affine
+// function of the loop's iteration index k with a loop-invariant value
+//   a + s*k  <, <=, >, >=  b        (s a constant, no signed wrap)
+// holds on an interval of k: a tile-edge test `if (t*TILE + tx < n)` inside
+// `for (t ...)` holds for k < ceildiv(n - tx, TILE). The block under it then
+// runs, per entry into the loop, on the number of iterations k in [0, Trips)
+// that lie in the intersection of such intervals, an expression of the
+// kernel's arguments and registers like any other factor.
+//
+// KernelModel records each such atom in a path condition as an internal
+// marker factor, and resolveIterationAtoms() folds the markers of a product
+// together with the loop's trip count factor into that number, so that no
+// marker reaches a term.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_PASSES_ITERATIONCONDITION_H
+#define HROOF_PASSES_ITERATIONCONDITION_H
+
+#include "ExprBuilder.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
+
+#include <optional>
+#include <vector>
+
+namespace hroof {
+
+/// Condition \p C (or its negation) of the branch that ends \p Branch, as a
+/// marker factor: k < H or k >= L for the iteration index k of \p L;
+/// nullopt when it has another shape.
+std::optional<JExpr> iterationAtom(const llvm::Value *C, bool Polarity,
+                                   const llvm::BasicBlock &Branch, const llvm::Loop &L,
+                                   llvm::ScalarEvolution &SE, const llvm::DominatorTree &DT,
+                                   ExprBuilder &EB);
+
+/// Whether \p E is a marker made by iterationAtom.
+bool isIterationAtom(const JExpr &E);
+
+/// Removes the markers among P[TripIndex + 1 ...] and replaces the trip
+/// count P[TripIndex] by the number of iterations k in [0, trip count) that
+/// satisfy all of them. Does nothing when there are none.
+void resolveIterationAtoms(std::vector<JExpr> &P, size_t TripIndex);
+
+} // namespace hroof
+
+#endif // HROOF_PASSES_ITERATIONCONDITION_H
