@@ -641,4 +641,127 @@ std::optional<u128> sumDimensionClosedForm(int D, const std::vector<ExprPtr> &Fa
   return u128(Total);
 }
 
+namespace {
+
+/// How an expression depends on ctaid.D (blockPeriodLog2).
+struct Dependence {
+  enum Kind { None, Ring, Periodic } K = None;
+  /// Ring: the value modulo 2^k depends on ctaid modulo 2^(k - Val) (and on
+  /// a periodic part of period 2^Per). Periodic: on ctaid modulo 2^Per.
+  int Val = 0, Per = 0;
+};
+
+class PeriodReader {
+public:
+  PeriodReader(int D, const EvalEnv &Env) : D(D), Env(Env) {}
+
+  std::optional<Dependence> of(const Expr &E, int Depth = 0) {
+    if (Depth > 64 || !(E.threadVarMask() & (1u << (3 + D))))
+      return Depth > 64 ? std::nullopt : std::optional<Dependence>(Dependence{});
+    switch (E.Op) {
+    case ExprOp::SReg:
+      return Dependence{Dependence::Ring, 0, 0}; // ctaid.D itself
+    case ExprOp::Add:
+    case ExprOp::Sub:
+    case ExprOp::And:
+    case ExprOp::Or:
+    case ExprOp::Xor:
+      return ring(E, Depth, 0);
+    case ExprOp::Mul:
+    case ExprOp::Shl:
+      return product(E, Depth);
+    case ExprOp::ICmp:
+    case ExprOp::SExt:
+    case ExprOp::ZExt:
+    case ExprOp::UDiv:
+    case ExprOp::SDiv:
+    case ExprOp::URem:
+    case ExprOp::SRem:
+    case ExprOp::LShr:
+    case ExprOp::AShr:
+    case ExprOp::SMin:
+    case ExprOp::SMax:
+    case ExprOp::UMin:
+    case ExprOp::UMax:
+      return readAtWidth(E, Depth);
+    default: // exact int64 math (max, ceildiv, select, not): periodic operands only
+      return ofPeriodicOperands(E, Depth);
+    }
+  }
+
+private:
+  std::optional<Dependence> ring(const Expr &E, int Depth, int ExtraVal) {
+    Dependence R{Dependence::Ring, 64, 0};
+    for (const ExprPtr &Op : E.Ops) {
+      auto X = of(*Op, Depth + 1);
+      if (!X)
+        return std::nullopt;
+      if (X->K == Dependence::Ring)
+        R.Val = std::min(R.Val, X->Val);
+      R.Per = std::max(R.Per, X->Per);
+    }
+    R.Val = std::min(64, R.Val + ExtraVal);
+    return R;
+  }
+
+  /// A product by a uniform constant adds its power of two to the valuation.
+  std::optional<Dependence> product(const Expr &E, int Depth) {
+    int U = E.Ops[1]->threadVarMask() == 0 ? 1 : E.Ops[0]->threadVarMask() == 0 ? 0 : -1;
+    if (U < 0 || (E.Op == ExprOp::Shl && U != 1))
+      return E.Op == ExprOp::Mul ? ring(E, Depth, 0) : std::nullopt;
+    int64_t C = E.Ops[size_t(U)]->eval(Env);
+    int Extra = E.Op == ExprOp::Shl ? (C >= 0 && C < 64 ? int(C) : 64)
+                                    : (C == 0 ? 64 : __builtin_ctzll(uint64_t(C)));
+    auto X = of(*E.Ops[size_t(1 - U)], Depth + 1);
+    if (!X || X->K != Dependence::Ring)
+      return X;
+    X->Val = std::min(64, X->Val + Extra);
+    return X;
+  }
+
+  /// An operation that reads its operands modulo 2^W.
+  std::optional<Dependence> readAtWidth(const Expr &E, int Depth) {
+    if (E.Width <= 0 || E.Width > 64)
+      return std::nullopt;
+    Dependence R{Dependence::Periodic, 0, 0};
+    for (const ExprPtr &Op : E.Ops) {
+      auto X = of(*Op, Depth + 1);
+      if (!X)
+        return std::nullopt;
+      int Bits = X->K == Dependence::Ring ? std::max(E.Width - X->Val, 0) : 0;
+      R.Per = std::max({R.Per, X->Per, Bits});
+    }
+    return R;
+  }
+
+  std::optional<Dependence> ofPeriodicOperands(const Expr &E, int Depth) {
+    Dependence R{Dependence::Periodic, 0, 0};
+    for (const ExprPtr &Op : E.Ops) {
+      auto X = of(*Op, Depth + 1);
+      if (!X || X->K == Dependence::Ring)
+        return std::nullopt; // a full 64-bit value of ctaid: no useful period
+      R.Per = std::max(R.Per, X->Per);
+    }
+    return R;
+  }
+
+  int D;
+  const EvalEnv &Env;
+};
+
+} // namespace
+
+std::optional<int> blockPeriodLog2(int D, const std::vector<ExprPtr> &Factors,
+                                   const EvalEnv &Env) {
+  PeriodReader Reader(D, Env);
+  int Per = 0;
+  for (const ExprPtr &F : Factors) {
+    auto X = Reader.of(*F);
+    if (!X || X->K == Dependence::Ring)
+      return std::nullopt;
+    Per = std::max(Per, X->Per);
+  }
+  return Per;
+}
+
 } // namespace hroof

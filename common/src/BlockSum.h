@@ -38,6 +38,17 @@ std::optional<u128> sumDimensionClosedForm(int D, const std::vector<ExprPtr> &Fa
                                            const LaunchShape &L, const EvalEnv &Env,
                                            std::string &WhyNot);
 
+/// log2 of a period P in ctaid.D of the product of \p Factors: every
+/// factor's value at block b + P equals its value at block b. That holds
+/// where ctaid.D enters only through ring operations (add, mul, shifts by a
+/// constant, bitwise) whose result is then read at a width W (a compare, an
+/// extension, a division at W): such a value depends on ctaid.D modulo
+/// 2^(W - v), v the power of two in ctaid's coefficient (a 32-bit
+/// `ctaid*1024 + tid` repeats every 2^22 blocks). nullopt where that is not
+/// shown; 0 when nothing depends on ctaid.D. \p Env gives the arguments.
+std::optional<int> blockPeriodLog2(int D, const std::vector<ExprPtr> &Factors,
+                                   const EvalEnv &Env);
+
 } // namespace hroof
 
 #endif // HROOF_COMMON_BLOCKSUM_H

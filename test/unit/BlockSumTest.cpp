@@ -211,10 +211,22 @@ TEST(BlockSum, LargestGridInClosedForm) {
   Fs.push_back(Expr::parse(Count));
   L.Grid = {2147483647, 1, 1};
   EXPECT_EQ(u128ToString(sumOverThreads(Fs, L, Env, NoWalk)), "10000000000000");
-  // A 32-bit index wraps in this launch: refused at once, not walked.
+  // A 32-bit index wraps in this launch: its blocks repeat every 2^22. Over
+  // 2^41 - 1024 threads it runs 511 times through its 2^32 values, then
+  // through all but the last 1024 (-1024..-1); i < 1000 holds for the 2^31
+  // negative values and 0..999 of each run.
   json Narrow = json::array({"icmp", "slt", 32, globalIndex(), json::array({"arg", 0})});
   Env.Args = {1000};
-  EXPECT_THROW(sumOverThreads({Expr::parse(Narrow)}, L, Env), ExprError);
+  u128 Run = (u128(1) << 31) + 1000;
+  EXPECT_EQ(u128ToString(sumOverThreads({Expr::parse(Narrow)}, L, Env)),
+            u128ToString(511 * Run + Run - 1024));
+  // With a trip count that grows with the wrapped index (the 32-bit
+  // grid-stride loop) nothing repeats: refused at once, not walked.
+  json Stride = json::array({"mul", sreg("nctaid.x"), sreg("ntid.x")});
+  json Trips = json::array(
+      {"max", 1, json::array({"ceildiv", json::array({"sub", json::array({"arg", 0}), globalIndex()}),
+                              Stride})});
+  EXPECT_THROW(sumOverThreads({Expr::parse(Narrow), Expr::parse(Trips)}, L, Env), ExprError);
 }
 
 // Narrow compares whose index wraps (8 bits here, as a 32-bit index does in
@@ -240,4 +252,38 @@ TEST(BlockSum, WrappedNarrowIndexWalkMatchesBruteForce) {
         << "case " << Case << ": " << Fs[0]->str() << " grid " << L.Grid[0] << " block "
         << L.Block[0] << " arg " << Env.Args[0];
   }
+}
+
+// Blocks that repeat: an 8-bit compare of ctaid*ntid + tid repeats every
+// 2^(8 - log2 ntid) blocks (ntid a power of two) or 2^8 blocks; with the walk
+// limited below the grid, one period is walked and scaled. Against the loop.
+TEST(BlockSum, PeriodicBlocksMatchBruteForce) {
+  std::mt19937_64 R(11);
+  static const char *Preds[] = {"slt", "sge", "ult", "uge"};
+  int Scaled = 0;
+  for (int Case = 0; Case < 200; ++Case) {
+    LaunchShape L;
+    L.Grid = {int64_t(300 + R() % 700), 1, 1};
+    L.Block = {int64_t(1) << (R() % 6), 1, 1};
+    if (R() % 3 == 0)
+      L.Block[0] += 1; // not a power of two: period 2^8
+    EvalEnv Env;
+    Env.Args = {int64_t(R() % 256) - 128};
+    Env.HasArg = {true};
+    json Cmp = json::array({"icmp", Preds[R() % 4], 8, globalIndex(), json::array({"arg", 0})});
+    std::vector<ExprPtr> Fs{Expr::parse(Cmp)};
+    auto Period = blockPeriodLog2(0, Fs, Env);
+    ASSERT_TRUE(Period);
+    ThreadSumOptions Walk;
+    Walk.ClosedForm = false;
+    Walk.MaxBlockWalk = 256; // below every grid here: only one period is walked
+    Scaled += (int64_t(1) << *Period) < L.Grid[0];
+    ASSERT_EQ(u128ToString(sumOverThreads(Fs, L, Env, Walk)), u128ToString(*bruteForce(Fs, L, Env)))
+        << "case " << Case << ": grid " << L.Grid[0] << " block " << L.Block[0] << " "
+        << Fs[0]->str();
+  }
+  EXPECT_EQ(Scaled, 200);
+  // ceildiv of a value that grows with ctaid repeats nowhere.
+  json Count = json::array({"ceildiv", globalIndex(), 3});
+  EXPECT_FALSE(blockPeriodLog2(0, {Expr::parse(Count)}, EvalEnv{}));
 }

@@ -13,8 +13,10 @@
 //    anywhere in the launch (BlockSum.h);
 //  - otherwise per block, compares that are affine in tid become an
 //    interval of tid (O(1) per block), after checking that neither side wraps
-//    at its bit width; anything else is evaluated thread by thread. Walks
-//    over too many blocks or threads are refused at once (ExprError).
+//    at its bit width (or, read modulo 2^W, after reducing the block's
+//    part); anything else is evaluated thread by thread. Blocks that repeat
+//    (an index that wraps) are walked for one period and scaled. Walks over
+//    too many blocks or threads are refused at once (ExprError).
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_THREADSUM_H
 #define HROOF_THREADSUM_H

@@ -11,8 +11,10 @@
 // RUN:   --arg n=10000000000000 | FileCheck %s --check-prefix=STRIDE
 // RUN: %hroof-static %s --kernel 'tile|diagonal' --grid 2147483647 --block 1024 \
 // RUN:   --arg m=1000000000 | FileCheck %s --check-prefix=POLY
-// RUN: not %hroof-static %s --kernel elementwise32 --grid 2147483647,65535,65535 --block 1024 \
-// RUN:   --arg n=1000 2>&1 | FileCheck %s --check-prefix=WRAP
+// RUN: %hroof-static %s --kernel elementwise32 --grid 2147483647,65535,65535 --block 1024 \
+// RUN:   --arg n=1000 | FileCheck %s --check-prefix=WRAP
+// RUN: not %hroof-static %s --kernel gridstride32 --grid 2147483647 --block 1024 \
+// RUN:   --arg n=1000 2>&1 | FileCheck %s --check-prefix=REFUSE
 
 // 64-bit index: nothing wraps. 1 fmul, 4 B loaded, 4 B stored per thread with i < n.
 __global__ void elementwise64(long n, const float *__restrict__ x, float *__restrict__ y) {
@@ -68,10 +70,25 @@ __global__ void diagonal(float *__restrict__ y) {
 // POLY: bytes.global.store{{ +}}8796090918912{{$}}
 
 // A 32-bit index wraps in this launch (blockIdx.x * blockDim.x overflows):
-// no closed form, and 2^31 blocks are not walked.
+// a row's 2199023254528 = 2^41 - 1024 threads run 511 times through the 2^32
+// values of i, then through all but the last 1024 (-1024..-1). i < 1000 holds
+// for the 2^31 negative values and 0..999 of a run: 512 * (2^31 + 1000) - 1024
+// = 1099512138752 threads a row, times 4294836225 rows = 4722224563339315891200
+// FLOPs; 4 B each way per thread: 18888898253357263564800 B.
 __global__ void elementwise32(int n, const float *__restrict__ x, float *__restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     y[i] = x[i] * 2.0f;
 }
-// WRAP: total: not evaluated: launch too large to sum exactly: the count depends on ctaid.x {{.*}}may wrap at 32 bits{{.*}}walking 2147483647 blocks one by one is over the limit of 16777216; give a grid with fewer blocks in x
+// WRAP-LABEL: kernel elementwise32(
+// WRAP: flops.f32{{ +}}4722224563339315891200{{$}}
+// WRAP: bytes.global.load{{ +}}18888898253357263564800{{$}}
+
+// A 32-bit grid-stride loop: its stride nctaid.x * ntid.x wraps too, and its
+// trip count grows with the wrapped index, so no block repeats another:
+// refused at once, not walked over 2^31 blocks.
+__global__ void gridstride32(int n, const float *__restrict__ x, float *__restrict__ y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    y[i] = x[i] * 2.0f;
+}
+// REFUSE: total: not evaluated: launch too large to sum exactly: the count depends on ctaid.x {{.*}}may wrap at 32 bits{{.*}}walking 2147483647 blocks one by one is over the limit of 16777216; give a grid with fewer blocks in x
