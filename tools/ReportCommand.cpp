@@ -408,6 +408,14 @@ void checkOptions(const ReportOptions &O) {
   if (O.NameWidth < 8)
     throw UsageError("--name-width must be 8 or more (not " + std::to_string(O.NameWidth) + ")");
   bool ByRank = O.By.rfind("rank", 0) == 0;
+  try { // a --by that does not parse is a usage error (exit 2), not a failure
+    if (ByRank)
+      parseByRank(O.By);
+    else if (!O.By.empty())
+      parseByRange(O.By);
+  } catch (const UserError &E) {
+    throw UsageError(E.what());
+  }
   if (!O.RangeJson.empty() && (O.By.empty() || ByRank))
     throw UsageError("--range-json needs --by range");
   if (O.StaticPoints && (!O.Baseline.empty() || !O.By.empty()))
@@ -565,7 +573,9 @@ struct Baseline {
 /// --static: each shown kernel's static placement as the hollow "baseline"
 /// of its point (kept in \p Keep), with the notes that explain them.
 void addStaticPoints(const std::vector<const KernelAnalysis *> &Shown, ChartOptions &CO,
-                     std::deque<KernelAnalysis> &Keep, std::vector<std::string> &Notes) {
+                     std::deque<KernelAnalysis> &Keep, std::vector<std::string> &Notes,
+                     bool Charted) {
+  std::string Without;
   for (const KernelAnalysis *A : Shown) {
     std::string Note;
     if (auto S = staticPlacement(*A, Note)) {
@@ -573,9 +583,16 @@ void addStaticPoints(const std::vector<const KernelAnalysis *> &Shown, ChartOpti
       CO.Baseline[A] = &Keep.back();
       if (!Note.empty())
         Notes.push_back(Note);
+    } else if (A->Id != "other") {
+      Without += (Without.empty() ? "" : ", ") + A->Id;
     }
   }
   CO.BaselineWhereEqual = true;
+  if (!Without.empty())
+    Notes.push_back("--static: no static point for " + Without +
+                    " (no static model, or no static bytes at a level the measurement has)");
+  if (!Charted)
+    Notes.push_back("--static draws in the chart: give --html or --svg");
   Notes.push_back("hollow points: the static model's placement of each kernel (its FLOPs over "
                   "its predicted sectors at L1, footprint at HBM, requested bytes), dashed to "
                   "the measured point at the same level");
@@ -669,6 +686,10 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
     Notes.push_back(T);
   if (std::string C = communicationNote(As); !C.empty())
     Notes.push_back(C);
+  ChartOptions CO;
+  std::deque<KernelAnalysis> StaticAs;
+  if (O.StaticPoints)
+    addStaticPoints(Shown, CO, StaticAs, Notes, !O.Html.empty() || !O.Svg.empty());
   for (const std::string &N : Notes)
     Info << "note: " << N << "\n";
   writeRangeAndTuning(Info, RV ? &*RV : nullptr, std::move(Tuning), O.Tuning, O.RangeJson,
@@ -683,16 +704,12 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   P.Title = "Hierarchical roofline: " +
             (D.Inputs.size() == 1 ? D.Inputs[0] : std::to_string(D.Inputs.size()) + " inputs");
   P.Subtitle = "inputs: " + Inputs + " | ceilings: " + M.Name + " (" + M.Path + ")";
-  ChartOptions CO;
   CO.AllCeilings = O.AllCeilings;
   CO.ColorByBound = O.ColorBy == "bound";
   CO.NameWidth = size_t(O.NameWidth);
   if (Base)
     for (const auto &[Old, New] : Base->C.Pairs)
       CO.Baseline[New] = Old;
-  std::deque<KernelAnalysis> StaticAs;
-  if (O.StaticPoints)
-    addStaticPoints(Shown, CO, StaticAs, P.HtmlNotes);
   std::vector<const KernelAnalysis *> ByTime = chartPoints(Shown, RV ? &*RV : nullptr,
                                                            KV ? &*KV : nullptr, CO);
   P.Spec = chartSpec(ByTime, RV || KV || !Other ? nullptr : &Other->A, M, P.Title, CO);

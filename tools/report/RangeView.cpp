@@ -100,6 +100,8 @@ void placeOnRoofline(RangeRow &R, const Machine &M) {
     if (It != M.Flops.end())
       Secs += V / It->second;
   }
+  if (Best > 0 && Best < 0.9 * R.Flops) // a mix, as the kernel table marks it
+    R.Precision += "+";
   if (R.Flops > 0 && Secs > 0) {
     R.AttainableGFlops = R.Flops / Secs;
     R.Bound = "compute (" + R.Precision + ")";
@@ -347,7 +349,7 @@ void printRangeView(std::ostream &OS, const RangeView &V) {
   }
   printTextTable(OS, Rows, {0, 5});
   OS << "noFLOP%: share of the range's kernel time in kernels without FLOPs"
-     << (AnyComm ? "; comm%: in communication kernels (NCCL, ...)" : "")
+     << (AnyComm ? " (communication kernels included); comm%: in communication kernels" : "")
      << "; xfer ms: its copies and memsets\n";
   for (const std::string &N : V.Notes)
     OS << "note: " << N << "\n";

@@ -544,8 +544,10 @@ void printRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameW
 void writeRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameWidth,
                    const std::string &JsonPath) {
   printRankView(OS, V, Top, NameWidth);
-  if (!JsonPath.empty())
+  if (!JsonPath.empty()) {
     writeJsonFile(JsonPath, rankViewJson(V));
+    OS << "wrote " << JsonPath << "\n";
+  }
 }
 
 json rankViewJson(const RankView &V) {

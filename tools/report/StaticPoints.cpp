@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "StaticPoints.h"
 
+#include <algorithm>
+
 namespace hroof {
 namespace report {
 
@@ -43,6 +45,15 @@ std::optional<KernelAnalysis> staticPlacement(const KernelAnalysis &A, std::stri
       perLaunch(K.StaticWarp, {"footprint.global.load", "footprint.global.store"}, 1));
   Add("global (requested)", "hbm",
       perLaunch(K.Static, {"bytes.global.load", "bytes.global.store", "bytes.global.atomic"}, 1));
+  // Only the levels the measurement has: a point is drawn beside its pair.
+  S.Levels.erase(std::remove_if(S.Levels.begin(), S.Levels.end(),
+                                [&](const LevelPoint &L) {
+                                  return std::none_of(A.Levels.begin(), A.Levels.end(),
+                                                      [&](const LevelPoint &M) {
+                                                        return M.Level == L.Level && M.AI > 0;
+                                                      });
+                                }),
+                 S.Levels.end());
   if (S.Levels.empty())
     return std::nullopt;
   Note.clear();

@@ -20,8 +20,10 @@
 namespace hroof {
 namespace report {
 
-/// The static placement of \p A's kernel, or nothing when the kernel has no
-/// static model (uninstrumented) or no measured point. Levels where the model
+/// The static placement of \p A's kernel at the levels its measured point
+/// has, or nothing when the kernel has no static model (uninstrumented), no
+/// measured point, or no static bytes at a measured level (e.g. no warp-level
+/// model where the counters give L1, L2 and HBM). Levels where the model
 /// gives bounds use the lower bound (the footprint's compulsory traffic, the
 /// fewest sectors): the placement is then an upper bound on AI, and
 /// \p Note says so.
