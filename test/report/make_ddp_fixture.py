@@ -79,7 +79,8 @@ def ddp_rank(rank, pid):
 
 
 def multi_gpu_process():
-    """scale_kernel: 4 launches of 100 us on GPU 0 and 4 of 120 us on GPU 1."""
+    """scale_kernel: 4 launches of 100 us on GPU 0 and 4 of 120 us on GPU 1; one
+    peer copy of 64 MiB issued from each GPU to the other."""
     per_dev = {0: 100, 1: 120}
     ctr = hw({"f32": 1e8}, l1=4e8, l2=3e8, dram=2e8)
     whole = kernel("scale_kernel(float*, int)", "_Z12scale_kernelPfi", 8, 0)
@@ -103,7 +104,7 @@ def multi_gpu_process():
                                    "gbytes_per_s": 2 * mib64 / (2 * 400 * US)}],
                       "records": [{"kind": "PtoP", "bytes": mib64, "start_ns": 1000 + i * 500 * US,
                                    "duration_ns": 400 * US, "gbytes_per_s": mib64 / (400 * US),
-                                   "device": 0, "stream": 7, "correlation": 40 + i,
+                                   "device": i, "stream": 7, "correlation": 40 + i,
                                    "src_device": i, "dst_device": 1 - i, "range": ""}
                                   for i in (0, 1)]}
     return p

@@ -219,16 +219,38 @@ void readRow(RankRow &Row, Times &T, const json &J, const ProcessDevices &PD, co
   }
 }
 
-void readP2P(RankRow &Row, const json &J) {
+/// The process's peer-to-peer copies on the row of the device that issued
+/// them (each copy record's "device"); copies past the record limit, known
+/// only from the per-kind totals, go to the process's first row (\p First).
+void readP2P(RankRow &Row, const json &J, const ProcessDevices &PD, bool First) {
   if (!J.contains("transfers") || !J["transfers"].is_object())
     return;
   ProfileFields F(Row.Input);
+  uint64_t AllCount = 0, Recorded = 0;
+  double AllBytes = 0, AllNs = 0, RecBytes = 0, RecNs = 0;
   for (const json &K : J["transfers"].value("by_kind", json::array()))
     if (K.is_object() && F.text(K, "/transfers/by_kind", "kind") == "PtoP") {
-      Row.P2PCopies += F.count(K, "/transfers/by_kind", "count");
-      Row.P2PBytes += F.number(K, "/transfers/by_kind", "bytes");
-      Row.P2PNs += F.number(K, "/transfers/by_kind", "duration_ns");
+      AllCount += F.count(K, "/transfers/by_kind", "count");
+      AllBytes += F.number(K, "/transfers/by_kind", "bytes");
+      AllNs += F.number(K, "/transfers/by_kind", "duration_ns");
     }
+  for (const json &R : J["transfers"].value("records", json::array())) {
+    if (!R.is_object() || F.text(R, "/transfers/records", "kind") != "PtoP")
+      continue;
+    double Bytes = F.number(R, "/transfers/records", "bytes"),
+           Ns = F.number(R, "/transfers/records", "duration_ns");
+    ++Recorded, RecBytes += Bytes, RecNs += Ns;
+    int64_t Dev = R.contains("device") && R["device"].is_number_integer()
+                      ? R["device"].get<int64_t>()
+                      : -1;
+    if (PD.resolve(Dev) == Row.Device)
+      ++Row.P2PCopies, Row.P2PBytes += Bytes, Row.P2PNs += Ns;
+  }
+  if (First && AllCount > Recorded) {
+    Row.P2PCopies += AllCount - Recorded;
+    Row.P2PBytes += std::max(0.0, AllBytes - RecBytes);
+    Row.P2PNs += std::max(0.0, AllNs - RecNs);
+  }
 }
 
 /// Labels: "rank R", with " GPU d" where a process drove several GPUs, and
@@ -333,8 +355,7 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
       Row.Sums.Range = Path;
       Times T;
       readRow(Row, T, J, PD, M, Depth);
-      if (First) // copies are per process: on its first row
-        readP2P(Row, J);
+      readP2P(Row, J, PD, First);
       First = false;
       V.Rows.push_back(std::move(Row));
       PerRow.push_back(std::move(T));
@@ -527,8 +548,8 @@ void printRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameW
          S.GFlops > 0 ? fmtNum(S.GFlops) : "-", S.Precision.empty() ? "-" : S.Precision,
          aiCell(S, "L1"), aiCell(S, "L2"), aiCell(S, "HBM"),
          S.Bound.empty() ? "-" : fmtFixed(100 * S.Fraction, 1),
-         R.P2PCopies ? std::to_string(R.P2PCopies) + " " + fmtSi(R.P2PBytes, SiStyle::Counts) +
-                           "B " + ms(R.P2PNs) + " ms"
+         R.P2PCopies ? std::to_string(R.P2PCopies) + " copies, " +
+                           fmtSi(R.P2PBytes, SiStyle::Counts) + "B in all, " + ms(R.P2PNs) + " ms"
                      : "-",
          S.Bound.empty() ? "-" : S.Bound});
   }
