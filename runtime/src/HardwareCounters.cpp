@@ -46,6 +46,7 @@ void HardwareCounters::onInit() {
   Runtime &T = rt();
   Set = parseCountersSetting(T.S.Counters);
   Limit = T.S.LaunchLimit;
+  PerShape = T.S.CountersPerShape;
   if (!Set.Problem.empty()) {
     logLine("%s; ignored", Set.Problem.c_str());
     if (T.P)
@@ -92,11 +93,17 @@ uint64_t HardwareCounters::codeHash(const std::string &Mangled) {
   return It == CodeHash.end() ? 0 : It->second;
 }
 
-bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx) {
+bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx, const std::string &Shape) {
   std::lock_guard<std::mutex> L(M);
   int64_t &N = Taken[{F.Mangled, Ctx}];
   if (N >= Limit)
     return false;
+  if (PerShape > 0) {
+    int64_t &S = TakenPerShape[{Shape, Ctx}];
+    if (S >= PerShape)
+      return false;
+    ++S;
+  }
   ++N;
   return true;
 }

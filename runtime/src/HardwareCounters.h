@@ -92,6 +92,9 @@ struct HardwareCounters {
   /// Launches given counters, per kernel (mangled name) and context: each
   /// device of a process gets its own HROOF_LAUNCH_LIMIT.
   std::map<std::pair<std::string, CUcontext>, int64_t> Taken;
+  /// The same per launch shape (HROOF_COUNTERS_PER_SHAPE; 0: no such limit).
+  std::map<std::pair<std::string, CUcontext>, int64_t> TakenPerShape;
+  int64_t PerShape = 0;
   /// Tensor types learned per mangled name (Set.LearnTensorTypes).
   std::unordered_map<std::string, std::shared_ptr<const LearnedTypes>> Learned;
   std::map<size_t, uint64_t> RangesByPasses;
@@ -122,7 +125,10 @@ struct HardwareCounters {
 
   void onInit();
   /// Whether this launch of \p F gets a range (counts it against the limit).
-  bool take(const FuncInfo &F, CUcontext Ctx);
+  /// Whether this launch gets counters: under the launch limit of its
+  /// kernel on this context and, with HROOF_COUNTERS_PER_SHAPE, under that
+  /// of its \p Shape (launchShapeKey).
+  bool take(const FuncInfo &F, CUcontext Ctx, const std::string &Shape);
   /// Opens the range (context setup on first use). False: no range.
   bool onLaunchEnter(InFlight &IF);
   /// HROOF_CACHE_CONTROL=all: flushes the L2 before IF's range ("" or why not).

@@ -49,6 +49,7 @@ Settings Settings::fromEnvironment() {
   Int(RtSetting::WarpEvalLimit, S.WarpEvalLimit);
   Int(RtSetting::FlushMs, S.FlushMs);
   Int(RtSetting::Verbose, S.Verbose);
+  Int(RtSetting::CountersPerShape, S.CountersPerShape);
   S.Counters = rtSettingText(RtSetting::Counters);
   S.TypeCache = rtSettingText(RtSetting::TypeCache);
   S.Range = rtSettingText(RtSetting::Range);
@@ -73,7 +74,8 @@ nlohmann::json Settings::toJson() const {
           {"counters", Counters},
           {"type_cache", TypeCache},
           {"range", Range},
-          {"cache_control", FlushL2 ? "all" : "none"}};
+          {"cache_control", FlushL2 ? "all" : "none"},
+          {"counters_per_shape", CountersPerShape}};
 }
 
 /// The first of \p Vars that is set and not empty, with its name.
@@ -145,6 +147,14 @@ std::string profilePath(const std::string &Output, long Pid, const std::string &
   if (Dir.back() != '/')
     Dir += '/';
   return Dir + "hroof-" + std::to_string(Pid) + (Rank.empty() ? "" : "-rank" + Rank) + ".json";
+}
+
+std::string launchShapeKey(const std::string &Mangled, const unsigned Grid[3],
+                           const unsigned Block[3], unsigned SharedMem) {
+  auto Dims = [](const unsigned D[3]) {
+    return std::to_string(D[0]) + "," + std::to_string(D[1]) + "," + std::to_string(D[2]);
+  };
+  return Mangled + " g=" + Dims(Grid) + " b=" + Dims(Block) + " s=" + std::to_string(SharedMem);
 }
 
 std::string demangle(const std::string &Mangled) {

@@ -51,6 +51,7 @@ struct Settings {
   std::string TypeCache = "auto";    ///< HROOF_TYPE_CACHE (TypeCache.h)
   std::string Range;                 ///< HROOF_RANGE: NVTX range path regex
   bool FlushL2 = false;              ///< HROOF_CACHE_CONTROL=all (L2Flush.h)
+  int64_t CountersPerShape = 0;      ///< HROOF_COUNTERS_PER_SHAPE (0: off)
   std::vector<std::string> Problems;
 
   static Settings fromEnvironment();
@@ -69,6 +70,12 @@ nlohmann::json distributedFromEnvironment();
 /// The profile's path for \p Output (a directory, or a name ending in .json
 /// where %p is the pid and %r the rank), \p Pid and \p Rank ("" for none).
 std::string profilePath(const std::string &Output, long Pid, const std::string &Rank);
+
+/// "MANGLED g=X,Y,Z b=X,Y,Z s=BYTES": what HROOF_COUNTERS_PER_SHAPE counts
+/// launches by (the same kernel with the same shape does the same work on
+/// inputs of the same size).
+std::string launchShapeKey(const std::string &Mangled, const unsigned Grid[3],
+                           const unsigned Block[3], unsigned SharedMem);
 
 /// Demangled C++ name, or \p Mangled itself when it is not a C++ name.
 std::string demangle(const std::string &Mangled);

@@ -53,6 +53,7 @@ enum class RtSetting {
   TypeCache,
   Range,
   CacheControl,
+  CountersPerShape,
   Count
 };
 
@@ -118,6 +119,13 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "Nsight Compute's default --cache-control all; none: the caches keep "
        "what earlier kernels left, as in the application (not yet validated on "
        "a GPU)"},
+      {"HROOF_COUNTERS_PER_SHAPE", "counters-per-shape", SettingKind::Int, "0",
+       "N > 0: hardware counters only for the first N launches of each launch "
+       "shape (kernel, grid, block, dynamic shared memory) on each device; the "
+       "other launches keep their activity durations and the report counts them "
+       "at their kernel's mean (a training step repeats few shapes many times, "
+       "and every profiled launch costs its replay passes); 0: every launch up "
+       "to the launch limit"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");

@@ -85,6 +85,25 @@ TEST(RuntimeSettings, FromEnvironment) {
   EXPECT_TRUE(D.Problems.empty());
 }
 
+TEST(RuntimeSettings, CountersPerShape) {
+  EXPECT_EQ(Settings::fromEnvironment().CountersPerShape, 0); // off by default
+  setenv("HROOF_COUNTERS_PER_SHAPE", "2", 1);
+  Settings S = Settings::fromEnvironment();
+  EXPECT_EQ(S.CountersPerShape, 2);
+  EXPECT_EQ(S.toJson()["counters_per_shape"], 2);
+  setenv("HROOF_COUNTERS_PER_SHAPE", "some", 1);
+  S = Settings::fromEnvironment();
+  EXPECT_EQ(S.CountersPerShape, 0);
+  ASSERT_EQ(S.Problems.size(), 1u);
+  EXPECT_NE(S.Problems[0].find("HROOF_COUNTERS_PER_SHAPE"), std::string::npos);
+  unsetenv("HROOF_COUNTERS_PER_SHAPE");
+  // Launches differ in shape by grid, block or dynamic shared memory.
+  unsigned G[3] = {128, 1, 1}, B[3] = {256, 1, 1}, G2[3] = {128, 2, 1};
+  EXPECT_EQ(launchShapeKey("_Z1kPf", G, B, 0), "_Z1kPf g=128,1,1 b=256,1,1 s=0");
+  EXPECT_NE(launchShapeKey("_Z1kPf", G, B, 0), launchShapeKey("_Z1kPf", G2, B, 0));
+  EXPECT_NE(launchShapeKey("_Z1kPf", G, B, 0), launchShapeKey("_Z1kPf", G, B, 1024));
+}
+
 TEST(RuntimeSettings, Bools) {
   bool B = false;
   EXPECT_TRUE(parseRtBool("ON", B) && B);
