@@ -5,6 +5,7 @@
 # step, phase and module), FP32 and AMP, each
 #   plain                                   wall time (median of up to 3 runs)
 #   hroof run --range 'step 10(/|$)'        one step of 20 profiled (counters, records)
+#   the same with --counters-per-shape 1    counters for one launch per launch shape
 #   hroof run                               every step profiled (launch limit 100)
 # then hroof report --by range (table + JSON), --by range:2, and --tuning 15 on
 # each profile. Builds nothing: needs the carried build/bin/hroof and
@@ -98,6 +99,11 @@ for mode in fp32 amp; do
   run $mode step10 1 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
     --output "$OUT/$mode-step10-1.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
   report $mode step10
+  # One profiled launch per launch shape (HROOF_COUNTERS_PER_SHAPE): the cost target.
+  run $mode step10shape 1 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+    --counters-per-shape 1 --output "$OUT/$mode-step10shape-1.json" -- \
+    python3 "$SCRIPT" --steps "$STEPS" $flag
+  report $mode step10shape
 done
 for mode in fp32 amp; do
   flag=""; [ $mode = amp ] && flag=--amp
