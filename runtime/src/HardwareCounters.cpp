@@ -93,13 +93,14 @@ uint64_t HardwareCounters::codeHash(const std::string &Mangled) {
   return It == CodeHash.end() ? 0 : It->second;
 }
 
-bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx, const std::string &Shape) {
+bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3],
+                            const unsigned Block[3], unsigned SharedMem) {
   std::lock_guard<std::mutex> L(M);
   int64_t &N = Taken[{F.Mangled, Ctx}];
   if (N >= Limit)
     return false;
-  if (PerShape > 0) {
-    int64_t &S = TakenPerShape[{Shape, Ctx}];
+  if (PerShape > 0) { // the shape's key only when asked for: every launch comes here
+    int64_t &S = TakenPerShape[{launchShapeKey(F.Mangled, Grid, Block, SharedMem), Ctx}];
     if (S >= PerShape)
       return false;
     ++S;
@@ -473,6 +474,7 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
 }
 
 void HardwareCounters::onContextDestroy(CUcontext Ctx) {
+  Flusher.forget(Ctx);
   std::unique_ptr<HwContext> C;
   {
     std::lock_guard<std::mutex> L(M);

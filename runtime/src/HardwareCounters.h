@@ -77,7 +77,6 @@ struct HwContext {
   ReplayPolicy Policy;         ///< when Target's object is re-created for fewer passes
 };
 
-
 /// The hardware counters of the runtime: which launches get a range, the
 /// contexts' range profilers (RangeProfilerTarget) and metric lists
 /// (RangeProfilerHost), the tensor types learned per kernel, the cost notes.
@@ -124,11 +123,11 @@ struct HardwareCounters {
   std::string ProfilerInitProblem;
 
   void onInit();
-  /// Whether this launch of \p F gets a range (counts it against the limit).
   /// Whether this launch gets counters: under the launch limit of its
   /// kernel on this context and, with HROOF_COUNTERS_PER_SHAPE, under that
-  /// of its \p Shape (launchShapeKey).
-  bool take(const FuncInfo &F, CUcontext Ctx, const std::string &Shape);
+  /// of its shape (launchShapeKey of the grid, block and shared memory).
+  bool take(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3], const unsigned Block[3],
+            unsigned SharedMem);
   /// Opens the range (context setup on first use). False: no range.
   bool onLaunchEnter(InFlight &IF);
   /// HROOF_CACHE_CONTROL=all: flushes the L2 before IF's range ("" or why not).

@@ -31,6 +31,12 @@ public:
   /// or why not (the caller then records the launch's counters without it).
   /// The caller marks its driver calls as the runtime's own.
   std::string flush(CUcontext Ctx, CUstream Stream);
+  /// A context being destroyed: its module and buffers go with it, and a
+  /// new context at the same address must prepare its own.
+  void forget(CUcontext Ctx) {
+    std::lock_guard<std::mutex> Lock(M);
+    Contexts.erase(Ctx);
+  }
 
 private:
   struct PerContext {

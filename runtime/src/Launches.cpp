@@ -309,7 +309,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE)
     return; // captured into a graph: reported from activity, not counted
   bool Hw = T.Hw.Enabled && F->Communication.empty() &&
-            T.Hw.take(*F, CB->context, launchShapeKey(F->Mangled, A.Grid, A.Block, A.SharedMem));
+            T.Hw.take(*F, CB->context, A.Grid, A.Block, A.SharedMem);
   if (!Count && !Hw)
     return;
   auto IF = std::make_unique<InFlight>();
