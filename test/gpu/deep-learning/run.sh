@@ -26,22 +26,9 @@ STEPS=${STEPS:-20}
 HROOF=${HROOF:-$ROOT/build/bin/hroof}
 SCRIPT=${DL_SCRIPT:-$ROOT/examples/pytorch_nvtx.py} # DL_SCRIPT: a stand-in, to try this script without a GPU
 T0=$(date +%s)
-S=$OUT/summary.txt
-: >"$S"
-log() { echo "$*" | tee -a "$S"; }
-left() { echo $((BUDGET_S - ($(date +%s) - T0))); }
-PART=${TMPDIR:-/tmp}/deep-learning-$$.tgz # outside $OUT: tar must not see it grow
-pack() {
-  tar czf "$PART" -C "$OUT" --exclude=deep-learning.tgz . && mv -f "$PART" "$OUT/deep-learning.tgz"
-}
-unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
-export HROOF_MACHINES_DIR=$ROOT/docs/machines
-
-nvidia-smi >/dev/null 2>&1 || { log "SKIP: no GPU"; exit 77; }
-[ -x "$HROOF" ] && [ -f "$ROOT/build/lib/libhroof_rt.so" ] ||
-  { log "SKIP: build/bin/hroof or build/lib/libhroof_rt.so not carried"; exit 77; }
-timeout 60 python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null ||
-  { log "SKIP: python3 has no torch with CUDA"; exit 77; }
+CHECK=deep-learning
+. "$ROOT/test/gpu/torch-check-lib.sh"
+require_torch
 {
   date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
   git -C "$ROOT" log -1 --oneline 2>/dev/null

@@ -22,20 +22,9 @@ BUDGET_S=${BUDGET_S:-400}
 STEPS=${STEPS:-10}
 HROOF=${HROOF:-$ROOT/build/bin/hroof}
 T0=$(date +%s)
-S=$OUT/summary.txt
-: >"$S"
-log() { echo "$*" | tee -a "$S"; }
-left() { echo $((BUDGET_S - ($(date +%s) - T0))); }
-PART=${TMPDIR:-/tmp}/multi-gpu-$$.tgz
-pack() { tar czf "$PART" -C "$OUT" --exclude=multi-gpu.tgz . && mv -f "$PART" "$OUT/multi-gpu.tgz"; }
-unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
-export HROOF_MACHINES_DIR=$ROOT/docs/machines
-
-nvidia-smi >/dev/null 2>&1 || { log "SKIP: no GPU"; exit 77; }
-[ -x "$HROOF" ] && [ -f "$ROOT/build/lib/libhroof_rt.so" ] ||
-  { log "SKIP: build/bin/hroof or build/lib/libhroof_rt.so not carried"; exit 77; }
-timeout 60 python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null ||
-  { log "SKIP: python3 has no torch with CUDA"; exit 77; }
+CHECK=multi-gpu
+. "$ROOT/test/gpu/torch-check-lib.sh"
+require_torch
 GPUS=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 if [ "$GPUS" -ge 2 ]; then NPROC=$GPUS; BACKEND=nccl; else NPROC=2; BACKEND=gloo; fi
 {
