@@ -355,36 +355,41 @@ void printRangeView(std::ostream &OS, const RangeView &V) {
     OS << "note: " << N << "\n";
 }
 
+nlohmann::json rowPointJson(const RangeRow &R) {
+  nlohmann::json AI = nlohmann::json::object();
+  for (const auto &[Level, Bytes] : R.BytesByLevel)
+    if (Bytes > 0 && R.Flops > 0)
+      AI[Level] = R.Flops / Bytes;
+  return {{"launches", R.Launches},
+          {"flops", R.Flops},
+          {"flops_by_precision", R.FlopsByPrecision},
+          {"bytes_by_level", R.BytesByLevel},
+          {"ai_by_level", AI},
+          {"precision", R.Precision},
+          {"gflops", R.GFlops},
+          {"attainable_gflops", R.AttainableGFlops},
+          {"limiting_roof", R.Bound},
+          {"fraction_of_roof", R.Fraction},
+          {"communication_time_ns", R.CommTimeNs}};
+}
+
 nlohmann::json rangeViewJson(const RangeView &V) {
   nlohmann::json Rows = nlohmann::json::array();
   for (const RangeRow &R : V.Rows) {
-    nlohmann::json AI = nlohmann::json::object();
-    for (const auto &[Level, Bytes] : R.BytesByLevel)
-      if (Bytes > 0 && R.Flops > 0)
-        AI[Level] = R.Flops / Bytes;
-    Rows.push_back(
+    nlohmann::json Row = rowPointJson(R);
+    Row.update(
         {{"range", R.Range},
-         {"launches", R.Launches},
          {"kernels", R.Kernels},
          {"time_ns", R.TimeNs},
          {"time_share", V.KernelNs > 0 ? R.TimeNs / V.KernelNs : 0.0},
-         {"flops", R.Flops},
-         {"flops_by_precision", R.FlopsByPrecision},
-         {"bytes_by_level", R.BytesByLevel},
-         {"ai_by_level", AI},
-         {"precision", R.Precision},
-         {"gflops", R.GFlops},
-         {"attainable_gflops", R.AttainableGFlops},
-         {"limiting_roof", R.Bound},
-         {"fraction_of_roof", R.Fraction},
          {"headroom_ns", R.HeadroomNs},
          {"no_flop_time_ns", R.NoFlopTimeNs},
          {"no_flop_time_share", R.TimeNs > 0 ? R.NoFlopTimeNs / R.TimeNs : 0.0},
          {"unknown_flop_time_ns", R.UnknownFlopTimeNs},
-         {"communication_time_ns", R.CommTimeNs},
          {"estimated_launches", R.EstimatedLaunches},
          {"transfers",
           {{"count", R.Transfers}, {"bytes", R.TransferBytes}, {"duration_ns", R.TransferNs}}}});
+    Rows.push_back(std::move(Row));
   }
   return {{"depth", V.Depth},
           {"kernel_time_ns", V.KernelNs},

@@ -97,6 +97,10 @@ RangeView buildRangeView(const std::vector<std::string> &Inputs, const Dataset &
 
 void printRangeView(std::ostream &OS, const RangeView &V);
 nlohmann::json rangeViewJson(const RangeView &V);
+/// A row's point in JSON (launches, FLOPs by precision, bytes and AI by
+/// level, GFLOP/s, the limiting roof and the fraction of it, communication
+/// time): the fields --range-json and --rank-json share.
+nlohmann::json rowPointJson(const RangeRow &R);
 /// One candidate per range with a roof.
 std::vector<Candidate> rangeCandidates(const RangeView &V);
 

@@ -574,30 +574,16 @@ void writeRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameW
 json rankViewJson(const RankView &V) {
   json Rows = json::array();
   for (const RankRow &R : V.Rows) {
-    const RangeRow &S = R.Sums;
-    json AI = json::object();
-    for (const auto &[Level, Bytes] : S.BytesByLevel)
-      if (Bytes > 0 && S.Flops > 0)
-        AI[Level] = S.Flops / Bytes;
-    Rows.push_back({{"label", R.Label},
-                    {"rank", R.Rank.empty() ? json(nullptr) : json(R.Rank)},
-                    {"input", R.Input},
-                    {"device", R.Device},
-                    {"device_name", R.DeviceName},
-                    {"launches", S.Launches},
-                    {"kernel_time_ns", S.TimeNs},
-                    {"communication_time_ns", S.CommTimeNs},
-                    {"communication_by_kind", R.CommByLabel},
-                    {"flops", S.Flops},
-                    {"flops_by_precision", S.FlopsByPrecision},
-                    {"bytes_by_level", S.BytesByLevel},
-                    {"ai_by_level", AI},
-                    {"precision", S.Precision},
-                    {"gflops", S.GFlops},
-                    {"attainable_gflops", S.AttainableGFlops},
-                    {"limiting_roof", S.Bound},
-                    {"fraction_of_roof", S.Fraction},
-                    {"p2p", {{"count", R.P2PCopies}, {"bytes", R.P2PBytes}, {"duration_ns", R.P2PNs}}}});
+    json Row = rowPointJson(R.Sums);
+    Row.update({{"label", R.Label},
+                {"rank", R.Rank.empty() ? json(nullptr) : json(R.Rank)},
+                {"input", R.Input},
+                {"device", R.Device},
+                {"device_name", R.DeviceName},
+                {"kernel_time_ns", R.Sums.TimeNs},
+                {"communication_by_kind", R.CommByLabel},
+                {"p2p", {{"count", R.P2PCopies}, {"bytes", R.P2PBytes}, {"duration_ns", R.P2PNs}}}});
+    Rows.push_back(std::move(Row));
   }
   return {{"range_depth", V.RangeDepth},
           {"kernel_time_ns", V.KernelNs},
