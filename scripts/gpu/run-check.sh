@@ -20,6 +20,9 @@
 #   hw-decomposition[-scan]  test/gpu/runtime/hw/cost_decomposition.sh
 #   deep-learning      test/gpu/deep-learning/run.sh     carry build/bin/hroof,
 #                      build/lib/libhroof_rt.so (PyTorch NVTX example, FP32 + AMP, BUDGET_S)
+#   dram               test/gpu/warp/dram-run.sh         carry .carry/warpcorpus (corpus-build.sh
+#                      SRC test/gpu/warp/hecbench-dram.txt), build/bin/hroof,
+#                      build/lib/libhroof_rt.so (DRAM bytes with --cache-control all vs ncu)
 #   multi-gpu          test/gpu/multi-gpu/run.sh         carry build/bin/hroof,
 #                      build/lib/libhroof_rt.so (DDP example under torchrun: NCCL on 2+ GPUs,
 #                      two processes sharing one GPU with gloo otherwise; report --by rank)
@@ -54,6 +57,7 @@ check_command() {
     hw-decomposition-scan) echo "env OUT=$dir bash $HW/cost_decomposition.sh scan" ;;
     deep-learning) echo "env OUT=$dir bash test/gpu/deep-learning/run.sh" ;;
     multi-gpu) echo "env OUT=$dir bash test/gpu/multi-gpu/run.sh" ;;
+    dram) echo "env OUT=$dir bash test/gpu/warp/dram-run.sh" ;;
   esac
 }
 
@@ -81,8 +85,10 @@ for name in "$@"; do
   esac
   echo "$verdict $name (exit $rc, $(( $(date +%s) - start )) s)" | tee -a "$summary"
   tail -15 "$dir/log.txt"
-  tar czf "$OUT/checks.tgz.part" -C "$OUT" --exclude=checks.tgz --exclude=checks.tgz.part . &&
-    mv -f "$OUT/checks.tgz.part" "$OUT/checks.tgz"
+  # Written outside $OUT: a file growing in the folder tar reads makes tar
+  # fail ("file changed as we read it") and the tarball would never be renamed.
+  part=${TMPDIR:-/tmp}/checks-$$.tgz
+  tar czf "$part" -C "$OUT" --exclude=checks.tgz . && mv -f "$part" "$OUT/checks.tgz"
 done
 echo "== run-check: $# check(s), $failed failed"
 cat "$summary"

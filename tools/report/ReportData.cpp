@@ -464,15 +464,42 @@ const char *levelCeiling(const std::string &Level) {
 
 namespace {
 
+/// The counters of an instrumented kernel also see the instrumentation's own
+/// code: ptxas zeroes its accumulators with HFMA2.MMA, which the SASS counters
+/// (and Nsight Compute) call half-precision FMAs. A precision the counters
+/// report and the kernel's exact dynamic counts do not have is named, so that
+/// nobody reads it as the kernel's work.
+void noteCounterOnlyPrecisions(const KernelData &K, KernelAnalysis &A) {
+  auto Dyn = flopsByPrecision(K.Dynamic.Counts, double(K.Dynamic.Launches));
+  for (const auto &[P, V] : A.FlopsByPrecision) {
+    auto It = Dyn.find(P);
+    if (V > 0 && (It == Dyn.end() || It->second == 0))
+      A.Missing.push_back("the counters give " + fmtNum(V) + " " + P +
+                          " FLOPs per launch that the kernel's own code does not have "
+                          "(its dynamic counts: none): the counters of an instrumented "
+                          "build include the instrumentation's code (ptxas's HFMA2.MMA "
+                          "register moves); for counter FLOPs profile the plain build");
+  }
+}
+
 /// FLOPs per launch by precision and time per launch, each from the best
-/// source that has them (counters, dynamic, static; activity, counters).
+/// source that has them (dynamic, counters, static; activity, counters).
 void analyzeFlopsAndTime(const KernelData &K, KernelAnalysis &A) {
   const Flat &C = K.Counters.Counts;
   bool CtrFlops = K.Counters.present() && (hasPrefix(C, "flops.") || hasPrefix(C, "tensor_flops."));
-  // FLOPs.
-  if (CtrFlops) {
+  bool CtrSubset = CtrFlops && K.Counters.Launches < K.Dynamic.Launches;
+  // FLOPs: an instrumented kernel's dynamic counts first (its own exact work;
+  // its counters also count the instrumentation's code), unless a launch limit
+  // gave counters to fewer launches: then the counters, so that FLOPs, bytes
+  // and time come from the same launches (analyzeRate).
+  if (K.Dynamic.present() && !CtrSubset) {
+    A.FlopSource = "dynamic";
+    A.FlopsByPrecision = flopsByPrecision(K.Dynamic.Counts, double(K.Dynamic.Launches));
+  } else if (CtrFlops) {
     A.FlopSource = "counters";
     A.FlopsByPrecision = flopsByPrecision(C, double(K.Counters.Launches));
+    if (K.Dynamic.present())
+      noteCounterOnlyPrecisions(K, A);
   } else if (K.Dynamic.present()) {
     A.FlopSource = "dynamic";
     A.FlopsByPrecision = flopsByPrecision(K.Dynamic.Counts, double(K.Dynamic.Launches));

@@ -116,9 +116,11 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "all: before the counter range of each profiled launch, a read-only "
        "kernel streams a buffer twice the L2's size through it (outside the "
        "range), so the launch's DRAM bytes are its compulsory traffic, as with "
-       "Nsight Compute's default --cache-control all; none: the caches keep "
-       "what earlier kernels left, as in the application (not yet validated on "
-       "a GPU)"},
+       "Nsight Compute's default --cache-control all, when the metric set takes "
+       "one replay pass (e.g. --counters dram__bytes_read.sum,"
+       "dram__bytes_write.sum; with more passes the memory restored between "
+       "them leaves dirty lines in the L2 and DRAM writes run high); none: the "
+       "caches keep what earlier kernels left, as in the application"},
       {"HROOF_COUNTERS_PER_SHAPE", "counters-per-shape", SettingKind::Int, "0",
        "N > 0: hardware counters only for the first N launches of each launch "
        "shape (kernel, grid, block, dynamic shared memory) on each device; the "

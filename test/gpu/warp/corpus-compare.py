@@ -13,6 +13,7 @@ inside the bounds where it is not, and mismatches; the model's reasons. With
 --details, every (launch, quantity) pair goes to FILE. Exit status 1 on any
 mismatch."""
 import argparse
+import gzip
 import json
 import os
 import re
@@ -40,7 +41,8 @@ def base_name(name):
 
 
 def read_profile(path):
-    with open(path) as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
         text = f.read()
     try:
         doc = json.loads(text)
@@ -50,12 +52,15 @@ def read_profile(path):
     return [r for r in doc.get("launches", [])]
 
 
-def matched_launches(d, name):
+def matched_launches(d, name, profile="profile.json"):
     """(base kernel name, occurrence i, ncu metrics, launch record or None)
     for each of ncu's rows in launch order, matched per kernel with the
-    profile's records in launch order; nothing when either file is missing."""
+    records of NAME.PROFILE (or NAME.PROFILE.gz) in launch order; nothing when
+    either file is missing."""
     ncu = os.path.join(d, name + ".ncu.csv")
-    prof = os.path.join(d, name + ".profile.json")
+    prof = os.path.join(d, name + "." + profile)
+    if not os.path.exists(prof):
+        prof += ".gz"
     if not (os.path.exists(ncu) and os.path.exists(prof)):
         return
     _, rows = read_ncu_csv(ncu)
