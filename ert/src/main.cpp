@@ -283,7 +283,7 @@ void print_table(Results &R, double clock_mhz) {
                            {"flops", "tensor_f64", {"cublas_f64", "peak_f64"}},
                            {"bandwidth", "l1", {"peak_l1", "peak_l1_tag"}},
                            {"bandwidth", "shared", {"peak_l1"}},
-                           {"bandwidth", "l2", {"peak_l2"}},
+                           {"bandwidth", "l2", {"peak_l2", "l2_grid_stride", "l2_l1_allocating"}},
                            {"bandwidth", "hbm", {"copy_d2d", "peak_hbm"}}};
   std::printf("hroof-ert: %s, %d SMs, clock %.0f MHz during the run%s\n", D.name.c_str(),
               D.sm_count, clock_mhz, C.quick ? " (quick)" : "");
