@@ -273,7 +273,7 @@ void measure_l2(Results &R) {
     if (ws <= D.l2_bytes * 4 / 5 && (!C.quick || (ws & (ws - 1)) == 0))
       sizes.push_back(ws);
   struct Best {
-    double gbs = 0, clock_mhz = 0;
+    double gbs = 0;
     std::string where;
   } best, diag;
   for (size_t ws : sizes) {
@@ -296,10 +296,9 @@ void measure_l2(Results &R) {
         Best &into = sh.l1_bypass ? best : diag;
         std::string where = human_bytes(ws) + " working set, " + sh.name + ", " +
                             human_bytes(slice) + " per block, " + std::to_string(p.blocks) +
-                            " blocks (" + std::to_string(p.blocks_per_sm) + " per SM), " +
-                            fmt(b.clock_mhz, 0) + " MHz";
+                            " blocks (" + std::to_string(p.blocks_per_sm) + " per SM)";
         if (b.verified && b.rate_g() > into.gbs)
-          into = {b.rate_g(), b.clock_mhz, where};
+          into = {b.rate_g(), where};
         if (sh.l1_bypass && b.verified)
           ws_best = std::max(ws_best, b.rate_g());
       }
@@ -331,8 +330,6 @@ void measure_l2(Results &R) {
           "L1 bypassed (ld.global.cg), so every byte counted (blocks x slice bytes) is requested "
           "from L2; median of " +
           std::to_string(C.reps) + " launches; all points in l2_sweep.csv");
-  R.ceil_bw["l2"]["clock_mhz"] = std::round(best.clock_mhz);
-  R.clock_of["l2"] = best.clock_mhz;
 }
 
 // Copy kernel and cudaMemcpy: the d2d reference, and the HBM ceiling where the copy beats the
