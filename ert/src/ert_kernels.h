@@ -69,6 +69,27 @@ Bench bench_shared(size_t smem_bytes, double target_ms, int reps);
 constexpr int kGlobalReadVariants = 3;
 extern const char *const kGlobalReadVariantNames[kGlobalReadVariants];
 Bench bench_global_read(size_t ws_bytes, double target_ms, int reps, int variant);
+// L2 sweep: a grid of r * (ws / slice) blocks, block b reading slice b % (ws / slice) of the
+// working set once, each element by one thread (so every slice is read r times per launch and
+// all blocks share the working set, which stays in L2). Bytes per launch = r * ws, the bytes
+// the loads request; with an L1-bypassing load (l1_bypass) every one of them goes to L2.
+struct L2Shape {
+  const char *name;
+  int load_bytes; // 16: ld.global.cg.v4; 8: ld.global.cg.v2 or ld.global.nc.v2
+  bool l1_bypass; // false: ld.global.nc.v2, which may hit in L1 (diagnostic, not a ceiling)
+  int unroll;     // independent loads in flight per thread
+  int threads;    // per block
+};
+struct L2Point {
+  Bench b;
+  size_t slice_bytes = 0;
+  long long blocks = 0;  // grid size of one launch
+  int blocks_per_sm = 0; // resident blocks per SM (occupancy API)
+};
+int l2_shape_count();
+L2Shape l2_shape(int i);
+// slice must be a multiple of load_bytes * unroll * threads and divide ws.
+L2Point bench_l2_slice(size_t ws, size_t slice, int shape, double target_ms, int reps);
 // Copy kernel (read + write, bytes counted both ways).
 Bench bench_copy_kernel(size_t bytes_each, int reps);
 // cudaMemcpyAsync device to device (read + write counted).

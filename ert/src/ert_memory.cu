@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// hroof-ert: memory bandwidth (L1, shared memory, L2/HBM read sweeps, copy kernel,
-// cudaMemcpy) and the FLOPs-per-byte (ridge) sweep, each kernel checking what it read.
+// hroof-ert: memory bandwidth (L1, shared memory, L2/HBM read sweeps, the L2 slice sweep,
+// copy kernel, cudaMemcpy) and the FLOPs-per-byte (ridge) sweep, each kernel checking what it read.
 // Compiled by clang 22 in CUDA mode for sm_80, sm_89 and sm_90a (ert/CMakeLists.txt).
 #include "ert_common.cuh"
+
+#include <type_traits>
 
 namespace ert {
 
@@ -315,6 +317,128 @@ Bench bench_memcpy_d2d(size_t bytes, int reps) {
   b.verified = h[1] == 0;
   b.check = "destination compared word by word: " + std::to_string(h[1]) + " wrong";
   return b;
+}
+
+// ---------------------------------------------------------------------------------------
+// L2 sweep: every block reads one slice of the working set, slice = blockIdx.x % nslices, so
+// the slices are shared by many blocks and the working set stays in L2. A launch has
+// r * nslices blocks (r calibrated), so each slice is read r times per launch.
+// ---------------------------------------------------------------------------------------
+__device__ __forceinline__ uint2 ld_cg_v2(const uint2 *p) {
+  uint2 v;
+  asm volatile("ld.global.cg.v2.u32 {%0,%1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ uint2 ld_nc_v2(const uint2 *p) {
+  uint2 v;
+  asm volatile("ld.global.nc.v2.u32 {%0,%1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ uint32_t vsum(uint2 v) { return v.x + v.y; }
+// LOAD 0: ld.global.cg.v4 (16 B); 1: ld.global.cg.v2 (8 B); 2: ld.global.nc.v2 (8 B, may be
+// served by L1: the load gpu-l2-cache's compiler emits; a diagnostic, never the ceiling).
+template <int LOAD> using L2Elem = std::conditional_t<LOAD == 0, uint4, uint2>;
+template <int LOAD> __device__ __forceinline__ L2Elem<LOAD> ld_l2(const L2Elem<LOAD> *p) {
+  if constexpr (LOAD == 0)
+    return ld_cg_nohint(p);
+  else if constexpr (LOAD == 1)
+    return ld_cg_v2(p);
+  else
+    return ld_nc_v2(p);
+}
+
+// One atomic per block (a grid of up to ~10^5 blocks: per-warp atomics would cost L2 time).
+__device__ __forceinline__ void block_sum_add(unsigned long long *cnt, uint32_t acc) {
+  __shared__ uint32_t part[32];
+  uint32_t s = __reduce_add_sync(0xffffffffu, acc);
+  if ((threadIdx.x & 31) == 0)
+    part[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    uint32_t t = threadIdx.x < blockDim.x / 32 ? part[threadIdx.x] : 0;
+    t = __reduce_add_sync(0xffffffffu, t);
+    if (threadIdx.x == 0)
+      atomicAdd((unsigned int *)cnt, t);
+  }
+}
+
+// Resident threads per SM (sm_86 and sm_89: 1536), to keep MINB within what the SM can hold.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890)
+constexpr int kL2MaxThreadsPerSm = 1536;
+#else
+constexpr int kL2MaxThreadsPerSm = 2048;
+#endif
+
+// slice_elems is a multiple of UNR * THREADS: each thread issues UNR independent loads per
+// step, and every element of the slice is loaded by exactly one thread of the block.
+template <int LOAD, int UNR, int THREADS, int MINB>
+__global__ void __launch_bounds__(THREADS, std::min(MINB, kL2MaxThreadsPerSm / THREADS))
+    k_l2_slice(const uint4 *__restrict__ base, unsigned slice_elems, unsigned nslices,
+               unsigned long long *cnt, unsigned long long *clk) {
+  using E = L2Elem<LOAD>;
+  ClockProbe cp;
+  cp.start();
+  const E *p = reinterpret_cast<const E *>(base) + (size_t)(blockIdx.x % nslices) * slice_elems;
+  uint32_t acc = 0;
+  for (unsigned i = threadIdx.x; i < slice_elems; i += UNR * THREADS) {
+    E v[UNR];
+#pragma unroll
+    for (int u = 0; u < UNR; ++u)
+      v[u] = ld_l2<LOAD>(p + i + u * THREADS);
+#pragma unroll
+    for (int u = 0; u < UNR; ++u)
+      acc += vsum(v[u]);
+  }
+  if (blockIdx.x % 32 == 0) // fewer same-address atomics; blocks last microseconds, so the
+    cp.stop(clk);           // clock of this sweep is coarse (l2_sweep.csv only)
+  block_sum_add(cnt, acc);
+}
+
+using L2Kernel = void (*)(const uint4 *, unsigned, unsigned, unsigned long long *,
+                          unsigned long long *);
+struct L2ShapeDef {
+  L2Shape s;
+  L2Kernel k;
+};
+static const L2ShapeDef kL2Shapes[] = {
+    {{"cg16_u4_t1024", 16, true, 4, 1024}, k_l2_slice<0, 4, 1024, 2>},
+    {{"cg16_u8_t512", 16, true, 8, 512}, k_l2_slice<0, 8, 512, 2>},
+    {{"cg8_u8_t1024", 8, true, 8, 1024}, k_l2_slice<1, 8, 1024, 2>},
+    {{"nc8_u8_t1024", 8, false, 8, 1024}, k_l2_slice<2, 8, 1024, 2>},
+};
+int l2_shape_count() { return sizeof(kL2Shapes) / sizeof(kL2Shapes[0]); }
+L2Shape l2_shape(int i) { return kL2Shapes[i].s; }
+
+L2Point bench_l2_slice(size_t ws, size_t slice, int shape, double target_ms, int reps) {
+  ensure_scratch(1024);
+  const L2ShapeDef &d = kL2Shapes[shape];
+  const size_t step = (size_t)d.s.load_bytes * d.s.unroll * d.s.threads;
+  if (slice % step || ws % slice || slice / d.s.load_bytes > 0xffffffffu)
+    throw CudaError("l2 sweep: slice " + std::to_string(slice) + " must be a multiple of " +
+                    std::to_string(step) + " and divide the working set " + std::to_string(ws));
+  const uint4 *p = (const uint4 *)get_buf(ws);
+  const unsigned nslices = (unsigned)(ws / slice);
+  const unsigned slice_elems = (unsigned)(slice / d.s.load_bytes);
+  L2Point pt;
+  pt.slice_bytes = slice;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pt.blocks_per_sm, d.k, d.s.threads, 0));
+  auto launch = [&](long long r) {
+    d.k<<<(unsigned)(r * nslices), d.s.threads>>>(p, slice_elems, nslices, g_s.cnt, g_s.clk);
+  };
+  // probe: about 2 GiB read (a quarter of a millisecond at 8 TB/s)
+  long long r = calibrate(launch, std::max<long long>(1, (2ll << 30) / (long long)ws), target_ms);
+  r = std::min<long long>(std::max<long long>(r, 1), 0x7fffffffll / nslices);
+  pt.blocks = r * nslices;
+  zero_counters();
+  pt.b.ms = time_median([&] { launch(r); }, reps);
+  pt.b.clock_mhz = read_clock_mhz();
+  pt.b.work = (double)ws * r; // each of the nslices slices read by r blocks
+  unsigned long long h[4];
+  read_counters(h);
+  // reps+1 launches since zero_counters (warm-up + reps), each reads the buffer r times.
+  uint32_t want = (uint32_t)((uint64_t)index_sum(ws / 4) * (uint64_t)(r * (reps + 1)));
+  pt.b.check = sum_check((uint32_t)h[0], want, &pt.b.verified);
+  return pt;
 }
 
 // FLOPs-per-byte sweep: F dependent FMAs per loaded float (4 per float4, 4 float4 in flight).

@@ -41,9 +41,10 @@ struct Peaks {
 int parse_options(int argc, char **argv, Peaks *peaks) {
   CLI::App app{
       "hroof-ert: empirical roofline toolkit. Measures the GPU's ceilings (FMA on CUDA cores for\n"
-      "f64/f32/half2/bf162, Tensor Cores per input type, L1/shared/L2/HBM bandwidth from "
+      "f64/f32/half2/bf162, Tensor Cores per input type, L1/shared/HBM bandwidth from "
       "working-set\n"
-      "sweeps with plateau detection, the FLOPs-per-byte ridge) beside references measured in the\n"
+      "sweeps with plateau detection, L2 bandwidth as the best point of an L2 sweep over working\n"
+      "sets and kernel shapes, the FLOPs-per-byte ridge) beside references measured in the\n"
       "same run (cuBLASLt GEMM per precision, device-to-device copy, hardware peaks at the "
       "measured\n"
       "clock), and writes OUT/machine.json plus the raw sweeps as CSV. Progress goes to stderr;\n"
@@ -52,14 +53,14 @@ int parse_options(int argc, char **argv, Peaks *peaks) {
   std::string only_s;
   app.set_version_flag("--version", "hroof-ert " HROOF_VERSION);
   app.add_option("--out", C.out, "output directory (created if missing)")->capture_default_str();
-  app.add_flag("--quick", C.quick,
-               "coarser sweeps and shorter launches (H100: about 1.5 s instead of 10 s)");
+  app.add_flag("--quick", C.quick, "coarser sweeps and shorter launches");
   app.add_option("--device", C.device, "CUDA device index")
       ->capture_default_str()
       ->check(CLI::Range(0, 1023));
   app.add_option(
       "--only", only_s,
-      "comma-separated subset of groups to run: fma,tensor,l1,shared,global,copy,ridge,cublas "
+      "comma-separated subset of groups to run: fma,tensor,l1,shared,global,l2,copy,ridge,"
+      "cublas "
       "(default: all)");
   app.add_option(
          "--peaks", C.peaks_path,
@@ -69,7 +70,8 @@ int parse_options(int argc, char **argv, Peaks *peaks) {
       ->check(CLI::ExistingFile);
   app.add_flag("--no-cublas", C.no_cublas, "skip the cuBLASLt references");
   app.add_option("--global-ws", C.global_ws,
-                 "run the L2/HBM sweep at this one working-set size in bytes (for profiling)");
+                 "run the global (grid-stride L2/HBM) sweep at this one working-set size in "
+                 "bytes (for profiling)");
   app.add_flag("--ncu-probe", C.probe,
                "launch a few short benchmark kernels and exit (target for ncu's peak query)");
   try {
@@ -81,15 +83,15 @@ int parse_options(int argc, char **argv, Peaks *peaks) {
     return 2;
   }
   if (!only_s.empty()) {
-    static const std::set<std::string> groups = {"fma",    "tensor", "l1",    "shared",
-                                                 "global", "copy",   "ridge", "cublas"};
+    static const std::set<std::string> groups = {"fma", "tensor", "l1",    "shared", "global",
+                                                 "l2",  "copy",   "ridge", "cublas"};
     std::stringstream ss(only_s);
     std::string g;
     while (std::getline(ss, g, ',')) {
       if (!groups.count(g)) {
         std::fprintf(stderr,
                      "hroof-ert: error: --only: unknown group '%s' "
-                     "(fma,tensor,l1,shared,global,copy,ridge,cublas)\n",
+                     "(fma,tensor,l1,shared,global,l2,copy,ridge,cublas)\n",
                      g.c_str());
         return 2;
       }
@@ -281,7 +283,7 @@ void print_table(Results &R, double clock_mhz) {
                            {"flops", "tensor_f64", {"cublas_f64", "peak_f64"}},
                            {"bandwidth", "l1", {"peak_l1", "peak_l1_tag"}},
                            {"bandwidth", "shared", {"peak_l1"}},
-                           {"bandwidth", "l2", {"peak_l2"}},
+                           {"bandwidth", "l2", {"peak_l2", "l2_grid_stride", "l2_l1_allocating"}},
                            {"bandwidth", "hbm", {"copy_d2d", "peak_hbm"}}};
   std::printf("hroof-ert: %s, %d SMs, clock %.0f MHz during the run%s\n", D.name.c_str(),
               D.sm_count, clock_mhz, C.quick ? " (quick)" : "");
@@ -346,6 +348,8 @@ int run(int argc, char **argv) {
     measure_shared(R);
   if (want("global"))
     measure_global(R);
+  if (want("l2"))
+    measure_l2(R);
   if (want("copy"))
     measure_copy(R);
   if (want("ridge"))

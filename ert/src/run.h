@@ -75,6 +75,7 @@ void measure_tensor(Results &R);
 void measure_l1(Results &R);
 void measure_shared(Results &R);
 void measure_global(Results &R);
+void measure_l2(Results &R);
 void measure_copy(Results &R);
 void measure_ridge(Results &R);
 void measure_cublas(Results &R);

@@ -11,6 +11,8 @@
 #   ert-quick          test/ert/gpu_quick.sh             carry build/bin/hroof-ert
 #   ert[-MODE]         ert/run_on_gpu.sh $ERT_BIN $OUT/NAME MODE (MODE: both (default),
 #                      quick, full, l2profile; ERT_BIN default build/bin)
+#   ert-l2compare      scripts/gpu/ert-l2compare.sh    carry .carry/ertl2 (hroof-ert, or set
+#                      ERT_L2_BIN), .carry/l2bench (gpu-benches' gpu-l2-cache, its README.txt)
 #   case-study         case-studies/run.sh               carry .carry/case (case-studies/build.sh)
 #   hw-crosscheck      test/gpu/runtime/hw/counters-crosscheck.sh          carry .carry/hw
 #   hw-nocache         test/gpu/runtime/hw/counters-nocache-crosscheck.sh  carry .carry/hw
@@ -47,6 +49,7 @@ check_command() {
     runtime-smoke) echo "env HROOF_RT_LOGS=$dir bash test/gpu/runtime/run.sh $ROOT/build" ;;
     ert-quick) echo "bash test/ert/gpu_quick.sh ${ERT_BIN:-$ROOT/build/bin}/hroof-ert $dir/quick" ;;
     ert) echo "bash ert/run_on_gpu.sh ${ERT_BIN:-$ROOT/build/bin} $dir both" ;;
+    ert-l2compare) echo "bash scripts/gpu/ert-l2compare.sh $dir" ;;
     ert-*) echo "bash ert/run_on_gpu.sh ${ERT_BIN:-$ROOT/build/bin} $dir ${name#ert-}" ;;
     case-study) echo "env OUT=$dir bash case-studies/run.sh" ;;
     hw-crosscheck) echo "env OUT=$dir bash $HW/counters-crosscheck.sh" ;;

@@ -14,5 +14,9 @@ for k in ["f64", "f32", "f16", "bf16"]:
     assert m["ceilings"]["flops"][k]["value"] > 0, k
 for k in ["l1", "shared", "l2", "hbm"]:
     assert m["ceilings"]["bandwidth"][k]["value"] > 0, k
+# the L2 ceiling is the slice sweep's best point, at least the grid-stride plateau
+assert "l2_sweep.csv" in m["files"], "no l2_sweep.csv"
+g = m["references"].get("l2_grid_stride", {}).get("value", 0)
+assert m["ceilings"]["bandwidth"]["l2"]["value"] >= g, "l2 ceiling below l2_grid_stride"
 print("ok")
 PY
