@@ -15,6 +15,8 @@
 #   inst  hroof run --counters roofline --cache-control all on NAME.inst (the
 #         static model beside the counters: hroof report --static)
 # then test/gpu/warp/dram-compare.py (run here or where hroof is built).
+# ONLY="NAME..." runs only those programs; MODES (default "roof dram") picks
+# the hroof runs.
 # Writes $OUT/dram/ and rewrites $OUT/dram.tgz after each program; stops
 # starting programs after BUDGET_S seconds (default 420).
 set -uo pipefail
@@ -34,6 +36,8 @@ mkdir -p "$O"
 LAUNCHES=${LAUNCHES:-10}
 BUDGET_S=${BUDGET_S:-420}
 STATIC_PROGRAMS=${STATIC_PROGRAMS:-babelstream stencil1d softmax}
+ONLY=${ONLY:-}
+MODES=${MODES:-roof dram}
 DRAM=dram__bytes_read.sum,dram__bytes_write.sum
 T0=$(date +%s)
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ncu --version | tail -1
@@ -54,12 +58,13 @@ hroof_run() { # MODE BINARY COUNTERS ARGS...
 }
 while read -r name args; do
   [[ -z $name || $name == \#* ]] && continue
+  [[ -n $ONLY && " $ONLY " != *" $name "* ]] && continue
   if [ $(( $(date +%s) - T0 )) -gt "$BUDGET_S" ]; then echo "$name: skipped (budget)" >>"$O/status.txt"; continue; fi
   [ -x "$C/bin/$name.plain" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
   {
     echo -n "$name:"
-    hroof_run roof "$C/bin/$name.plain" roofline $args
-    hroof_run dram "$C/bin/$name.plain" "$DRAM" $args
+    [[ " $MODES " == *" roof "* ]] && hroof_run roof "$C/bin/$name.plain" roofline $args
+    [[ " $MODES " == *" dram "* ]] && hroof_run dram "$C/bin/$name.plain" "$DRAM" $args
     (cd "$WORK" && timeout 180 ncu --clock-control none --cache-control all --csv \
        --launch-count "$LAUNCHES" --metrics "$DRAM" "$C/bin/$name.plain" $args \
        >"$O/$name.ncu.csv" 2>"$O/$name.ncu.stderr")
