@@ -23,16 +23,6 @@ const unsigned AllTypes = (1u << tensorTypeMetrics().size()) - 1;
 
 } // namespace
 
-std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code) {
-  auto LT = std::make_shared<LearnedTypes>();
-  LT->Types = std::move(Types);
-  LT->Code = Code;
-  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
-    if (LT->Types.Types.count(tensorTypeMetrics()[I]))
-      LT->Mask |= 1u << I;
-  return LT;
-}
-
 void HardwareCounters::off(const std::string &Why) {
   Runtime &T = rt();
   if (Enabled.exchange(false)) {

@@ -38,17 +38,6 @@ namespace rt {
 struct FuncInfo;
 struct InFlight;
 
-/// A kernel's learned tensor types, and the same as a mask over
-/// tensorTypeMetrics() (the key of its context's HwConfig); Code: the
-/// kernel's code hash, its key in the tensor-type cache (0: unknown).
-struct LearnedTypes {
-  TensorTypes Types;
-  unsigned Mask = 0;
-  uint64_t Code = 0;
-};
-
-std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code);
-
 /// One metric list of a context: a host object configured with it (for
 /// evaluation), its config image and a counter-data image for one range.
 struct HwConfig {
