@@ -91,6 +91,8 @@ struct AppTypes {
   std::shared_ptr<const LearnedTypes> Types;
   uint64_t Code = 0;
   std::string Mangled, Name;
+  std::string Chip;
+  std::vector<std::string> TypeMetrics; ///< the tensor type metrics the chip has
 };
 
 /// What a launch does in application mode.
