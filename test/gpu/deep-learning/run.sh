@@ -14,7 +14,8 @@
 # Outputs under $OUT (default ./dl-out): log.txt, summary.txt, times.tsv,
 # <mode>-<run>.{stdout,stderr,json}, reports/; $OUT/deep-learning.tgz rewritten
 # after each step. Budget: BUDGET_S (default 290) seconds; a step that does not
-# fit is skipped and says so. Exit: 0, 77 when no GPU / torch / binaries.
+# fit is skipped and says so. PLAN=cost runs only what the cost target needs,
+# three times (see cost_plan below). Exit: 0, 77 when no GPU / torch / binaries.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
@@ -80,33 +81,72 @@ report() {
 }
 
 TC=$OUT/tensor-types.tsv # learned Tensor Core types, shared by the runs (first run: cold)
-for mode in fp32 amp; do
-  flag=""; [ $mode = amp ] && flag=--amp
-  run $mode plain 1 120 python3 "$SCRIPT" --steps "$STEPS" $flag
-  run $mode step10 1 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
-    --output "$OUT/$mode-step10-1.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
-  report $mode step10
-  # One profiled launch per launch shape (HROOF_COUNTERS_PER_SHAPE): the cost target.
-  run $mode step10shape 1 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
-    --counters-per-shape 1 --output "$OUT/$mode-step10shape-1.json" -- \
-    python3 "$SCRIPT" --steps "$STEPS" $flag
-  report $mode step10shape
-done
-for mode in fp32 amp; do
-  flag=""; [ $mode = amp ] && flag=--amp
-  run $mode all 1 100 "$HROOF" run --type-cache "$TC" --output "$OUT/$mode-all-1.json" -- \
-    python3 "$SCRIPT" --steps "$STEPS" $flag
-  report $mode all
-done
-# Repeats for medians, while the budget lasts (plain, then --range).
-for rep in 2 3; do
+# PLAN=full: every kind of run once, then repeats of plain and --range.
+full_plan() {
   for mode in fp32 amp; do
     flag=""; [ $mode = amp ] && flag=--amp
-    run $mode plain $rep 120 python3 "$SCRIPT" --steps "$STEPS" $flag
-    run $mode step10 $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
-      --output "$OUT/$mode-step10-$rep.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+    run $mode plain 1 120 python3 "$SCRIPT" --steps "$STEPS" $flag
+    run $mode step10 1 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+      --output "$OUT/$mode-step10-1.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+    report $mode step10
+    # One profiled launch per launch shape (HROOF_COUNTERS_PER_SHAPE): the cost target.
+    run $mode step10shape 1 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+      --counters-per-shape 1 --output "$OUT/$mode-step10shape-1.json" -- \
+      python3 "$SCRIPT" --steps "$STEPS" $flag
+    report $mode step10shape
   done
-done
+  for mode in fp32 amp; do
+    flag=""; [ $mode = amp ] && flag=--amp
+    run $mode all 1 100 "$HROOF" run --type-cache "$TC" --output "$OUT/$mode-all-1.json" -- \
+      python3 "$SCRIPT" --steps "$STEPS" $flag
+    report $mode all
+  done
+  # Repeats for medians, while the budget lasts (plain, then --range).
+  for rep in 2 3; do
+    for mode in fp32 amp; do
+      flag=""; [ $mode = amp ] && flag=--amp
+      run $mode plain $rep 120 python3 "$SCRIPT" --steps "$STEPS" $flag
+      run $mode step10 $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+        --output "$OUT/$mode-step10-$rep.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+    done
+  done
+}
+# PLAN=cost: what the cost target needs, with medians. Per mode, three rounds of
+# plain, --range 'step 10' --counters-per-shape 1 and the same with --replay
+# application side by side (the first round's type cache is cold), then every
+# step with --counters-per-shape 1, then
+# one --range 'step 10' with counters for every launch (the old default).
+cost_plan() {
+  for mode in fp32 amp; do
+    flag=""; [ $mode = amp ] && flag=--amp
+    for rep in 1 2 3; do
+      run $mode plain $rep 120 python3 "$SCRIPT" --steps "$STEPS" $flag
+      run $mode step10shape $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+        --counters-per-shape 1 --output "$OUT/$mode-step10shape-$rep.json" -- \
+        python3 "$SCRIPT" --steps "$STEPS" $flag
+      # The same with application replay: one-pass ranges, each group on a later
+      # launch of the shape (steps 11.. complete step 10's shapes).
+      run $mode step10app $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+        --counters-per-shape 1 --replay application --verbose 1 \
+        --output "$OUT/$mode-step10app-$rep.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+    done
+    report $mode step10shape
+    report $mode step10app
+    run $mode allshape 1 150 "$HROOF" run --type-cache "$TC" --counters-per-shape 1 \
+      --output "$OUT/$mode-allshape-1.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+    report $mode allshape
+  done
+  for mode in fp32 amp; do
+    flag=""; [ $mode = amp ] && flag=--amp
+    run $mode step10 1 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+      --output "$OUT/$mode-step10-1.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+  done
+}
+case ${PLAN:-full} in
+  full) full_plan ;;
+  cost) cost_plan ;;
+  *) log "unknown PLAN '${PLAN}' (full or cost)"; exit 2 ;;
+esac
 python3 - "$OUT/times.tsv" <<'PY' | tee -a "$S"
 import csv, statistics, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t") if r["rc"] == "0"]
@@ -115,11 +155,28 @@ for r in rows:
     med.setdefault((r["mode"], r["run"]), []).append(float(r["wall_s"]))
 for mode in ("fp32", "amp"):
     plain = statistics.median(med.get((mode, "plain"), [float("nan")]))
-    for run in ("plain", "step10", "all"):
+    for run in ("plain", "step10", "step10shape", "step10app", "all", "allshape"):
         v = med.get((mode, run))
         if v:
             m = statistics.median(v)
             print("%s %-7s wall median %.2f s over %d run(s): %.2fx plain" % (mode, run, m, len(v), m / plain))
 PY
+# Application replay: where its time went and how many records completed.
+for mode in fp32 amp; do
+  for f in "$OUT/$mode"-step10app-*.json; do
+    [ -s "$f" ] || continue
+    python3 - "$f" <<'PY' | tee -a "$S"
+import json, sys
+p = json.load(open(sys.argv[1]))
+ls = p.get("launches", [])
+full = sum(1 for l in ls if l.get("counters") and "counters_incomplete" not in l)
+inc = sum(1 for l in ls if "counters_incomplete" in l)
+print("%s: %d records, %d with complete counters, %d counters_incomplete" % (sys.argv[1].split("/")[-1], len(ls), full, inc))
+for n in p.get("notes", []):
+    if n.startswith("hardware counters:") or n.startswith("application replay"):
+        print("  " + n)
+PY
+  done
+done
 pack
 exit 0
