@@ -551,7 +551,8 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
                               ? *static_cast<const CUresult *>(CB->functionReturnValue)
                               : CUDA_SUCCESS;
   // First: close the range (it covers the launch only).
-  if (IF->Hw)
+  bool HadRange = IF->Hw != nullptr;
+  if (HadRange)
     T.Hw.onLaunchExit(*IF, LaunchResult);
   if (IF->AppDone) { // an earlier launch's record, complete with this group
     PendingLaunch Completed;
@@ -561,7 +562,7 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
   }
   if (IF->NoRecord)
     return; // a replay launch outside HROOF_RANGE: counters only
-  if (IF->App && !IF->AppNewRecord && LR.HwProblem.empty())
+  if (HadRange && IF->App && !IF->AppNewRecord && LR.HwProblem.empty())
     LR.HwProblem = "application replay: this launch collected counter group " +
                    std::to_string(IF->App->Group + 1) + " of " +
                    std::to_string(IF->App->Groups) + " for launch " +

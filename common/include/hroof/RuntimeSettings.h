@@ -72,7 +72,10 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "regular expression (searched, not anchored) are profiled; empty: all"},
       {"HROOF_LAUNCH_LIMIT", "launch-limit", SettingKind::Int, "100",
        "launches of each kernel recorded one by one in the profile; later "
-       "launches only enter the kernel's aggregate (bounded memory)"},
+       "launches only enter the kernel's aggregate (bounded memory); also the "
+       "most launches of each kernel (per device) given hardware counters: "
+       "with --replay application the most records, not counting the launches "
+       "that collect their other counter groups"},
       {"HROOF_COUNTING", "counting", SettingKind::Bool, "1",
        "read the dynamic counters of instrumented kernels (0: durations only; "
        "instrumented kernels then run without the per-launch reset and "
