@@ -516,6 +516,10 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
   for (auto &[Mask, Cfg] : C->Configs)
     if (Cfg->Host.initialized())
       Cfg->Host.deinitialize();
+  for (auto &[Mask, Groups] : C->AppGroups)
+    for (auto &Cfg : Groups)
+      if (Cfg->Host.initialized())
+        Cfg->Host.deinitialize();
 }
 
 /// At exit nothing is torn down (the driver may already be); a launch of
