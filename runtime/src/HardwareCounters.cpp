@@ -23,16 +23,6 @@ const unsigned AllTypes = (1u << tensorTypeMetrics().size()) - 1;
 
 } // namespace
 
-std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code) {
-  auto LT = std::make_shared<LearnedTypes>();
-  LT->Types = std::move(Types);
-  LT->Code = Code;
-  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
-    if (LT->Types.Types.count(tensorTypeMetrics()[I]))
-      LT->Mask |= 1u << I;
-  return LT;
-}
-
 void HardwareCounters::off(const std::string &Why) {
   Runtime &T = rt();
   if (Enabled.exchange(false)) {
@@ -47,6 +37,14 @@ void HardwareCounters::onInit() {
   Set = parseCountersSetting(T.S.Counters);
   Limit = T.S.LaunchLimit;
   PerShape = T.S.CountersPerShape;
+  AppMode = T.S.AppReplay;
+  // Application mode checks (or learns) a kernel's tensor types on the
+  // assembled counters of a record, as kernel mode does on one range's.
+  if (AppMode)
+    App.setTypeCheck([this](const AppTypes &K, const std::map<std::string, double> &V,
+                            std::vector<std::string> &Zero) {
+      return Set.LearnTensorTypes ? checkTypes(K, V, Zero) : std::string();
+    });
   if (!Set.Problem.empty()) {
     logLine("%s; ignored", Set.Problem.c_str());
     if (T.P)
@@ -307,6 +305,13 @@ std::string HardwareCounters::flushL2(InFlight &IF) {
 }
 
 bool HardwareCounters::onLaunchEnter(InFlight &IF) {
+  bool Ok = enterRange(IF);
+  if (!Ok && IF.App)
+    App.failed(*IF.App); // a later launch of the shape collects the group
+  return Ok;
+}
+
+bool HardwareCounters::enterRange(InFlight &IF) {
   HwContext *C = &context(IF.Ctx);
   std::unique_lock<std::mutex> Lock(C->M);
   if (!Enabled || C->Failed)
@@ -322,9 +327,8 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
       return false;
     }
   }
-  unsigned Mask = typeMask(IF, *C);
   HwConfig *Cfg = nullptr;
-  std::string E = config(*C, Mask, Cfg);
+  std::string E = IF.App ? appConfig(IF, *C, Cfg) : config(*C, typeMask(IF, *C), Cfg);
   // A range profiler object replays every range with the pass count of the
   // first config it ran (seen on the H100: 2-pass ranges after an 8-pass one
   // cost as much as 8-pass ones, with the right values; more passes than the
@@ -372,27 +376,41 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   return true;
 }
 
-std::string HardwareCounters::checkTypes(InFlight &IF, HwContext &C,
+AppTypes HardwareCounters::kernelTypes(const InFlight &IF, const HwContext &C) const {
+  AppTypes K;
+  K.Learning = IF.HwLearning;
+  K.Types = IF.HwTypes;
+  K.Code = IF.HwCode;
+  K.Mangled = IF.F->Mangled;
+  K.Name = IF.F->Name;
+  K.Chip = C.Chip;
+  for (const std::string &T : tensorTypeMetrics())
+    if (std::find(C.Metrics.begin(), C.Metrics.end(), T) != C.Metrics.end())
+      K.TypeMetrics.push_back(T);
+  return K;
+}
+
+std::string HardwareCounters::checkTypes(const AppTypes &K,
                                          const std::map<std::string, double> &Values,
                                          std::vector<std::string> &InferredZero) {
   std::string TypesProblem;
   std::lock_guard<std::mutex> L(M);
-  if (IF.HwLearning) {
-    auto LT = makeLearned(learnTensorTypes(Values), IF.HwCode);
-    if (CacheOn && IF.HwCode)
-      Cache.put(C.Chip, IF.HwCode, IF.F->Mangled, LT->Types);
-    Learned[IF.F->Mangled] = std::move(LT);
-  } else if ((TypesProblem = checkTensorTypes(IF.HwTypes->Types, Values)).empty()) {
-    for (const std::string &T : tensorTypeMetrics())
-      if (!Values.count(T) && std::find(C.Metrics.begin(), C.Metrics.end(), T) != C.Metrics.end())
+  if (K.Learning) {
+    auto LT = makeLearned(learnTensorTypes(Values), K.Code);
+    if (CacheOn && K.Code)
+      Cache.put(K.Chip, K.Code, K.Mangled, LT->Types);
+    Learned[K.Mangled] = std::move(LT);
+  } else if ((TypesProblem = checkTensorTypes(K.Types->Types, Values)).empty()) {
+    for (const std::string &T : K.TypeMetrics)
+      if (!Values.count(T))
         InferredZero.push_back(T);
   } else {
-    Learned.erase(IF.F->Mangled); // its next launch collects every type
-    if (CacheOn && IF.HwTypes->Code)
-      Cache.erase(C.Chip, IF.HwTypes->Code, IF.F->Mangled);
+    Learned.erase(K.Mangled); // its next launch collects every type
+    if (CacheOn && K.Types->Code)
+      Cache.erase(K.Chip, K.Types->Code, K.Mangled);
     if (!RelearnReported) {
       RelearnReported = true;
-      std::string Msg = "hardware counters: kernel " + IF.R.Name + ": " + TypesProblem +
+      std::string Msg = "hardware counters: kernel " + K.Name + ": " + TypesProblem +
                         "; its tensor types are relearned";
       logLine("%s", Msg.c_str());
       if (rt().P)
@@ -417,14 +435,18 @@ void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_
     else
       Values[Cfg.Metrics[I]] = V[I];
   }
-  std::vector<std::string> InferredZero;
-  std::string TypesProblem;
-  if (Set.LearnTensorTypes)
-    TypesProblem = checkTypes(IF, C, Values, InferredZero);
   {
     std::lock_guard<std::mutex> L(M);
     ++RangesByPasses[IF.HwPasses];
   }
+  if (IF.App) {
+    appDeliver(IF, std::move(Values), NotEvaluated);
+    return;
+  }
+  std::vector<std::string> InferredZero;
+  std::string TypesProblem;
+  if (Set.LearnTensorTypes)
+    TypesProblem = checkTypes(kernelTypes(IF, C), Values, InferredZero);
   LR.Hw = countersToJson(Values, InferredZero);
   if (!TypesProblem.empty())
     (*LR.Hw)["tensor_flops_problem"] = TypesProblem;
@@ -457,6 +479,8 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
       LR.Error = std::string("kernel failed: ") + cuErr(Q);
     LR.HwProblem = E;
     C.Failed = true;
+    if (IF.App)
+      App.failed(*IF.App);
     IF.HwLock.unlock();
     off("kernel " + LR.Name + " (launch " + std::to_string(LR.Correlation) + "): " + E +
         (LR.Error.empty() ? "" : " after " + LR.Error));
@@ -469,6 +493,8 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
                                : "not all replay passes were submitted";
   else
     evaluate(IF, C, Cfg, Ranges);
+  if (IF.App && !LR.HwProblem.empty())
+    App.failed(*IF.App);
   ExitNs += nowNs() - T1;
   IF.HwLock.unlock();
 }
@@ -490,6 +516,10 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
   for (auto &[Mask, Cfg] : C->Configs)
     if (Cfg->Host.initialized())
       Cfg->Host.deinitialize();
+  for (auto &[Mask, Groups] : C->AppGroups)
+    for (auto &Cfg : Groups)
+      if (Cfg->Host.initialized())
+        Cfg->Host.deinitialize();
 }
 
 /// At exit nothing is torn down (the driver may already be); a launch of
@@ -536,6 +566,12 @@ void HardwareCounters::onFinish() {
     T.P->note(Buf);
     if (T.S.Verbose >= 1)
       logLine("%s", Buf);
+    if (AppMode) {
+      std::string Note = appReplayNote(*this);
+      T.P->note(Note);
+      if (T.S.Verbose >= 1)
+        logLine("%s", Note.c_str());
+    }
   }
   std::lock_guard<std::mutex> L(M);
   if (CacheOn) {

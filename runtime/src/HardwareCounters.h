@@ -13,6 +13,7 @@
 #ifndef HROOF_RUNTIME_HARDWARECOUNTERS_H
 #define HROOF_RUNTIME_HARDWARECOUNTERS_H
 
+#include "ApplicationReplay.h"
 #include "HwMetrics.h"
 #include "L2Flush.h"
 #include "RangeProfiler.h"
@@ -37,17 +38,6 @@ namespace rt {
 
 struct FuncInfo;
 struct InFlight;
-
-/// A kernel's learned tensor types, and the same as a mask over
-/// tensorTypeMetrics() (the key of its context's HwConfig); Code: the
-/// kernel's code hash, its key in the tensor-type cache (0: unknown).
-struct LearnedTypes {
-  TensorTypes Types;
-  unsigned Mask = 0;
-  uint64_t Code = 0;
-};
-
-std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code);
 
 /// One metric list of a context: a host object configured with it (for
 /// evaluation), its config image and a counter-data image for one range.
@@ -74,6 +64,9 @@ struct HwContext {
   std::map<unsigned, std::unique_ptr<HwConfig>> Configs;
   HwConfig *DataCfg = nullptr; ///< the list Target last sized counter data for
   size_t ObjPasses = 0;        ///< pass count of the configs Target runs (0: none yet)
+  /// HROOF_REPLAY=application: the one-pass groups of each metric list (by
+  /// the same type mask as Configs), planned at first use.
+  std::map<unsigned, std::vector<std::unique_ptr<HwConfig>>> AppGroups;
   ReplayPolicy Policy;         ///< when Target's object is re-created for fewer passes
 };
 
@@ -122,13 +115,26 @@ struct HardwareCounters {
   uint64_t codeHash(const std::string &Mangled);
   std::string ProfilerInitProblem;
 
+  /// HROOF_REPLAY=application (ApplicationReplay.h; set once in onInit).
+  bool AppMode = false;
+  ApplicationReplay App;
+  std::atomic<uint64_t> AppPlanNs{0}, AppOracleCalls{0}, AppReplayOutside{0};
+  std::string AppPlans; ///< "mask M: G groups" for the notes (under M)
+  /// Application mode's take(): the launch's role for the shape's records
+  /// (\p InRange: HROOF_RANGE selects it); a new record only within the
+  /// launch and per-shape limits, which count records, not replay launches.
+  AppRole takeApp(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3],
+                  const unsigned Block[3], unsigned SharedMem, bool InRange, AppTicket &T,
+                  std::string &Shape);
+
   void onInit();
   /// Whether this launch gets counters: under the launch limit of its
   /// kernel on this context and, with HROOF_COUNTERS_PER_SHAPE, under that
   /// of its shape (launchShapeKey of the grid, block and shared memory).
   bool take(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3], const unsigned Block[3],
             unsigned SharedMem);
-  /// Opens the range (context setup on first use). False: no range.
+  /// Opens the range (context setup on first use). False: no range (an
+  /// application-replay group it was to collect is given back).
   bool onLaunchEnter(InFlight &IF);
   /// HROOF_CACHE_CONTROL=all: flushes the L2 before IF's range ("" or why not).
   std::string flushL2(InFlight &IF);
@@ -145,6 +151,18 @@ struct HardwareCounters {
   std::string config(HwContext &C, unsigned TypeMask, HwConfig *&Out);
 
 private:
+  bool enterRange(InFlight &IF);
+  /// Application mode: the one-pass groups of \p Mask's list, planned with
+  /// CUPTI's pass counts at first use ("" or why not).
+  std::string appGroups(HwContext &C, unsigned Mask, std::vector<HwConfig *> &Out);
+  /// Application mode: the config of IF's group (a new record starts here).
+  std::string appConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg);
+  /// Application mode, launch exit: the group's values to IF's record.
+  void appDeliver(InFlight &IF, std::map<std::string, double> Values,
+                  const std::string &NotEvaluated);
+  /// A HwConfig for \p Metrics (host object, config image, pass count).
+  std::string makeConfig(HwContext &C, const std::vector<std::string> &Metrics,
+                         std::unique_ptr<HwConfig> &Out);
   /// Launch enter, step by step.
   HwContext &context(CUcontext Ctx);
   unsigned typeMask(InFlight &IF, const HwContext &C);
@@ -152,11 +170,16 @@ private:
   std::string startRange(HwContext &C, HwConfig &Cfg, uint64_t (&Ts)[4]);
   /// Launch exit: checks (or learns) the kernel's tensor types against the
   /// range's \p Values; returns the problem found ("" if none).
-  std::string checkTypes(InFlight &IF, HwContext &C, const std::map<std::string, double> &Values,
+  std::string checkTypes(const AppTypes &K, const std::map<std::string, double> &Values,
                          std::vector<std::string> &InferredZero);
+  /// What checkTypes needs of IF's kernel.
+  AppTypes kernelTypes(const InFlight &IF, const HwContext &C) const;
   /// Launch exit: the values of a decoded range into the launch record.
   void evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_t Ranges);
 };
+
+/// The finish note of HROOF_REPLAY=application (AppReplayCounters.cpp).
+std::string appReplayNote(HardwareCounters &H);
 
 } // namespace rt
 } // namespace hroof

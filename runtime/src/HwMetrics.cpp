@@ -292,5 +292,15 @@ void addCounters(nlohmann::json &Sum, const nlohmann::json &Add) {
   }
 }
 
+std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code) {
+  auto LT = std::make_shared<LearnedTypes>();
+  LT->Types = std::move(Types);
+  LT->Code = Code;
+  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
+    if (LT->Types.Types.count(tensorTypeMetrics()[I]))
+      LT->Mask |= 1u << I;
+  return LT;
+}
+
 } // namespace rt
 } // namespace hroof

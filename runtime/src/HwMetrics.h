@@ -15,7 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -64,6 +66,17 @@ struct TensorTypes {
   std::set<std::string> Types; ///< nonzero tensorTypeMetrics()
   std::set<std::string> Pipes; ///< nonzero tensorPipeMetrics()
 };
+
+/// A kernel's learned tensor types, and the same as a mask over
+/// tensorTypeMetrics() (the key of its context's HwConfig); Code: the
+/// kernel's code hash, its key in the tensor-type cache (0: unknown).
+struct LearnedTypes {
+  TensorTypes Types;
+  unsigned Mask = 0;
+  uint64_t Code = 0;
+};
+
+std::shared_ptr<const LearnedTypes> makeLearned(TensorTypes Types, uint64_t Code);
 
 /// Learns from one launch's values (all type and pipe metrics collected).
 TensorTypes learnTensorTypes(const std::map<std::string, double> &Values);

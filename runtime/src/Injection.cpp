@@ -138,6 +138,9 @@ std::optional<Issued> takeIssued(uint32_t Correlation, std::initializer_list<Iss
 
 void finalize(PendingLaunch &&PL) {
   Runtime &T = rt();
+  // HROOF_REPLAY=application: a record waits for its counters' other groups.
+  if (T.Hw.AppMode && T.Hw.App.hold(PL.R))
+    return;
   if (T.P)
     T.P->addLaunch(PL.R);
   T.reportWriteError();
@@ -268,6 +271,18 @@ void finish() {
   for (PendingLaunch &PL : Left) {
     Untimed += !PL.HaveActivity;
     finalize(std::move(PL));
+  }
+  // Records still missing one-pass groups: written with what they have and
+  // counters_incomplete, never silently partial.
+  std::vector<LaunchRecord> Incomplete = T.Hw.App.takeIncomplete();
+  if (T.P && !Incomplete.empty()) {
+    for (const LaunchRecord &R : Incomplete)
+      T.P->addLaunch(R);
+    std::string Why = "application replay: " + std::to_string(Incomplete.size()) +
+                      " record(s) written with counters_incomplete (their shape ran too few "
+                      "times to collect every one-pass group)";
+    logLine("%s", Why.c_str());
+    T.P->note(Why);
   }
   NvtxRanges::Stats RS = T.Ranges.stats();
   if (T.P && RS.UnbalancedPops)

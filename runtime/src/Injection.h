@@ -107,6 +107,15 @@ struct InFlight {
   uint64_t HwCode = 0;                         ///< learning: the kernel's code hash (0: unknown)
   size_t HwPasses = 0;                         ///< passes the range is replayed with
   uint64_t HwT = 0;                            ///< when the range was started
+  /// HROOF_REPLAY=application: the group this launch collects, for which
+  /// record; AppShape: its shape key; NoRecord: a replay launch outside
+  /// HROOF_RANGE (counters only); AppTimeNs: its group's duration;
+  /// AppDone: a record its group completed, to write after the range.
+  std::optional<AppTicket> App;
+  bool AppNewRecord = false, NoRecord = false;
+  std::string AppShape;
+  std::optional<uint64_t> AppTimeNs;
+  std::optional<LaunchRecord> AppDone;
   LaunchRecord R;
   LaunchShape Shape;
   EvalEnv Env;

@@ -286,6 +286,9 @@ void readArgs(const LaunchArgs &A, InFlight &IF) {
   }
 }
 
+void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
+                        const CUpti_CallbackData *CB);
+
 void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   Runtime &T = rt();
   *CB->correlationData = 0;
@@ -297,8 +300,13 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   if (!F->Selected)
     return;
   std::string Range;
-  if (!noteIssued(CB->correlationId, IssueKind::Launch, Range))
-    return; // outside the ranges HROOF_RANGE selects: ignored entirely
+  if (!noteIssued(CB->correlationId, IssueKind::Launch, Range)) {
+    // Outside the ranges HROOF_RANGE selects: ignored entirely, except as a
+    // replay launch of application replay.
+    if (T.Hw.AppMode && T.Hw.Enabled && F->Communication.empty())
+      replayOutsideRange(A, std::move(F), CB);
+    return;
+  }
   bool Count = F->Instrumented && T.Counting;
   if (!Count && !T.Hw.Enabled)
     return;
@@ -308,11 +316,21 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
   if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE)
     return; // captured into a graph: reported from activity, not counted
-  bool Hw = T.Hw.Enabled && F->Communication.empty() &&
-            T.Hw.take(*F, CB->context, A.Grid, A.Block, A.SharedMem);
+  AppTicket Ticket;
+  AppRole Role = AppRole::None;
+  std::string Shape;
+  bool Hw = false;
+  if (T.Hw.Enabled && F->Communication.empty())
+    Hw = T.Hw.AppMode ? (Role = T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, true,
+                                             Ticket, Shape)) != AppRole::None
+                      : T.Hw.take(*F, CB->context, A.Grid, A.Block, A.SharedMem);
   if (!Count && !Hw)
     return;
   auto IF = std::make_unique<InFlight>();
+  if (Role == AppRole::Replay)
+    IF->App = Ticket;
+  IF->AppNewRecord = Role == AppRole::Record;
+  IF->AppShape = std::move(Shape);
   IF->F = F;
   IF->Stream = Stream;
   IF->Ctx = CB->context;
@@ -363,6 +381,39 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   // Last: nothing of the runtime's own runs inside the range.
   if (Hw)
     T.Hw.onLaunchEnter(*IF);
+  *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
+}
+
+/// HROOF_REPLAY=application: a launch outside HROOF_RANGE whose shape has a
+/// record missing a group collects that group (counters only: no record, no
+/// dynamic counts; its activity record is dropped as out of range).
+void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
+                        const CUpti_CallbackData *CB) {
+  Runtime &T = rt();
+  CUstream Stream = A.Stream;
+  if (!Stream && A.PerThread)
+    Stream = CU_STREAM_PER_THREAD;
+  CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE)
+    return;
+  AppTicket Ticket;
+  std::string Shape;
+  if (T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, false, Ticket, Shape) !=
+      AppRole::ReplayOnly)
+    return;
+  auto IF = std::make_unique<InFlight>();
+  IF->F = F;
+  IF->Stream = Stream;
+  IF->Ctx = CB->context;
+  IF->PerThread = A.PerThread;
+  IF->App = Ticket;
+  IF->NoRecord = true;
+  IF->AppShape = std::move(Shape);
+  IF->R.Mangled = F->Mangled;
+  IF->R.Name = F->Name;
+  IF->R.Correlation = CB->correlationId;
+  if (!T.Hw.onLaunchEnter(*IF))
+    return; // the group is given back (onLaunchEnter)
   *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
 }
 
@@ -500,8 +551,22 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
                               ? *static_cast<const CUresult *>(CB->functionReturnValue)
                               : CUDA_SUCCESS;
   // First: close the range (it covers the launch only).
-  if (IF->Hw)
+  bool HadRange = IF->Hw != nullptr;
+  if (HadRange)
     T.Hw.onLaunchExit(*IF, LaunchResult);
+  if (IF->AppDone) { // an earlier launch's record, complete with this group
+    PendingLaunch Completed;
+    Completed.R = std::move(*IF->AppDone);
+    IF->AppDone.reset();
+    finalize(std::move(Completed));
+  }
+  if (IF->NoRecord)
+    return; // a replay launch outside HROOF_RANGE: counters only
+  if (HadRange && IF->App && !IF->AppNewRecord && LR.HwProblem.empty())
+    LR.HwProblem = "application replay: this launch collected counter group " +
+                   std::to_string(IF->App->Group + 1) + " of " +
+                   std::to_string(IF->App->Groups) + " for launch " +
+                   std::to_string(IF->App->Record);
   if (LaunchResult != CUDA_SUCCESS) {
     LR.Error = std::string("launch failed: ") + cuErr(LaunchResult);
     if (LR.Instrumented)
@@ -519,11 +584,16 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
             LR.Error.empty() ? "" : ": ", LR.Error.c_str());
   // A replayed launch gets no activity record (seen on the H100 with CUDA
   // 13): its duration is the range's gpu__time_duration.sum.
+  // Application replay: the group's own duration (the record's counters are
+  // assembled later).
   bool FromCounters = false;
-  if (LR.Hw && LR.Hw->contains("time_ns")) {
+  std::optional<uint64_t> CounterNs = IF->AppTimeNs;
+  if (LR.Hw && LR.Hw->contains("time_ns"))
+    CounterNs = (*LR.Hw)["time_ns"].get<uint64_t>();
+  if (CounterNs) {
     LR.Timed = true;
     LR.DurationFromCounters = true;
-    LR.DurationNs = (*LR.Hw)["time_ns"].get<uint64_t>();
+    LR.DurationNs = *CounterNs;
     LR.Device = int64_t(IF->Device);
     uint32_t StreamId = 0;
     if (cuptiGetStreamIdEx(IF->Ctx, IF->Stream, IF->PerThread ? 1 : 0, &StreamId) == CUPTI_SUCCESS)

@@ -57,6 +57,10 @@ Settings Settings::fromEnvironment() {
   if (!parseCacheControl(Cache, S.FlushL2))
     S.Problems.push_back(checkRtSetting(RtSetting::CacheControl, Cache) + "; using " +
                          rtSettingInfo(RtSetting::CacheControl).Default);
+  std::string Replay = rtSettingText(RtSetting::Replay);
+  if (!parseReplayMode(Replay, S.AppReplay))
+    S.Problems.push_back(checkRtSetting(RtSetting::Replay, Replay) + "; using " +
+                         rtSettingInfo(RtSetting::Replay).Default);
   return S;
 }
 
@@ -75,7 +79,8 @@ nlohmann::json Settings::toJson() const {
           {"type_cache", TypeCache},
           {"range", Range},
           {"cache_control", FlushL2 ? "all" : "none"},
-          {"counters_per_shape", CountersPerShape}};
+          {"counters_per_shape", CountersPerShape},
+          {"replay", AppReplay ? "application" : "kernel"}};
 }
 
 /// The first of \p Vars that is set and not empty, with its name.
@@ -254,6 +259,8 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
   }
   if (R.Hw) {
     J["counters"] = *R.Hw;
+    if (!R.HwIncomplete.empty())
+      J["counters_incomplete"] = R.HwIncomplete;
   } else if (R.HwTried) {
     J["counters"] = nullptr;
     J["counters_problem"] = R.HwProblem;
@@ -285,7 +292,10 @@ void KernelAggregate::add(const LaunchRecord &R) {
     for (int I = 0; I < NumCounters; ++I)
       Dynamic[I] += (*R.Dynamic)[I];
   }
-  if (R.Hw) {
+  // Counters missing some of their one-pass groups (HROOF_REPLAY=application,
+  // counters_incomplete) would add partial sums: counted as no counters.
+  bool HwComplete = R.Hw && R.HwIncomplete.empty();
+  if (HwComplete) {
     ++HwLaunches;
     addCounters(HwTotal, *R.Hw);
   }
@@ -300,7 +310,7 @@ void KernelAggregate::add(const LaunchRecord &R) {
     for (int I = 0; I < NumCounters; ++I)
       Dv.Dynamic[I] += (*R.Dynamic)[I];
   }
-  if (R.Hw) {
+  if (HwComplete) {
     ++Dv.HwLaunches;
     addCounters(Dv.HwTotal, *R.Hw);
   }

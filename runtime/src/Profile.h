@@ -52,6 +52,7 @@ struct Settings {
   std::string Range;                 ///< HROOF_RANGE: NVTX range path regex
   bool FlushL2 = false;              ///< HROOF_CACHE_CONTROL=all (L2Flush.h)
   int64_t CountersPerShape = 0;      ///< HROOF_COUNTERS_PER_SHAPE (0: off)
+  bool AppReplay = false;            ///< HROOF_REPLAY=application (ApplicationReplay.h)
   std::vector<std::string> Problems;
 
   static Settings fromEnvironment();
@@ -129,6 +130,9 @@ struct LaunchRecord {
   bool DurationFromCounters = false;                 ///< DurationNs is gpu__time_duration.sum
   std::optional<nlohmann::json> Hw;                  ///< "counters" (HwMetrics.h)
   std::string HwProblem;                             ///< why no counters (when tried)
+  /// HROOF_REPLAY=application: the one-pass groups still missing at exit
+  /// ("counters_incomplete"; Hw then holds only the keys of the groups it has).
+  std::vector<std::string> HwIncomplete;
   std::string Range; ///< NVTX range path at the launch (hroof/RangePath.h)
 };
 

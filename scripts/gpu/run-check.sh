@@ -8,6 +8,8 @@
 #   gpu-suite          test/gpu/run.sh                   carry .carry/gpu (test/gpu/build.sh)
 #   examples-overhead  test/gpu/examples-overhead.sh     carry build/examples
 #   runtime-smoke      test/gpu/runtime/run.sh build     carry build/bin, build/lib
+#   app-replay         test/gpu/runtime/app-replay.sh build  carry build/bin, build/lib
+#                      (kernel vs application replay counters on hroof-rt-fake repeat)
 #   ert-quick          test/ert/gpu_quick.sh             carry build/bin/hroof-ert
 #   ert[-MODE]         ert/run_on_gpu.sh $ERT_BIN $OUT/NAME MODE (MODE: both (default),
 #                      quick, full, l2profile; ERT_BIN default build/bin)
@@ -47,6 +49,7 @@ check_command() {
     gpu-suite) echo "env OUT=$dir bash test/gpu/run.sh" ;;
     examples-overhead) echo "bash test/gpu/examples-overhead.sh" ;;
     runtime-smoke) echo "env HROOF_RT_LOGS=$dir bash test/gpu/runtime/run.sh $ROOT/build" ;;
+    app-replay) echo "env OUT=$dir bash test/gpu/runtime/app-replay.sh $ROOT/build" ;;
     ert-quick) echo "bash test/ert/gpu_quick.sh ${ERT_BIN:-$ROOT/build/bin}/hroof-ert $dir/quick" ;;
     ert) echo "bash ert/run_on_gpu.sh ${ERT_BIN:-$ROOT/build/bin} $dir both" ;;
     ert-l2compare) echo "bash scripts/gpu/ert-l2compare.sh $dir" ;;

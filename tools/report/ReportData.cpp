@@ -102,13 +102,17 @@ public:
   }
 
   /// Warps of instrumented launches with counters: the flush of the
-  /// instrumentation adds one 8-byte atomic per warp and counter there.
+  /// instrumentation adds one 8-byte atomic per warp and counter there. A
+  /// launch whose counters miss one-pass groups (counters_incomplete,
+  /// --replay application) is counted like one without counters, as the
+  /// runtime's aggregates count it.
   void addCounterWarps(const nlohmann::json &Launches) {
     for (size_t I = 0; I < Launches.size(); ++I) {
       const auto &L = Launches[I];
       std::string Where = "/launches/" + std::to_string(I);
       if (!L.is_object() || !F.flag(L, Where, "instrumented") || !L.contains("counters") ||
-          L["counters"].is_null() || !L.contains("grid") || !L.contains("block") ||
+          L["counters"].is_null() || L.contains("counters_incomplete") || !L.contains("grid") ||
+          !L.contains("block") ||
           !L.contains("kernel") || !L["kernel"].is_string())
         continue;
       double Blocks = 1, Threads = 1;

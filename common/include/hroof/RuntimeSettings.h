@@ -54,6 +54,7 @@ enum class RtSetting {
   Range,
   CacheControl,
   CountersPerShape,
+  Replay,
   Count
 };
 
@@ -71,7 +72,10 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "regular expression (searched, not anchored) are profiled; empty: all"},
       {"HROOF_LAUNCH_LIMIT", "launch-limit", SettingKind::Int, "100",
        "launches of each kernel recorded one by one in the profile; later "
-       "launches only enter the kernel's aggregate (bounded memory)"},
+       "launches only enter the kernel's aggregate (bounded memory); also the "
+       "most launches of each kernel (per device) given hardware counters: "
+       "with --replay application the most records, not counting the launches "
+       "that collect their other counter groups"},
       {"HROOF_COUNTING", "counting", SettingKind::Bool, "1",
        "read the dynamic counters of instrumented kernels (0: durations only; "
        "instrumented kernels then run without the per-launch reset and "
@@ -127,7 +131,21 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "other launches keep their activity durations and the report counts them "
        "at their kernel's mean (a training step repeats few shapes many times, "
        "and every profiled launch costs its replay passes); 0: every launch up "
-       "to the launch limit"},
+       "to the launch limit; with --replay application: the first N launches "
+       "of each shape are recorded with complete counters, each gathered from "
+       "as many launches of that shape as the metric set has one-pass groups"},
+      {"HROOF_REPLAY", "replay", SettingKind::String, "kernel",
+       "kernel: each profiled launch is replayed once per counter pass (CUPTI "
+       "saves and restores device memory when there are several); application: "
+       "the metric set is split into groups that need one pass each and group g "
+       "is collected on the g-th launch of the same shape (kernel, grid, block, "
+       "dynamic shared memory, device), like Nsight Compute's --replay-mode "
+       "application: no memory save/restore; the recorded launch's counters are "
+       "assembled from those launches (time and clock metrics from its own), and "
+       "with --range launches outside the range serve as further passes (no "
+       "record); a record still missing groups at exit is written with "
+       "counters_incomplete. --launch-limit and --counters-per-shape count "
+       "recorded launches, not the launches that complete them"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");
@@ -207,6 +225,18 @@ inline bool parseCacheControl(const std::string &T, bool &FlushAll) {
   return true;
 }
 
+/// HROOF_REPLAY: "kernel" or "application" (\p Application), case-insensitive.
+/// Returns false (and leaves \p Application) when the text is neither.
+inline bool parseReplayMode(const std::string &T, bool &Application) {
+  std::string L;
+  for (char C : T)
+    L += char(C >= 'A' && C <= 'Z' ? C - 'A' + 'a' : C);
+  if (L != "kernel" && L != "application")
+    return false;
+  Application = L == "application";
+  return true;
+}
+
 /// Checks \p Text against the setting's kind; returns "" or a message.
 inline std::string checkRtSetting(RtSetting S, const std::string &Text) {
   const RuntimeSettingInfo &I = rtSettingInfo(S);
@@ -225,6 +255,10 @@ inline std::string checkRtSetting(RtSetting S, const std::string &Text) {
     if (S == RtSetting::CacheControl)
       return parseCacheControl(Text, B) ? ""
                                         : std::string(I.Env) + "='" + Text + "' is not all or none";
+    if (S == RtSetting::Replay)
+      return parseReplayMode(Text, B) ? ""
+                                      : std::string(I.Env) + "='" + Text +
+                                            "' is not kernel or application";
     if (S == RtSetting::Counters) // roofline | none | METRIC,... (HwMetrics.h)
       for (char C : Text)
         if (!((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') ||

@@ -112,8 +112,9 @@ full_plan() {
   done
 }
 # PLAN=cost: what the cost target needs, with medians. Per mode, three rounds of
-# plain and --range 'step 10' --counters-per-shape 1 side by side (the first
-# round's type cache is cold), then every step with --counters-per-shape 1, then
+# plain, --range 'step 10' --counters-per-shape 1 and the same with --replay
+# application side by side (the first round's type cache is cold), then every
+# step with --counters-per-shape 1, then
 # one --range 'step 10' with counters for every launch (the old default).
 cost_plan() {
   for mode in fp32 amp; do
@@ -123,8 +124,14 @@ cost_plan() {
       run $mode step10shape $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
         --counters-per-shape 1 --output "$OUT/$mode-step10shape-$rep.json" -- \
         python3 "$SCRIPT" --steps "$STEPS" $flag
+      # The same with application replay: one-pass ranges, each group on a later
+      # launch of the shape (steps 11.. complete step 10's shapes).
+      run $mode step10app $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+        --counters-per-shape 1 --replay application --verbose 1 \
+        --output "$OUT/$mode-step10app-$rep.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
     done
     report $mode step10shape
+    report $mode step10app
     run $mode allshape 1 150 "$HROOF" run --type-cache "$TC" --counters-per-shape 1 \
       --output "$OUT/$mode-allshape-1.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
     report $mode allshape
@@ -148,11 +155,28 @@ for r in rows:
     med.setdefault((r["mode"], r["run"]), []).append(float(r["wall_s"]))
 for mode in ("fp32", "amp"):
     plain = statistics.median(med.get((mode, "plain"), [float("nan")]))
-    for run in ("plain", "step10", "step10shape", "all", "allshape"):
+    for run in ("plain", "step10", "step10shape", "step10app", "all", "allshape"):
         v = med.get((mode, run))
         if v:
             m = statistics.median(v)
             print("%s %-7s wall median %.2f s over %d run(s): %.2fx plain" % (mode, run, m, len(v), m / plain))
 PY
+# Application replay: where its time went and how many records completed.
+for mode in fp32 amp; do
+  for f in "$OUT/$mode"-step10app-*.json; do
+    [ -s "$f" ] || continue
+    python3 - "$f" <<'PY' | tee -a "$S"
+import json, sys
+p = json.load(open(sys.argv[1]))
+ls = p.get("launches", [])
+full = sum(1 for l in ls if l.get("counters") and "counters_incomplete" not in l)
+inc = sum(1 for l in ls if "counters_incomplete" in l)
+print("%s: %d records, %d with complete counters, %d counters_incomplete" % (sys.argv[1].split("/")[-1], len(ls), full, inc))
+for n in p.get("notes", []):
+    if n.startswith("hardware counters:") or n.startswith("application replay"):
+        print("  " + n)
+PY
+  done
+done
 pack
 exit 0

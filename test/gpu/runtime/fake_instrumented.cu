@@ -7,16 +7,18 @@
 // thread adds its own known counts with atomics; the static model says the
 // same, so the runtime must report dynamic == static == hand-derived.
 //
-//   fake_instrumented [main|fault|nosync]
+//   fake_instrumented [main|fault|nosync|repeat [ROUNDS]]
 // main: saxpy launches through cudaLaunchKernel (several sizes, 4 host threads
 //       on 4 streams), cudaLaunchKernelEx, cooperative launch, a CUDA graph
 //       (captured, launched twice), and an uninstrumented kernel.
 // fault: an instrumented kernel that traps; the program reports the error and
 //        exits 3 (the runtime must keep the launches before it).
 // nosync: launches and returns from main without synchronizing.
+// repeat: two kernels of one shape each, ROUNDS (16) launches each.
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -182,8 +184,31 @@ static int runNoSync() {
   return 0; // no cudaDeviceSynchronize
 }
 
+/// Two shapes launched ROUNDS times each with the same arguments: what
+/// application replay (HROOF_REPLAY=application) gathers its groups from;
+/// kernel and application replay must agree on their counters
+/// (test/gpu/runtime/app-replay.sh).
+static int runRepeat(int Rounds) {
+  const int N = 1 << 22;
+  float *X, *Y;
+  CHECK(cudaMalloc(&X, N * sizeof(float)));
+  CHECK(cudaMalloc(&Y, N * sizeof(float)));
+  CHECK(cudaMemset(X, 0, N * sizeof(float)));
+  CHECK(cudaMemset(Y, 0, N * sizeof(float)));
+  for (int R = 0; R < Rounds; ++R) {
+    fake_saxpy<<<N / 256, 256>>>(N, 2.0f, X, Y);
+    plain_scale<<<N / 256, 256>>>(Y, N);
+  }
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::printf("fake_instrumented: repeat %d done\n", Rounds);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *Mode = argc > 1 ? argv[1] : "main";
+  if (!std::strcmp(Mode, "repeat"))
+    return runRepeat(argc > 2 ? std::atoi(argv[2]) : 16);
   if (!std::strcmp(Mode, "fault"))
     return runFault();
   if (!std::strcmp(Mode, "nosync"))

@@ -1,0 +1,187 @@
+//===- AppReplayCounters.cpp - application replay on the range profiler ---===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The CUDA side of HROOF_REPLAY=application (ApplicationReplay.h has the
+// records and the grouping): which role a launch takes, the one-pass groups
+// of a context's metric lists planned with CUPTI's own pass counts
+// (cuptiProfilerHostGetNumOfPasses, no GPU work), the config of the group a
+// launch collects, and the delivery of its values. The range itself is the
+// same as in kernel mode (HardwareCounters.cpp), with one pass: CUPTI then
+// neither saves nor restores device memory.
+//===----------------------------------------------------------------------===//
+#include "Injection.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace hroof {
+namespace rt {
+
+AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3],
+                                  const unsigned Block[3], unsigned SharedMem, bool InRange,
+                                  AppTicket &T, std::string &Shape) {
+  char CtxText[32];
+  snprintf(CtxText, sizeof CtxText, " ctx=%p", (void *)Ctx);
+  Shape = launchShapeKey(F.Mangled, Grid, Block, SharedMem) + CtxText;
+  // The limits of take(), counting records only: a replay launch is a pass
+  // of an earlier record, not a launch profiled on its own.
+  auto Take = [&] {
+    std::lock_guard<std::mutex> L(M);
+    int64_t &N = Taken[{F.Mangled, Ctx}];
+    if (N >= Limit)
+      return false;
+    if (PerShape > 0) {
+      int64_t &S = TakenPerShape[{Shape, Ctx}];
+      if (S >= PerShape)
+        return false;
+      ++S;
+    }
+    ++N;
+    return true;
+  };
+  AppRole Role = App.role(Shape, InRange, Take, T);
+  if (Role == AppRole::ReplayOnly)
+    ++AppReplayOutside;
+  return Role;
+}
+
+std::string HardwareCounters::makeConfig(HwContext &C, const std::vector<std::string> &Metrics,
+                                         std::unique_ptr<HwConfig> &Out) {
+  auto H = std::make_unique<HwConfig>();
+  H->Metrics = Metrics;
+  for (const std::string &Name : H->Metrics)
+    H->Names.push_back(Name.c_str());
+  if (std::string E = H->Host.initialize(C.Chip, C.Avail); !E.empty())
+    return E;
+  HwConfig &X = *H;
+  Out = std::move(H); // owned from here on (torn down with the context)
+  if (std::string E = X.Host.configure(X.Names, X.Config, X.Passes); !E.empty())
+    return E;
+  size_t DataSize = 0;
+  if (std::string E = C.Target.counterDataSize(X.Names, DataSize); !E.empty())
+    return E;
+  X.Data.resize(DataSize);
+  C.DataCfg = &X;
+  return "";
+}
+
+std::string HardwareCounters::appGroups(HwContext &C, unsigned Mask,
+                                        std::vector<HwConfig *> &Out) {
+  auto &Slot = C.AppGroups[Mask];
+  if (Slot.empty()) {
+    uint64_t T0 = nowNs();
+    TensorTypes Types;
+    for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
+      if (Mask & (1u << I))
+        Types.Types.insert(tensorTypeMetrics()[I]);
+    std::vector<std::string> Metrics = metricsForTypes(C.Metrics, Types);
+    // CUPTI's pass count of a trial list: a host object takes metrics but
+    // never drops them, so each trial gets its own (no GPU work). Memoized:
+    // first fit asks about the same lists again.
+    std::map<std::vector<std::string>, size_t> Memo;
+    std::string OracleError;
+    PassOracle Passes = [&](const std::vector<std::string> &Ms) -> size_t {
+      auto [It, New] = Memo.emplace(Ms, 0);
+      if (!New)
+        return It->second;
+      ++AppOracleCalls;
+      RangeProfilerHost H;
+      std::vector<const char *> Names;
+      for (const std::string &N : Ms)
+        Names.push_back(N.c_str());
+      std::vector<uint8_t> Image;
+      size_t P = 0;
+      std::string E = H.initialize(C.Chip, C.Avail);
+      if (E.empty())
+        E = H.configure(Names, Image, P);
+      if (H.initialized())
+        H.deinitialize();
+      if (!E.empty() && OracleError.empty())
+        OracleError = E;
+      return It->second = E.empty() ? P : 0;
+    };
+    GroupPlan Plan = planOnePassGroups(Metrics, Passes);
+    if (!OracleError.empty())
+      return "application replay: planning the one-pass groups: " + OracleError;
+    for (const auto &G : Plan.Groups) {
+      std::unique_ptr<HwConfig> Cfg;
+      std::string E = makeConfig(C, G, Cfg);
+      if (Cfg)
+        Slot.push_back(std::move(Cfg));
+      if (!E.empty())
+        return E;
+    }
+    uint64_t Ns = nowNs() - T0;
+    AppPlanNs += Ns;
+    char Buf[256];
+    snprintf(Buf, sizeof Buf, "%s%zu metrics -> %zu one-pass groups (%.0f ms to plan)",
+             Mask == (1u << tensorTypeMetrics().size()) - 1 ? "every tensor type: " : "",
+             Metrics.size(), Plan.Groups.size(), double(Ns) / 1e6);
+    std::string Line = Buf;
+    if (!Plan.MultiPass.empty()) {
+      Line += "; needing more than one pass alone:";
+      for (const std::string &N : Plan.MultiPass)
+        Line += " " + N;
+    }
+    std::lock_guard<std::mutex> L(M);
+    if (AppPlans.size() < 2048)
+      AppPlans += (AppPlans.empty() ? "" : "; ") + Line;
+    if (rt().S.Verbose >= 1)
+      logLine("application replay on device %d: %s", C.Device, Line.c_str());
+  }
+  Out.clear();
+  for (auto &Cfg : Slot)
+    Out.push_back(Cfg.get());
+  return "";
+}
+
+std::string HardwareCounters::appConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg) {
+  std::vector<HwConfig *> Groups;
+  if (IF.AppNewRecord) {
+    // A new record: its metric list as kernel mode would choose it (every
+    // tensor type while the kernel's types are being learned), split.
+    unsigned Mask = typeMask(IF, C);
+    if (std::string E = appGroups(C, Mask, Groups); !E.empty())
+      return E;
+    std::vector<std::vector<std::string>> Lists;
+    for (HwConfig *G : Groups)
+      Lists.push_back(G->Metrics);
+    IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, Mask, std::move(Lists),
+                             kernelTypes(IF, C));
+  } else if (std::string E = appGroups(C, IF.App->Mask, Groups); !E.empty()) {
+    return E;
+  }
+  if (IF.App->Group >= Groups.size())
+    return "application replay: group " + std::to_string(IF.App->Group) + " of a list with " +
+           std::to_string(Groups.size());
+  Cfg = Groups[IF.App->Group];
+  return "";
+}
+
+void HardwareCounters::appDeliver(InFlight &IF, std::map<std::string, double> Values,
+                                  const std::string &NotEvaluated) {
+  auto Time = Values.find("gpu__time_duration.sum");
+  if (Time != Values.end() && Time->second >= 0)
+    IF.AppTimeNs = uint64_t(std::llround(Time->second));
+  IF.AppDone = App.deliver(*IF.App, std::move(Values), NotEvaluated);
+}
+
+/// The finish note of application mode: what the records cost in launches.
+std::string appReplayNote(HardwareCounters &H) {
+  ApplicationReplay::Stats S = H.App.stats();
+  char Buf[512];
+  snprintf(Buf, sizeof Buf,
+           "application replay: %llu records started, %llu completed from %llu replay launches "
+           "(%llu started outside --range), %llu dropped (their launch failed); planning the "
+           "groups took %.0f ms (%llu pass counts)",
+           (unsigned long long)S.Records, (unsigned long long)S.Completed,
+           (unsigned long long)S.ReplayLaunches, (unsigned long long)H.AppReplayOutside.load(),
+           (unsigned long long)S.Failed,
+           double(H.AppPlanNs.load()) / 1e6, (unsigned long long)H.AppOracleCalls.load());
+  std::lock_guard<std::mutex> L(H.M);
+  return std::string(Buf) + (H.AppPlans.empty() ? "" : "; " + H.AppPlans);
+}
+
+} // namespace rt
+} // namespace hroof

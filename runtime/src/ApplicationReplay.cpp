@@ -1,0 +1,250 @@
+//===- ApplicationReplay.cpp - counters gathered across launches of a shape ===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The one-pass grouping of a metric set and the per-shape records of
+// HROOF_REPLAY=application (ApplicationReplay.h).
+//===----------------------------------------------------------------------===//
+#include "ApplicationReplay.h"
+
+#include <algorithm>
+
+namespace hroof {
+namespace rt {
+
+namespace {
+
+const char *const TimeMetric = "gpu__time_duration.sum";
+
+bool endsWith(const std::string &S, const std::string &Suffix) {
+  return S.size() >= Suffix.size() && S.compare(S.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
+}
+
+} // namespace
+
+bool timeDependentMetric(const std::string &Metric) {
+  return Metric.rfind("gpu__time_duration", 0) == 0 || endsWith(Metric, ".per_second");
+}
+
+GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassOracle &Passes) {
+  GroupPlan P;
+  std::vector<std::string> Order;
+  for (const std::string &M : Metrics)
+    if (timeDependentMetric(M))
+      Order.push_back(M);
+  for (const std::string &M : Metrics)
+    if (!timeDependentMetric(M))
+      Order.push_back(M);
+  std::vector<bool> Closed; // a multi-pass metric's own group takes no other
+  for (const std::string &M : Order) {
+    bool Placed = false;
+    for (size_t G = 0; G < P.Groups.size() && !Placed; ++G) {
+      if (Closed[G])
+        continue;
+      std::vector<std::string> Trial = P.Groups[G];
+      Trial.push_back(M);
+      if (Passes(Trial) == 1) {
+        P.Groups[G] = std::move(Trial);
+        Placed = true;
+      }
+    }
+    if (Placed)
+      continue;
+    bool One = Passes({M}) == 1;
+    P.Groups.push_back({M});
+    Closed.push_back(!One);
+    if (!One)
+      P.MultiPass.push_back(M);
+  }
+  // The duration in every group it fits: a replay launch inside the range
+  // gets no activity record (kernel replay), its record keeps a duration.
+  if (std::find(Metrics.begin(), Metrics.end(), TimeMetric) != Metrics.end())
+    for (size_t G = 1; G < P.Groups.size(); ++G) {
+      if (Closed[G] ||
+          std::find(P.Groups[G].begin(), P.Groups[G].end(), TimeMetric) != P.Groups[G].end())
+        continue;
+      std::vector<std::string> Trial = P.Groups[G];
+      Trial.push_back(TimeMetric);
+      if (Passes(Trial) == 1)
+        P.Groups[G] = std::move(Trial);
+    }
+  return P;
+}
+
+std::string describeGroup(size_t Group, size_t Groups, const std::vector<std::string> &Metrics) {
+  std::string S = "group " + std::to_string(Group + 1) + " of " + std::to_string(Groups) + ":";
+  size_t Shown = std::min<size_t>(Metrics.size(), 3);
+  for (size_t I = 0; I < Shown; ++I)
+    S += std::string(I ? ", " : " ") + Metrics[I];
+  if (Metrics.size() > Shown)
+    S += " (+" + std::to_string(Metrics.size() - Shown) + " more)";
+  return S;
+}
+
+std::optional<AppTicket> ApplicationReplay::replaySlot(const std::string &Shape) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = ByShape.find(Shape);
+  if (It == ByShape.end())
+    return std::nullopt;
+  for (uint32_t Corr : It->second) {
+    Record &Rec = Records.at(Corr);
+    for (size_t G = 1; G < Rec.State.size(); ++G)
+      if (Rec.State[G] == GroupState::Missing) {
+        Rec.State[G] = GroupState::UnderWay;
+        return AppTicket{Corr, G, Rec.State.size(), false, Rec.Mask};
+      }
+  }
+  return std::nullopt;
+}
+
+AppRole ApplicationReplay::role(const std::string &Shape, bool InRange,
+                                const std::function<bool()> &Take, AppTicket &T) {
+  if (std::optional<AppTicket> Slot = replaySlot(Shape)) {
+    T = *Slot;
+    return InRange ? AppRole::Replay : AppRole::ReplayOnly;
+  }
+  return InRange && Take() ? AppRole::Record : AppRole::None;
+}
+
+bool ApplicationReplay::wantsReplay(const std::string &Shape) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = ByShape.find(Shape);
+  if (It == ByShape.end())
+    return false;
+  for (uint32_t Corr : It->second)
+    for (GroupState G : Records.at(Corr).State)
+      if (G == GroupState::Missing)
+        return true;
+  return false;
+}
+
+AppTicket ApplicationReplay::startRecord(const std::string &Shape, uint32_t Corr, unsigned Mask,
+                                         std::vector<std::vector<std::string>> Groups,
+                                         AppTypes Types) {
+  std::lock_guard<std::mutex> L(M);
+  Record &Rec = Records[Corr];
+  Rec.Shape = Shape;
+  Rec.Mask = Mask;
+  Rec.State.assign(Groups.size(), GroupState::Missing);
+  Rec.State[0] = GroupState::UnderWay;
+  Rec.Values.assign(Groups.size(), {});
+  Rec.Metrics = std::move(Groups);
+  Rec.Types = std::move(Types);
+  ByShape[Shape].push_back(Corr);
+  ++S.Records;
+  return AppTicket{Corr, 0, Rec.State.size(), true, Mask};
+}
+
+void ApplicationReplay::failed(const AppTicket &T) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Records.find(T.Record);
+  if (It == Records.end())
+    return;
+  if (!T.NewRecord) {
+    It->second.State[T.Group] = GroupState::Missing; // a later launch collects it
+    return;
+  }
+  auto &Open = ByShape[It->second.Shape];
+  Open.erase(std::remove(Open.begin(), Open.end(), T.Record), Open.end());
+  if (Open.empty())
+    ByShape.erase(It->second.Shape);
+  Records.erase(It);
+  ++S.Failed;
+}
+
+nlohmann::json ApplicationReplay::assemble(Record &Rec, std::vector<std::string> *Missing) {
+  // Lowest group first: a metric collected twice (the duration) keeps the
+  // recorded launch's own value.
+  std::map<std::string, double> Merged;
+  for (size_t G = 0; G < Rec.Values.size(); ++G) {
+    if (Rec.State[G] != GroupState::Done) {
+      if (Missing)
+        Missing->push_back(describeGroup(G, Rec.Values.size(), Rec.Metrics[G]));
+      continue;
+    }
+    for (const auto &[Name, V] : Rec.Values[G])
+      Merged.emplace(Name, V);
+  }
+  std::vector<std::string> InferredZero;
+  std::string TypesProblem;
+  // Types are learned or checked on complete counters only: a missing group
+  // may be the one with the tensor types.
+  bool Complete = !Missing || Missing->empty();
+  if (Check && Complete)
+    TypesProblem = Check(Rec.Types, Merged, InferredZero);
+  nlohmann::json J = countersToJson(Merged, InferredZero);
+  J["replay_groups"] = Rec.Values.size();
+  if (!TypesProblem.empty())
+    J["tensor_flops_problem"] = TypesProblem;
+  if (!Rec.NotEvaluated.empty())
+    J["not_evaluated"] = Rec.NotEvaluated;
+  return J;
+}
+
+std::optional<LaunchRecord> ApplicationReplay::deliver(const AppTicket &T,
+                                                       std::map<std::string, double> Values,
+                                                       const std::string &NotEvaluated) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Records.find(T.Record);
+  if (It == Records.end())
+    return std::nullopt; // its recorded launch failed: nothing to complete
+  Record &Rec = It->second;
+  Rec.Values[T.Group] = std::move(Values);
+  Rec.State[T.Group] = GroupState::Done;
+  if (!NotEvaluated.empty())
+    Rec.NotEvaluated += (Rec.NotEvaluated.empty() ? "" : ", ") + NotEvaluated;
+  if (!T.NewRecord)
+    ++S.ReplayLaunches;
+  if (std::any_of(Rec.State.begin(), Rec.State.end(),
+                  [](GroupState G) { return G != GroupState::Done; }))
+    return std::nullopt;
+  Rec.Counters = assemble(Rec, nullptr);
+  ++S.Completed;
+  auto &Open = ByShape[Rec.Shape];
+  Open.erase(std::remove(Open.begin(), Open.end(), T.Record), Open.end());
+  if (Open.empty())
+    ByShape.erase(Rec.Shape);
+  if (!Rec.Held)
+    return std::nullopt; // written at its finalize (hold)
+  LaunchRecord R = std::move(*Rec.Held);
+  R.Hw = std::move(Rec.Counters);
+  Records.erase(It);
+  return R;
+}
+
+bool ApplicationReplay::hold(LaunchRecord &R) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Records.find(R.Correlation);
+  if (It == Records.end())
+    return false;
+  if (It->second.Counters) {
+    R.Hw = std::move(It->second.Counters);
+    Records.erase(It);
+    return false;
+  }
+  It->second.Held = std::move(R);
+  return true;
+}
+
+std::vector<LaunchRecord> ApplicationReplay::takeIncomplete() {
+  std::lock_guard<std::mutex> L(M);
+  std::vector<LaunchRecord> Out;
+  for (auto &[Corr, Rec] : Records) {
+    if (!Rec.Held)
+      continue;
+    LaunchRecord R = std::move(*Rec.Held);
+    R.Hw = assemble(Rec, &R.HwIncomplete);
+    ++S.Incomplete;
+    Out.push_back(std::move(R));
+  }
+  Records.clear();
+  ByShape.clear();
+  return Out;
+}
+
+ApplicationReplay::Stats ApplicationReplay::stats() {
+  std::lock_guard<std::mutex> L(M);
+  return S;
+}
+
+} // namespace rt
+} // namespace hroof

@@ -1,0 +1,181 @@
+//===- ApplicationReplay.h - counters gathered across launches of a shape -===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// HROOF_REPLAY=application (docs/runtime.md "Application replay"). With
+// kernel replay a launch whose metric set needs several passes is replayed
+// by CUPTI, which saves the device memory before the first pass and restores
+// it between passes: in a PyTorch process about 40 ms plus 30 ms a pass
+// (docs/validation/counters-cost.md), while a one-pass range costs well
+// under a millisecond. So, like Nsight Compute's --replay-mode application,
+// the metric set is split into groups that each need ONE pass
+// (planOnePassGroups) and group g is collected on the g-th launch of the same
+// launch shape (kernel, grid, block, dynamic shared memory, context): the
+// same kernel with the same shape does the same work on inputs of the same
+// size, as a training step that repeats does.
+//
+// The first launch of a record is the "recorded launch"; the launches that
+// collect its other groups are "replay launches" (their own records, if any,
+// carry no counters). The record's counters are the groups' raw values
+// merged (a metric in several groups: the lowest group's value, i.e. the
+// recorded launch's own for the time and clock metrics, which planning puts
+// in group 0) and evaluated as a single multi-pass range would be.
+//
+// A record is held back (hold) until its counters are complete, then handed
+// back for writing; at exit the incomplete ones are written with the groups
+// they have and "counters_incomplete" naming those missing.
+//
+// Plain C++ (no CUDA, no CUPTI): the pass counts come from an oracle, the
+// tensor-type check from a hook; unit-tested in
+// test/unit/runtime/ApplicationReplayTest.cpp.
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_RUNTIME_APPLICATIONREPLAY_H
+#define HROOF_RUNTIME_APPLICATIONREPLAY_H
+
+#include "HwMetrics.h"
+#include "Profile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hroof {
+namespace rt {
+
+/// The number of replay passes CUPTI needs for a metric list (0: unknown).
+using PassOracle = std::function<size_t(const std::vector<std::string> &)>;
+
+/// A metric set split into one-pass groups.
+struct GroupPlan {
+  std::vector<std::vector<std::string>> Groups;
+  /// Metrics that alone need more than one pass (or an unknown count): each
+  /// is a group of its own, replayed by CUPTI as kernel replay would.
+  std::vector<std::string> MultiPass;
+};
+
+/// Whether \p Metric depends on the launch's timing (duration, clocks): such
+/// metrics are placed first, so that group 0 (the recorded launch's own)
+/// holds them.
+bool timeDependentMetric(const std::string &Metric);
+
+/// Splits \p Metrics into groups of one pass each: the time-dependent metrics
+/// first, then each metric into the first group that stays at one pass with
+/// it (first fit), else a new group. gpu__time_duration.sum is then added to
+/// every later group that stays at one pass with it, so that a replay launch
+/// inside the range gets its own duration (a replayed launch gets no activity
+/// record). Calls \p Passes about metrics x groups times.
+GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassOracle &Passes);
+
+/// "group 2 of 4: lts__t_bytes.sum, dram__bytes_read.sum, ...": how a
+/// missing group is named in counters_incomplete (its first metrics).
+std::string describeGroup(size_t Group, size_t Groups, const std::vector<std::string> &Metrics);
+
+/// What the counters of one launch are for.
+struct AppTicket {
+  uint32_t Record = 0; ///< correlation id of the recorded launch
+  size_t Group = 0, Groups = 0;
+  bool NewRecord = false; ///< this launch is the recorded launch (group 0)
+  unsigned Mask = 0;      ///< the record's metric list (tensor-type mask)
+};
+
+/// The kernel's tensor types as the recorded launch found them (the check
+/// runs on the assembled values; HwMetrics.h).
+struct AppTypes {
+  bool Learning = false;
+  std::shared_ptr<const LearnedTypes> Types;
+  uint64_t Code = 0;
+  std::string Mangled, Name;
+  std::string Chip;
+  std::vector<std::string> TypeMetrics; ///< the tensor type metrics the chip has
+};
+
+/// What a launch does in application mode.
+enum class AppRole {
+  None,       ///< no counters (limits reached, or outside the range with nothing to collect)
+  Record,     ///< starts a record: the caller plans its groups and calls startRecord
+  Replay,     ///< collects a group of an open record; keeps its own record, without counters
+  ReplayOnly, ///< the same outside HROOF_RANGE: counters only, no record
+};
+
+/// The per-shape state of application replay. Thread-safe.
+class ApplicationReplay {
+public:
+  /// The tensor-type check of assembled values (HardwareCounters::checkTypes):
+  /// returns the problem ("" if none) and the types inferred zero. Unset: no
+  /// check.
+  using TypeCheck = std::function<std::string(
+      const AppTypes &, const std::map<std::string, double> &, std::vector<std::string> &)>;
+  void setTypeCheck(TypeCheck C) { Check = std::move(C); }
+
+  /// A launch of shape \p Shape: the oldest record of that shape with a
+  /// group not yet collected nor under way takes it (the group is marked
+  /// under way). None: the launch may start a record.
+  std::optional<AppTicket> replaySlot(const std::string &Shape);
+  /// The role of a launch of \p Shape (\p InRange: HROOF_RANGE selects it):
+  /// a group of an open record of that shape if one is missing (\p T says
+  /// which; replay launches count against no limit), else, inside the range,
+  /// a new record if \p Take (the launch and per-shape limits) allows it.
+  AppRole role(const std::string &Shape, bool InRange, const std::function<bool()> &Take,
+               AppTicket &T);
+  /// Whether some record of \p Shape still misses a group nobody collects.
+  bool wantsReplay(const std::string &Shape);
+  /// Starts the record of launch \p Corr (group 0 under way).
+  AppTicket startRecord(const std::string &Shape, uint32_t Corr, unsigned Mask,
+                        std::vector<std::vector<std::string>> Groups, AppTypes Types);
+  /// The launch of \p T gave no values: its group is missing again; a
+  /// recorded launch that failed drops its record (its own record says why).
+  void failed(const AppTicket &T);
+  /// The values of \p T's group (\p NotEvaluated: metrics CUPTI left NaN).
+  /// Returns the record to write when this completed a record that was
+  /// already held back.
+  std::optional<LaunchRecord> deliver(const AppTicket &T, std::map<std::string, double> Values,
+                                      const std::string &NotEvaluated);
+  /// At the record's finalize: its counters when complete (then false, \p R
+  /// is written now), or keeps \p R until they are (true). Launches that are
+  /// no record of this class pass through (false).
+  bool hold(LaunchRecord &R);
+  /// At exit: the records still held, with the counters of the groups they
+  /// have and counters_incomplete naming the missing ones; records whose
+  /// launch never finished are dropped.
+  std::vector<LaunchRecord> takeIncomplete();
+
+  /// For the notes: records completed, replay launches served, records
+  /// written incomplete.
+  struct Stats {
+    uint64_t Records = 0, Completed = 0, ReplayLaunches = 0, Incomplete = 0, Failed = 0;
+  };
+  Stats stats();
+
+private:
+  enum class GroupState { Missing, UnderWay, Done };
+  struct Record {
+    std::string Shape;
+    unsigned Mask = 0;
+    std::vector<std::vector<std::string>> Metrics; ///< by group
+    std::vector<GroupState> State;
+    std::vector<std::map<std::string, double>> Values; ///< by group
+    std::string NotEvaluated;
+    AppTypes Types;
+    std::optional<nlohmann::json> Counters; ///< assembled (complete)
+    std::optional<LaunchRecord> Held;       ///< finalized, waiting for counters
+  };
+  /// Merges the groups' values (lowest group first) and evaluates them.
+  nlohmann::json assemble(Record &Rec, std::vector<std::string> *Missing);
+
+  std::mutex M;
+  std::map<uint32_t, Record> Records;                   ///< by correlation id
+  std::map<std::string, std::vector<uint32_t>> ByShape; ///< open records, oldest first
+  TypeCheck Check;
+  Stats S;
+};
+
+} // namespace rt
+} // namespace hroof
+
+#endif // HROOF_RUNTIME_APPLICATIONREPLAY_H

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# test/gpu/runtime/app-replay.sh [BUILD_DIR] - kernel replay and application
+# replay (HROOF_REPLAY=application, docs/runtime.md "Application replay") give
+# the same counters for a deterministic program: hroof-rt-fake repeat (two
+# kernels, one shape each, 16 launches each) under both modes with
+# --counters-per-shape 1, then app_replay_compare.py: FLOPs and requested
+# bytes equal, L1/L2 within 5 %, DRAM within 25 %, the application record
+# assembled from several one-pass groups, every range one pass, none
+# incomplete. Also times both runs (wall seconds). Builds nothing (carry
+# build/bin/hroof, build/bin/hroof-rt-fake, build/lib/libhroof_rt.so).
+# Logs and profiles in $OUT (default: a temporary directory). Exit 77 without
+# a GPU or the binaries.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+B=${1:-$HERE/../../../build}
+HROOF=$B/bin/hroof
+LIB=$B/lib/libhroof_rt.so
+FAKE=${HROOF_RT_FAKE:-$B/bin/hroof-rt-fake}
+nvidia-smi -L >/dev/null 2>&1 || { echo "app-replay: no NVIDIA GPU here: skipped"; exit 77; }
+for f in "$HROOF" "$LIB" "$FAKE"; do
+  [ -f "$f" ] || { echo "app-replay: $f missing: skipped"; exit 77; }
+done
+W=${OUT:-$(mktemp -d)}
+mkdir -p "$W/kernel" "$W/application"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rc=0
+for mode in kernel application; do
+  # Each mode learns the tensor types on its own (first launch: every type).
+  a=$(date +%s.%N)
+  "$HROOF" run --runtime-lib "$LIB" --output "$W/$mode" --type-cache none --verbose 1 \
+    --counters-per-shape 1 --replay $mode --no-summary -- "$FAKE" repeat 16 \
+    >"$W/$mode.out" 2>"$W/$mode.err"
+  r=$?
+  b=$(date +%s.%N)
+  echo "$mode replay: exit $r, wall $(python3 -c "print(round($b - $a, 2))") s"
+  grep -h "hardware counters\|application replay" "$W/$mode.err" | sed 's/^/  /'
+  [ $r = 0 ] || rc=1
+done
+python3 "$HERE/app_replay_compare.py" "$W/kernel" "$W/application" || rc=1
+echo "app-replay: $([ $rc = 0 ] && echo PASS || echo FAIL) (logs in $W)"
+exit $rc

@@ -1,0 +1,143 @@
+//===- AppGroupsCupti.cpp - application-replay groups with CUPTI's pass counts ===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The one-pass groups that HROOF_REPLAY=application plans for the roofline
+// set (no tensor type, each single type, every type), with CUPTI's own pass
+// counts from the host API and only the chip name (default GH100; no GPU,
+// as test/gpu/runtime/hw/cupti_passes.cpp). Checks that every group needs
+// exactly one pass, that the groups cover the list, and prints them with
+// the planning time. A metric that alone needs several passes (GH100: the
+// fp16 and int8 tensor types) may be a group of its own. Exit 77 (skipped) when CUPTI's host side cannot
+// initialize for the chip.
+//===----------------------------------------------------------------------===//
+#include "ApplicationReplay.h"
+#include "HwMetrics.h"
+
+#include <cupti_profiler_host.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace hroof::rt;
+
+namespace {
+
+const char *Chip = "GH100";
+
+/// CUPTI's pass count of \p Ms on a fresh host object (0: an error).
+size_t cuptiPasses(const std::vector<std::string> &Ms, bool &InitFailed) {
+  CUpti_Profiler_Host_Initialize_Params HI{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  HI.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  HI.pChipName = Chip;
+  if (cuptiProfilerHostInitialize(&HI) != CUPTI_SUCCESS) {
+    InitFailed = true;
+    return 0;
+  }
+  std::vector<const char *> P;
+  for (const std::string &S : Ms)
+    P.push_back(S.c_str());
+  size_t Passes = 0;
+  CUpti_Profiler_Host_ConfigAddMetrics_Params AM{
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  AM.pHostObject = HI.pHostObject;
+  AM.ppMetricNames = P.data();
+  AM.numMetrics = P.size();
+  if (cuptiProfilerHostConfigAddMetrics(&AM) == CUPTI_SUCCESS) {
+    CUpti_Profiler_Host_GetConfigImageSize_Params CS{
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    CS.pHostObject = HI.pHostObject;
+    cuptiProfilerHostGetConfigImageSize(&CS);
+    std::vector<uint8_t> C(CS.configImageSize);
+    CUpti_Profiler_Host_GetConfigImage_Params CI{
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    CI.pHostObject = HI.pHostObject;
+    CI.configImageSize = C.size();
+    CI.pConfigImage = C.data();
+    CUpti_Profiler_Host_GetNumOfPasses_Params NP{
+        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    NP.configImageSize = C.size();
+    NP.pConfigImage = C.data();
+    if (cuptiProfilerHostGetConfigImage(&CI) == CUPTI_SUCCESS &&
+        cuptiProfilerHostGetNumOfPasses(&NP) == CUPTI_SUCCESS)
+      Passes = NP.numOfPasses;
+  }
+  CUpti_Profiler_Host_Deinitialize_Params D{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+  D.pHostObject = HI.pHostObject;
+  cuptiProfilerHostDeinitialize(&D);
+  return Passes;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc > 1)
+    Chip = argv[1];
+  bool InitFailed = false;
+  const std::vector<std::string> &All = rooflineMetrics();
+  size_t Whole = cuptiPasses(All, InitFailed);
+  if (InitFailed) {
+    std::printf("CUPTI host initialization failed for chip %s: skipped\n", Chip);
+    return 77;
+  }
+  std::vector<std::pair<std::string, TensorTypes>> Lists = {{"no tensor type", {}}};
+  for (const std::string &T : tensorTypeMetrics()) {
+    TensorTypes One;
+    One.Types.insert(T);
+    Lists.push_back({T, One});
+  }
+  TensorTypes Every;
+  Every.Types.insert(tensorTypeMetrics().begin(), tensorTypeMetrics().end());
+  Lists.push_back({"every tensor type", Every});
+  int Bad = 0;
+  std::printf("chip %s: the roofline set needs %zu passes with kernel replay\n", Chip, Whole);
+  for (auto &[Label, Types] : Lists) {
+    std::vector<std::string> Ms = metricsForTypes(All, Types);
+    size_t Calls = 0;
+    auto T0 = std::chrono::steady_clock::now();
+    GroupPlan P = planOnePassGroups(Ms, [&](const std::vector<std::string> &L) {
+      ++Calls;
+      return cuptiPasses(L, InitFailed);
+    });
+    double Ms0 =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
+    std::printf("%s: %zu metrics, %zu passes (kernel replay) -> %zu groups "
+                "(%zu pass counts, %.0f ms)\n",
+                Label.c_str(), Ms.size(), cuptiPasses(Ms, InitFailed), P.Groups.size(), Calls,
+                Ms0);
+    std::set<std::string> Covered;
+    for (size_t G = 0; G < P.Groups.size(); ++G) {
+      size_t N = cuptiPasses(P.Groups[G], InitFailed);
+      std::printf("  group %zu: %zu pass(es), %zu metrics:", G + 1, N, P.Groups[G].size());
+      for (const std::string &M : P.Groups[G])
+        std::printf(" %s", M.c_str());
+      std::printf("\n");
+      Covered.insert(P.Groups[G].begin(), P.Groups[G].end());
+      // A metric that alone needs several passes (fp16 and int8 tensor
+      // types on GH100) is a group of its own: CUPTI replays that one.
+      bool Alone = P.Groups[G].size() == 1 &&
+                   std::find(P.MultiPass.begin(), P.MultiPass.end(), P.Groups[G][0]) !=
+                       P.MultiPass.end();
+      if (N != 1 && !(Alone && cuptiPasses({P.Groups[G][0]}, InitFailed) == N)) {
+        std::printf("  FAIL: group %zu needs %zu passes\n", G + 1, N);
+        ++Bad;
+      }
+    }
+    if (Covered != std::set<std::string>(Ms.begin(), Ms.end())) {
+      std::printf("  FAIL: the groups do not cover the list\n");
+      ++Bad;
+    }
+    for (const std::string &M : P.MultiPass) {
+      size_t N = cuptiPasses({M}, InitFailed);
+      std::printf("  needs %zu passes alone: %s\n", N, M.c_str());
+      if (N == 1) {
+        std::printf("  FAIL: %s is one pass alone but was not grouped\n", M.c_str());
+        ++Bad;
+      }
+    }
+  }
+  return Bad ? 1 : 0;
+}

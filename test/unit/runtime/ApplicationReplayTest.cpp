@@ -1,0 +1,348 @@
+//===- ApplicationReplayTest.cpp - HROOF_REPLAY=application, no GPU -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The one-pass grouping against a fake pass-count oracle, the per-shape
+// records (roles, assembly, holding back, incomplete records at exit) and
+// the profile's treatment of incomplete counters.
+//===----------------------------------------------------------------------===//
+#include "ApplicationReplay.h"
+#include "HwMetrics.h"
+#include "Profile.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+using namespace hroof::rt;
+
+namespace {
+
+/// A fake CUPTI pass count: SASS-patched metrics share passes of their own
+/// (at most SassCap a pass), hardware metrics theirs (HwCap a pass), each
+/// tensor type metric needs a pass alone, peaks need none, and "twopass.*"
+/// needs two passes by itself.
+struct FakeOracle {
+  size_t SassCap = 6, HwCap = 5;
+  mutable size_t Calls = 0;
+  static std::string kind(const std::string &M) {
+    if (M.rfind("twopass.", 0) == 0)
+      return "two";
+    if (M.find(".peak_sustained") != std::string::npos)
+      return "";
+    if (M.rfind("sm__ops_path_tensor_src", 0) == 0)
+      return "tensor:" + M;
+    if (M.rfind("sm__sass", 0) == 0)
+      return "sass";
+    return "hw";
+  }
+  size_t cap(const std::string &K) const {
+    return K == "sass" ? SassCap : K == "hw" ? HwCap : 1;
+  }
+  size_t operator()(const std::vector<std::string> &Ms) const {
+    ++Calls;
+    std::map<std::string, size_t> N;
+    for (const std::string &M : Ms)
+      if (std::string K = kind(M); !K.empty())
+        ++N[K];
+    size_t P = 0;
+    for (auto &[K, C] : N)
+      P += K == "two" ? 2 * C : (C + cap(K) - 1) / cap(K);
+    return std::max<size_t>(P, 1);
+  }
+};
+
+std::vector<std::string> allMetrics(const GroupPlan &P) {
+  std::vector<std::string> V;
+  for (const auto &G : P.Groups)
+    V.insert(V.end(), G.begin(), G.end());
+  return V;
+}
+
+TEST(ApplicationReplay, GroupsNeedOnePassEach) {
+  FakeOracle O;
+  const std::vector<std::string> &Ms = rooflineMetrics();
+  ASSERT_GT(O(Ms), 2u) << "the set must need several passes for this test to mean anything";
+  GroupPlan P = planOnePassGroups(Ms, std::cref(O));
+  EXPECT_TRUE(P.MultiPass.empty());
+  for (const auto &G : P.Groups)
+    EXPECT_EQ(O(G), 1u);
+  // Every metric in some group; only the duration in several.
+  std::vector<std::string> All = allMetrics(P);
+  EXPECT_EQ(std::set<std::string>(All.begin(), All.end()),
+            std::set<std::string>(Ms.begin(), Ms.end()));
+  for (const std::string &M : Ms)
+    if (M != "gpu__time_duration.sum")
+      EXPECT_EQ(std::count(All.begin(), All.end(), M), 1) << M;
+  // As few groups as the fake's classes allow: each class needs
+  // ceil(count / cap) passes and first fit packs each class tightly.
+  std::map<std::string, size_t> N;
+  for (const std::string &M : Ms)
+    if (std::string K = FakeOracle::kind(M); !K.empty())
+      ++N[K];
+  size_t Min = 0;
+  for (auto &[K, C] : N)
+    Min += (C + O.cap(K) - 1) / O.cap(K);
+  EXPECT_EQ(P.Groups.size(), Min);
+  // Group 0 has every time-dependent metric (the recorded launch's own).
+  for (const std::string &M : Ms)
+    if (timeDependentMetric(M))
+      EXPECT_NE(std::find(P.Groups[0].begin(), P.Groups[0].end(), M), P.Groups[0].end()) << M;
+}
+
+TEST(ApplicationReplay, DurationInEveryGroupItFits) {
+  FakeOracle O;
+  O.HwCap = 3;
+  std::vector<std::string> Ms = {"sm__sass_a", "sm__sass_b", "gpu__time_duration.sum", "hw_a",
+                                 "hw_b",       "hw_c",       "hw_d"};
+  GroupPlan P = planOnePassGroups(Ms, std::cref(O));
+  for (const auto &G : P.Groups) {
+    EXPECT_EQ(O(G), 1u);
+    bool HasTime = std::find(G.begin(), G.end(), "gpu__time_duration.sum") != G.end();
+    std::vector<std::string> With = G;
+    if (!HasTime)
+      With.push_back("gpu__time_duration.sum");
+    EXPECT_EQ(HasTime, O(With) == 1) << "the duration goes wherever it fits";
+  }
+}
+
+TEST(ApplicationReplay, MultiPassMetricAlone) {
+  FakeOracle O;
+  GroupPlan P = planOnePassGroups({"hw_a", "twopass.x", "hw_b"}, std::cref(O));
+  ASSERT_EQ(P.MultiPass, std::vector<std::string>{"twopass.x"});
+  for (const auto &G : P.Groups)
+    if (std::find(G.begin(), G.end(), "twopass.x") != G.end())
+      EXPECT_EQ(G.size(), 1u);
+}
+
+/// Values for a group: distinct numbers per metric, \p Bias per launch.
+std::map<std::string, double> valuesOf(const std::vector<std::string> &G, double Bias) {
+  std::map<std::string, double> V;
+  double X = 1;
+  for (const std::string &M : G)
+    V[M] = (X += 7) + Bias;
+  return V;
+}
+
+std::vector<std::vector<std::string>> sampleGroups() {
+  FakeOracle O;
+  return planOnePassGroups(rooflineMetrics(), std::cref(O)).Groups;
+}
+
+LaunchRecord recordOf(uint32_t Corr) {
+  LaunchRecord R;
+  R.Correlation = Corr;
+  R.Mangled = R.Name = "k";
+  R.HwTried = true;
+  return R;
+}
+
+TEST(ApplicationReplay, AssemblesGroupsIntoOneRecord) {
+  auto Groups = sampleGroups();
+  ASSERT_GE(Groups.size(), 3u);
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 10, 0, Groups, {});
+  std::map<std::string, double> Expected;
+  std::vector<std::map<std::string, double>> Vals;
+  for (size_t G = 0; G < Groups.size(); ++G)
+    Vals.push_back(valuesOf(Groups[G], 1000.0 * G)); // later launches: other durations
+  for (size_t G = 0; G < Groups.size(); ++G)
+    for (auto &[K, V] : Vals[G])
+      Expected.emplace(K, V); // the lowest group's value wins
+  EXPECT_FALSE(A.deliver(T0, Vals[0], ""));
+  LaunchRecord R = recordOf(10);
+  EXPECT_TRUE(A.hold(R)) << "held back while groups are missing";
+  std::optional<LaunchRecord> Out;
+  for (size_t G = 1; G < Groups.size(); ++G) {
+    AppTicket T;
+    ASSERT_EQ(A.role("s", true, [] { return true; }, T), AppRole::Replay);
+    EXPECT_EQ(T.Group, G);
+    EXPECT_EQ(T.Record, 10u);
+    EXPECT_FALSE(Out) << "written before its last group";
+    Out = A.deliver(T, Vals[G], "");
+  }
+  ASSERT_TRUE(Out);
+  EXPECT_EQ(Out->Correlation, 10u);
+  ASSERT_TRUE(Out->Hw);
+  EXPECT_TRUE(Out->HwIncomplete.empty());
+  nlohmann::json J = countersToJson(Expected);
+  EXPECT_EQ((*Out->Hw)["flops"], J["flops"]);
+  EXPECT_EQ((*Out->Hw)["bytes"], J["bytes"]);
+  EXPECT_EQ((*Out->Hw)["dram_bytes"], J["dram_bytes"]);
+  EXPECT_EQ((*Out->Hw)["time_ns"], J["time_ns"]);
+  EXPECT_EQ((*Out->Hw)["time_ns"].get<double>(), Vals[0].at("gpu__time_duration.sum"))
+      << "the duration is the recorded launch's own";
+  EXPECT_EQ((*Out->Hw)["replay_groups"], Groups.size());
+  EXPECT_EQ(A.stats().Completed, 1u);
+  AppTicket None;
+  EXPECT_EQ(A.role("s", false, [] { return true; }, None), AppRole::None);
+}
+
+TEST(ApplicationReplay, CompleteBeforeFinalize) {
+  auto Groups = sampleGroups();
+  ApplicationReplay A;
+  AppTicket T = A.startRecord("s", 3, 0, Groups, {});
+  A.deliver(T, valuesOf(Groups[0], 0), "");
+  for (size_t G = 1; G < Groups.size(); ++G) {
+    AppTicket R;
+    ASSERT_EQ(A.role("s", false, [] { return false; }, R), AppRole::ReplayOnly);
+    EXPECT_FALSE(A.deliver(R, valuesOf(Groups[G], 0), "")) << "no record held yet";
+  }
+  LaunchRecord R = recordOf(3);
+  EXPECT_FALSE(A.hold(R)) << "complete: written at once";
+  ASSERT_TRUE(R.Hw);
+  EXPECT_TRUE(R.Hw->contains("flops"));
+  LaunchRecord Other = recordOf(4);
+  EXPECT_FALSE(A.hold(Other)) << "a replay launch's record is not held";
+  EXPECT_FALSE(Other.Hw);
+}
+
+TEST(ApplicationReplay, RolesAndLimits) {
+  auto Groups = sampleGroups();
+  size_t G = Groups.size();
+  ApplicationReplay A;
+  // A fake --counters-per-shape 2: Take allows two records per shape.
+  std::map<std::string, int> Taken;
+  auto TakeFor = [&](const std::string &S) { return [&, S] { return Taken[S]++ < 2; }; };
+  AppTicket T;
+  EXPECT_EQ(A.role("s", false, TakeFor("s"), T), AppRole::None)
+      << "outside the range with nothing open: nothing";
+  EXPECT_EQ(Taken["s"], 0) << "outside the range the limits are not consulted";
+  std::vector<AppRole> Seen;
+  std::vector<uint32_t> Records;
+  for (uint32_t Corr = 1; Corr <= 3 * G; ++Corr) {
+    AppTicket X;
+    AppRole Role = A.role("s", true, TakeFor("s"), X);
+    Seen.push_back(Role);
+    if (Role == AppRole::Record) {
+      X = A.startRecord("s", Corr, 0, Groups, {});
+      Records.push_back(Corr);
+    }
+    if (Role != AppRole::None)
+      A.deliver(X, valuesOf(Groups[X.Group], 0), "");
+  }
+  // Two records, each followed by its G - 1 replay launches, then nothing.
+  ASSERT_EQ(Records.size(), 2u);
+  EXPECT_EQ(Records[1], Records[0] + G);
+  for (size_t I = 0; I < Seen.size(); ++I) {
+    AppRole Want = I < 2 * G ? (I % G == 0 ? AppRole::Record : AppRole::Replay) : AppRole::None;
+    EXPECT_EQ(Seen[I], Want) << "launch " << I;
+  }
+  EXPECT_EQ(Taken["s"], int(G) + 2) << "asked for the two records and the G launches after them only";
+  // Another shape is independent.
+  AppTicket Y;
+  EXPECT_EQ(A.role("t", true, TakeFor("t"), Y), AppRole::Record);
+}
+
+TEST(ApplicationReplay, FailedGroupIsCollectedAgain) {
+  auto Groups = sampleGroups();
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 1, 0, Groups, {});
+  A.deliver(T0, valuesOf(Groups[0], 0), "");
+  AppTicket T1;
+  ASSERT_EQ(A.role("s", true, [] { return false; }, T1), AppRole::Replay);
+  A.failed(T1);
+  AppTicket T2;
+  ASSERT_EQ(A.role("s", true, [] { return false; }, T2), AppRole::Replay);
+  EXPECT_EQ(T2.Group, T1.Group);
+  // A recorded launch that failed drops its record.
+  AppTicket N = A.startRecord("u", 9, 0, Groups, {});
+  A.failed(N);
+  AppTicket Z;
+  EXPECT_EQ(A.role("u", false, [] { return true; }, Z), AppRole::None);
+  LaunchRecord R = recordOf(9);
+  EXPECT_FALSE(A.hold(R));
+}
+
+TEST(ApplicationReplay, IncompleteAtExitSaysWhatIsMissing) {
+  auto Groups = sampleGroups();
+  ASSERT_GE(Groups.size(), 3u);
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 5, 0, Groups, {});
+  A.deliver(T0, valuesOf(Groups[0], 0), "");
+  AppTicket T1;
+  ASSERT_EQ(A.role("s", false, [] { return false; }, T1), AppRole::ReplayOnly);
+  A.deliver(T1, valuesOf(Groups[1], 0), "");
+  LaunchRecord R = recordOf(5);
+  ASSERT_TRUE(A.hold(R));
+  A.startRecord("s", 6, 0, Groups, {}); // never finalized: dropped at exit
+  std::vector<LaunchRecord> Left = A.takeIncomplete();
+  ASSERT_EQ(Left.size(), 1u);
+  const LaunchRecord &L = Left[0];
+  EXPECT_EQ(L.Correlation, 5u);
+  ASSERT_EQ(L.HwIncomplete.size(), Groups.size() - 2);
+  for (size_t G = 2; G < Groups.size(); ++G)
+    EXPECT_EQ(L.HwIncomplete[G - 2], describeGroup(G, Groups.size(), Groups[G]));
+  EXPECT_EQ(L.HwIncomplete[0].rfind("group 3 of " + std::to_string(Groups.size()) + ": ", 0), 0u);
+  // Only what the collected groups give.
+  std::map<std::string, double> Have = valuesOf(Groups[0], 0);
+  for (auto &[K, V] : valuesOf(Groups[1], 0))
+    Have.emplace(K, V);
+  nlohmann::json J = countersToJson(Have);
+  for (const char *Key : {"flops", "dram_bytes", "l2_bytes", "time_ns"})
+    EXPECT_EQ(L.Hw->contains(Key), J.contains(Key)) << Key;
+  EXPECT_EQ(A.stats().Incomplete, 1u);
+  // In the file and in the aggregates: flagged, and not counted as counters.
+  nlohmann::json LJ = launchToJson(L, 0);
+  EXPECT_EQ(LJ["counters_incomplete"].size(), L.HwIncomplete.size());
+  KernelAggregate K;
+  K.add(L);
+  EXPECT_EQ(K.HwLaunches, 0u);
+  LaunchRecord Full = recordOf(7);
+  Full.Hw = countersToJson(Have);
+  K.add(Full);
+  EXPECT_EQ(K.HwLaunches, 1u);
+}
+
+TEST(ApplicationReplay, TypesCheckedOnCompleteCountersOnly) {
+  auto Groups = sampleGroups();
+  ApplicationReplay A;
+  int Calls = 0;
+  size_t SeenValues = 0;
+  A.setTypeCheck([&](const AppTypes &T, const std::map<std::string, double> &V,
+                     std::vector<std::string> &) {
+    ++Calls;
+    SeenValues = V.size();
+    EXPECT_TRUE(T.Learning);
+    return std::string("pipe busy");
+  });
+  AppTypes Ty;
+  Ty.Learning = true;
+  AppTicket T0 = A.startRecord("s", 1, 0, Groups, Ty);
+  A.deliver(T0, valuesOf(Groups[0], 0), "");
+  LaunchRecord R = recordOf(1);
+  A.hold(R);
+  AppTicket TT = A.startRecord("t", 2, 0, Groups, Ty); // held, never completed
+  A.deliver(TT, valuesOf(Groups[0], 0), "");
+  LaunchRecord RT = recordOf(2);
+  ASSERT_TRUE(A.hold(RT));
+  std::optional<LaunchRecord> Out;
+  for (size_t G = 1; G < Groups.size(); ++G) {
+    AppTicket T;
+    A.role("s", true, [] { return false; }, T);
+    Out = A.deliver(T, valuesOf(Groups[G], 0), G == 1 ? "x.sum" : "");
+  }
+  EXPECT_EQ(Calls, 1);
+  std::set<std::string> Distinct;
+  for (const auto &G : Groups)
+    Distinct.insert(G.begin(), G.end());
+  EXPECT_EQ(SeenValues, Distinct.size()) << "the check sees every group's values";
+  ASSERT_TRUE(Out && Out->Hw);
+  EXPECT_EQ((*Out->Hw)["tensor_flops_problem"], "pipe busy");
+  EXPECT_EQ((*Out->Hw)["not_evaluated"], "x.sum");
+  std::vector<LaunchRecord> Left = A.takeIncomplete();
+  ASSERT_EQ(Left.size(), 1u);
+  EXPECT_FALSE(Left[0].Hw->contains("tensor_flops_problem"));
+  EXPECT_EQ(Calls, 1) << "no check (nor learning) on incomplete counters";
+}
+
+TEST(ApplicationReplay, Setting) {
+  bool App = false;
+  EXPECT_TRUE(parseReplayMode("application", App) && App);
+  EXPECT_TRUE(parseReplayMode("Kernel", App) && !App);
+  EXPECT_FALSE(parseReplayMode("app", App));
+  EXPECT_EQ(checkRtSetting(RtSetting::Replay, "kernel"), "");
+  EXPECT_NE(checkRtSetting(RtSetting::Replay, "x"), "");
+}
+
+} // namespace
