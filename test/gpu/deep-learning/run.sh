@@ -132,10 +132,12 @@ cost_plan() {
     done
     report $mode step10shape
     report $mode step10app
+    [ "${COST_CORE:-0}" = 1 ] && continue # COST_CORE=1: only the three-way rounds
     run $mode allshape 1 150 "$HROOF" run --type-cache "$TC" --counters-per-shape 1 \
       --output "$OUT/$mode-allshape-1.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
     report $mode allshape
   done
+  [ "${COST_CORE:-0}" = 1 ] && return 0
   for mode in fp32 amp; do
     flag=""; [ $mode = amp ] && flag=--amp
     run $mode step10 1 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \

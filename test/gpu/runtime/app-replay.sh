@@ -28,7 +28,7 @@ rc=0
 for mode in kernel application; do
   # Each mode learns the tensor types on its own (first launch: every type).
   a=$(date +%s.%N)
-  "$HROOF" run --runtime-lib "$LIB" --output "$W/$mode" --type-cache none --verbose 1 \
+  timeout 120 "$HROOF" run --runtime-lib "$LIB" --output "$W/$mode" --type-cache none --verbose 1 \
     --counters-per-shape 1 --replay $mode --no-summary -- "$FAKE" repeat 16 \
     >"$W/$mode.out" 2>"$W/$mode.err"
   r=$?
