@@ -328,7 +328,9 @@ bool HardwareCounters::enterRange(InFlight &IF) {
     }
   }
   HwConfig *Cfg = nullptr;
-  std::string E = IF.App ? appConfig(IF, *C, Cfg) : config(*C, typeMask(IF, *C), Cfg);
+  // A launch that starts a record has no ticket yet: appConfig gives it one.
+  bool UseApp = IF.App || IF.AppNewRecord;
+  std::string E = UseApp ? appConfig(IF, *C, Cfg) : config(*C, typeMask(IF, *C), Cfg);
   // A range profiler object replays every range with the pass count of the
   // first config it ran (seen on the H100: 2-pass ranges after an 8-pass one
   // cost as much as 8-pass ones, with the right values; more passes than the
