@@ -58,8 +58,8 @@ struct Candidate {
   uint64_t Width;
   const SCEV *Ptr = nullptr;
   uint64_t Align = 1;
-  size_t Pos = 0;       ///< position in the block
-  size_t LastPos = 0;   ///< position of the run's last access
+  size_t Pos = 0;     ///< position in the block
+  size_t LastPos = 0; ///< position of the run's last access
 };
 
 /// The backend's merge, with the static model's rule (mergeAdjacent in
@@ -240,16 +240,16 @@ private:
     Value *Key = B.CreateOr(B.CreateShl(B.CreateZExt(Grp, I64), 40), Chunk);
     Key = B.CreateSelect(IsS, Key, B.getInt64(uint64_t(1) << 63));
     Value *LeadC = B.CreateAnd(leader(match64(Key)), IsS);
-    Value *Bank = B.CreateOr(B.CreateShl(Grp, 8),
-                             B.CreateAnd(B.CreateTrunc(Chunk, I32), B.getInt32(G - 1)));
+    Value *Bank =
+        B.CreateOr(B.CreateShl(Grp, 8), B.CreateAnd(B.CreateTrunc(Chunk, I32), B.getInt32(G - 1)));
     Bank = B.CreateSelect(LeadC, Bank, B.getInt32(0xffffffff));
     Value *Same = call(Intrinsic::nvvm_match_any_sync_i32, {Mask, Bank});
-    Value *Cnt = B.CreateSelect(LeadC, B.CreateUnaryIntrinsic(Intrinsic::ctpop, Same),
-                                B.getInt32(0));
+    Value *Cnt =
+        B.CreateSelect(LeadC, B.CreateUnaryIntrinsic(Intrinsic::ctpop, Same), B.getInt32(0));
     Value *Total = B.getInt32(0);
     for (uint64_t Gi = 0; Gi < N; ++Gi) {
-      Value *V = N == 1 ? Cnt
-                        : B.CreateSelect(B.CreateICmpEQ(Grp, B.getInt32(Gi)), Cnt, B.getInt32(0));
+      Value *V =
+          N == 1 ? Cnt : B.CreateSelect(B.CreateICmpEQ(Grp, B.getInt32(Gi)), Cnt, B.getInt32(0));
       Total = B.CreateAdd(Total, call(Intrinsic::nvvm_redux_sync_umax, {V, Mask}));
     }
     Value *First = leader(Mask);

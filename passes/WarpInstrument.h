@@ -66,8 +66,8 @@ std::vector<WarpRequest> warpRequests(llvm::BasicBlock &BB, llvm::ScalarEvolutio
 
 /// Adds \p PerLane (i64) to counter \p Counter of this thread; \p Max is the
 /// most it adds.
-using WarpAddFn = llvm::function_ref<void(llvm::IRBuilder<> &B, int Counter,
-                                          llvm::Value *PerLane, uint64_t Max)>;
+using WarpAddFn =
+    llvm::function_ref<void(llvm::IRBuilder<> &B, int Counter, llvm::Value *PerLane, uint64_t Max)>;
 
 /// Emits the run-time count of request \p R before R.At.
 void emitWarpCounts(llvm::Module &M, const WarpRequest &R, WarpAddFn Add);

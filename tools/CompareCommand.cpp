@@ -427,9 +427,9 @@ void warpReasons(const std::vector<Line> &Lines, double Tolerance, std::vector<s
     Why.push_back("warp-level dynamic == counters: " + DCEqual);
   if (!DCOff.empty())
     Why.push_back("warp-level dynamic differs from the counters: " + DCOff +
-                  " (the instrumented build's own flush adds global requests; the backend "
-                  "may merge accesses differently, docs/counting-model.md \"Warp-level "
-                  "traffic\")");
+                  " (requests the IR does not show: the backend's spills, bulk copies, "
+                  "accesses it merges or splits otherwise; docs/counting-model.md "
+                  "\"Warp-level traffic\")");
   if (!Equal.empty())
     Why.push_back("warp-level static == counters: " + Equal);
   if (!Within.empty())

@@ -14,10 +14,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cuda_runtime.h>
 #include <functional>
 #include <map>
 #include <set>
-#include <cuda_runtime.h>
 
 #define CHECK(X)                                                                                   \
   do {                                                                                             \
@@ -114,8 +114,7 @@ __global__ void shared_gather(const int *__restrict__ idx, float *__restrict__ o
 }
 
 static void line(const char *K, dim3 G, dim3 B, const char *Args) {
-  std::printf("LAUNCH %s grid=%u,%u,%u block=%u,%u,%u %s\n", K, G.x, G.y, G.z, B.x, B.y, B.z,
-              Args);
+  std::printf("LAUNCH %s grid=%u,%u,%u block=%u,%u,%u %s\n", K, G.x, G.y, G.z, B.x, B.y, B.z, Args);
 }
 
 //===--- Hand-derived warp-level counts --------------------------------------===//
@@ -127,10 +126,10 @@ static void line(const char *K, dim3 G, dim3 B, const char *Args) {
 // words in one bank, summed over the groups. Shared addresses are offsets in
 // their variable: a base that is a multiple of the width only renames banks.
 enum { WBGL, WBGS, WBSL, WBSS, SECL, SECS, WAVL, WAVS, NKEYS };
-static const char *KeyNames[NKEYS] = {
-    "warp_bytes.global.load", "warp_bytes.global.store", "warp_bytes.shared.load",
-    "warp_bytes.shared.store", "sectors.global.load",    "sectors.global.store",
-    "wavefronts.shared.load", "wavefronts.shared.store"};
+static const char *KeyNames[NKEYS] = {"warp_bytes.global.load", "warp_bytes.global.store",
+                                      "warp_bytes.shared.load", "warp_bytes.shared.store",
+                                      "sectors.global.load",    "sectors.global.store",
+                                      "wavefronts.shared.load", "wavefronts.shared.store"};
 struct Expect {
   unsigned long long V[NKEYS] = {};
 };
@@ -196,32 +195,25 @@ using U = unsigned long long;
 /// Linear index along x of a 1-D launch.
 static U gx(dim3 C, dim3 T, dim3 B) { return U(C.x) * B.x + T.x; }
 
-int main() {
-  const size_t N = 1 << 22; // floats per buffer: large enough for every launch
-  float *A, *B;
-  int *Idx, *Dup;
-  CHECK(cudaMalloc(&A, N * sizeof(float)));
-  CHECK(cudaMalloc(&B, N * sizeof(float)));
-  CHECK(cudaMalloc(&Idx, 4096 * sizeof(int)));
-  CHECK(cudaMalloc(&Dup, 4096 * sizeof(int)));
-  CHECK(cudaMemset(A, 0, N * sizeof(float)));
-  static int HostIdx[4096], HostDup[4096];
-  for (int I = 0; I < 4096; ++I) {
-    HostIdx[I] = (I * 37) % 4096;
-    // Duplicates: lane pairs share an index, every 7th is moved by 5.
-    HostDup[I] = ((I / 2) * 37 + (I % 7 == 0 ? 5 : 0)) % 4096;
-  }
-  CHECK(cudaMemcpy(Idx, HostIdx, sizeof HostIdx, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(Dup, HostDup, sizeof HostDup, cudaMemcpyHostToDevice));
-  char Buf[512];
-  auto P = [](const void *X) { return (unsigned long long)X; };
-  const U PA = P(A), PB = P(B), PI = P(Idx), PD = P(Dup);
+// The buffers of the run and their values (the LAUNCH lines print them).
+static float *A, *B;
+static int *Idx, *Dup;
+static int HostIdx[4096], HostDup[4096];
+static U PA, PB, PI, PD;
+static char Buf[512];
+static const dim3 G1(1), G2(2), B128(128);
+static U P(const void *X) { return (U)X; }
 
+/// Coalesced, broadcast, strided and 2-D global accesses.
+static void globalLaunches() {
   // copy_f32: in[i] and out[i] where i < n.
   auto CopyF32 = [&](U In, int n, dim3 G, dim3 Bl) {
     Expect E;
     auto F = [&](U Base) {
-      return [=](dim3 C, dim3 T, U &Ad) { Ad = Base + 4 * gx(C, T, Bl); return gx(C, T, Bl) < U(n); };
+      return [=](dim3 C, dim3 T, U &Ad) {
+        Ad = Base + 4 * gx(C, T, Bl);
+        return gx(C, T, Bl) < U(n);
+      };
     };
     each(E, G, Bl, Global, Load, 4, F(In));
     each(E, G, Bl, Global, Store, 4, F(PB));
@@ -240,21 +232,32 @@ int main() {
   CopyF32(PA, 100, 1, 128);
   copy_f32<<<1, 128>>>(A, B, 100);
 
-  const dim3 G2(2), B128(128);
   std::snprintf(Buf, sizeof Buf, "in=%#llx out=%#llx", P(A), P(B));
   line("copy_f4", 2, 128, Buf);
   {
     Expect E;
-    each(E, G2, B128, Global, Load, 16, [&](dim3 C, dim3 T, U &Ad) { Ad = PA + 16 * gx(C, T, B128); return true; });
-    each(E, G2, B128, Global, Store, 16, [&](dim3 C, dim3 T, U &Ad) { Ad = PB + 16 * gx(C, T, B128); return true; });
+    each(E, G2, B128, Global, Load, 16, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PA + 16 * gx(C, T, B128);
+      return true;
+    });
+    each(E, G2, B128, Global, Store, 16, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PB + 16 * gx(C, T, B128);
+      return true;
+    });
     expect(E);
   }
   copy_f4<<<2, 128>>>((const float4 *)A, (float4 *)B);
   line("bcast", 2, 128, Buf);
   {
     Expect E;
-    each(E, G2, B128, Global, Load, 4, [&](dim3, dim3, U &Ad) { Ad = PA; return true; });
-    each(E, G2, B128, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PB + 4 * gx(C, T, B128); return true; });
+    each(E, G2, B128, Global, Load, 4, [&](dim3, dim3, U &Ad) {
+      Ad = PA;
+      return true;
+    });
+    each(E, G2, B128, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PB + 4 * gx(C, T, B128);
+      return true;
+    });
     expect(E);
   }
   bcast<<<2, 128>>>(A, B);
@@ -262,8 +265,14 @@ int main() {
     std::snprintf(Buf, sizeof Buf, "in=%#llx out=%#llx s=%d", P(A), P(B), S);
     line("strided", 2, 128, Buf);
     Expect E;
-    each(E, G2, B128, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PA + 4 * gx(C, T, B128) * S; return true; });
-    each(E, G2, B128, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PB + 4 * gx(C, T, B128); return true; });
+    each(E, G2, B128, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PA + 4 * gx(C, T, B128) * S;
+      return true;
+    });
+    each(E, G2, B128, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PB + 4 * gx(C, T, B128);
+      return true;
+    });
     expect(E);
     strided<<<2, 128>>>(A, B, S);
   }
@@ -272,12 +281,21 @@ int main() {
   {
     Expect E;
     const dim3 &Bt = B128; // 1-D: threadIdx.y == 0
-    each(E, G2, Bt, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PA + 4 * ((C.x * 4 + T.y) * 32 + T.x); return true; });
-    each(E, G2, Bt, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PB + 4 * (T.x * 32 + C.x * 4 + T.y); return true; });
+    each(E, G2, Bt, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PA + 4 * ((C.x * 4 + T.y) * 32 + T.x);
+      return true;
+    });
+    each(E, G2, Bt, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PB + 4 * (T.x * 32 + C.x * 4 + T.y);
+      return true;
+    });
     expect(E);
   }
   transpose<<<2, 128>>>(A, B, 32, 32);
-  struct { dim3 Block; int W; } Rows[] = {{dim3(8, 16), 64}, {dim3(8, 16), 65}, {dim3(16, 8), 65}};
+  struct {
+    dim3 Block;
+    int W;
+  } Rows[] = {{dim3(8, 16), 64}, {dim3(8, 16), 65}, {dim3(16, 8), 65}};
   for (auto R : Rows) {
     std::snprintf(Buf, sizeof Buf, "in=%#llx out=%#llx w=%d", P(A), P(B), R.W);
     line("rows2d", dim3(1, 1), R.Block, Buf);
@@ -294,15 +312,30 @@ int main() {
     expect(E);
     rows2d<<<dim3(1, 1), R.Block>>>(A, B, R.W);
   }
-  const dim3 G1(1);
+}
+
+/// Shared strides, loops and a grid-stride loop.
+static void sharedAndLoopLaunches() {
   for (int S : {1, 2, 32, 33}) {
     std::snprintf(Buf, sizeof Buf, "out=%#llx s=%d", P(B), S);
     line("strides", 1, 128, Buf);
     Expect E;
-    each(E, G1, B128, Shared, Store, 4, [&](dim3, dim3 T, U &Ad) { Ad = 4 * U(T.x) * S; return true; });
-    each(E, G1, B128, Shared, Load, 4, [&](dim3, dim3 T, U &Ad) { Ad = 4 * U(T.x); return true; });
-    each(E, G1, B128, Shared, Load, 4, [&](dim3, dim3, U &Ad) { Ad = 0; return true; });
-    each(E, G1, B128, Global, Store, 4, [&](dim3, dim3 T, U &Ad) { Ad = PB + 4 * U(T.x); return true; });
+    each(E, G1, B128, Shared, Store, 4, [&](dim3, dim3 T, U &Ad) {
+      Ad = 4 * U(T.x) * S;
+      return true;
+    });
+    each(E, G1, B128, Shared, Load, 4, [&](dim3, dim3 T, U &Ad) {
+      Ad = 4 * U(T.x);
+      return true;
+    });
+    each(E, G1, B128, Shared, Load, 4, [&](dim3, dim3, U &Ad) {
+      Ad = 0;
+      return true;
+    });
+    each(E, G1, B128, Global, Store, 4, [&](dim3, dim3 T, U &Ad) {
+      Ad = PB + 4 * U(T.x);
+      return true;
+    });
     expect(E);
     strides<<<1, 128>>>(B, S);
   }
@@ -311,8 +344,14 @@ int main() {
   {
     Expect E;
     for (int R = 0; R < 64; ++R)
-      each(E, G1, dim3(64), Global, Load, 4, [&](dim3, dim3 T, U &Ad) { Ad = PA + 4 * (U(R) * 64 + T.x); return true; });
-    each(E, G1, dim3(64), Global, Store, 4, [&](dim3, dim3 T, U &Ad) { Ad = PB + 4 * U(T.x); return true; });
+      each(E, G1, dim3(64), Global, Load, 4, [&](dim3, dim3 T, U &Ad) {
+        Ad = PA + 4 * (U(R) * 64 + T.x);
+        return true;
+      });
+    each(E, G1, dim3(64), Global, Store, 4, [&](dim3, dim3 T, U &Ad) {
+      Ad = PB + 4 * U(T.x);
+      return true;
+    });
     expect(E);
   }
   colsum<<<1, 64>>>(A, B, 64);
@@ -321,8 +360,14 @@ int main() {
   {
     Expect E;
     for (int J = 0; J < 16; ++J)
-      each(E, G1, dim3(64), Global, Load, 4, [&](dim3, dim3 T, U &Ad) { Ad = PA + 4 * (U(J) + T.x); return true; });
-    each(E, G1, dim3(64), Global, Store, 4, [&](dim3, dim3 T, U &Ad) { Ad = PB + 4 * U(T.x); return true; });
+      each(E, G1, dim3(64), Global, Load, 4, [&](dim3, dim3 T, U &Ad) {
+        Ad = PA + 4 * (U(J) + T.x);
+        return true;
+      });
+    each(E, G1, dim3(64), Global, Store, 4, [&](dim3, dim3 T, U &Ad) {
+      Ad = PB + 4 * U(T.x);
+      return true;
+    });
     expect(E);
   }
   window<<<1, 64>>>(A, B, 16);
@@ -342,14 +387,27 @@ int main() {
     expect(E);
   }
   gridstride<<<2, 128>>>(A, B, 1000);
+}
+
+/// Gathers through index arrays.
+static void gatherLaunches() {
   std::snprintf(Buf, sizeof Buf, "idx=%#llx in=%#llx out=%#llx", P(Idx), P(A), P(B));
   line("gather", 1, 64, Buf);
   {
     Expect E;
     const dim3 B64(64);
-    each(E, G1, B64, Global, Load, 4, [&](dim3, dim3 T, U &Ad) { Ad = PI + 4 * U(T.x); return true; });
-    each(E, G1, B64, Global, Load, 4, [&](dim3, dim3 T, U &Ad) { Ad = PA + 4 * U(HostIdx[T.x]); return true; });
-    each(E, G1, B64, Global, Store, 4, [&](dim3, dim3 T, U &Ad) { Ad = PB + 4 * U(T.x); return true; });
+    each(E, G1, B64, Global, Load, 4, [&](dim3, dim3 T, U &Ad) {
+      Ad = PI + 4 * U(T.x);
+      return true;
+    });
+    each(E, G1, B64, Global, Load, 4, [&](dim3, dim3 T, U &Ad) {
+      Ad = PA + 4 * U(HostIdx[T.x]);
+      return true;
+    });
+    each(E, G1, B64, Global, Store, 4, [&](dim3, dim3 T, U &Ad) {
+      Ad = PB + 4 * U(T.x);
+      return true;
+    });
     expect(E);
   }
   gather<<<1, 64>>>(Idx, A, B);
@@ -361,11 +419,26 @@ int main() {
   {
     Expect E;
     auto J = [&](dim3 C, dim3 T) { return U(HostDup[gx(C, T, B256)]); };
-    each(E, G4, B256, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PD + 4 * gx(C, T, B256); return true; });
-    each(E, G4, B256, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PA + 4 * J(C, T); return true; });
-    each(E, G4, B256, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PB + 4 * gx(C, T, B256); return true; });
-    each(E, G4, B256, Global, Load, 16, [&](dim3 C, dim3 T, U &Ad) { Ad = PA + 16 * J(C, T); return true; });
-    each(E, G4, B256, Global, Store, 16, [&](dim3 C, dim3 T, U &Ad) { Ad = PB + 4 * 4096 + 16 * gx(C, T, B256); return true; });
+    each(E, G4, B256, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PD + 4 * gx(C, T, B256);
+      return true;
+    });
+    each(E, G4, B256, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PA + 4 * J(C, T);
+      return true;
+    });
+    each(E, G4, B256, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PB + 4 * gx(C, T, B256);
+      return true;
+    });
+    each(E, G4, B256, Global, Load, 16, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PA + 16 * J(C, T);
+      return true;
+    });
+    each(E, G4, B256, Global, Store, 16, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PB + 4 * 4096 + 16 * gx(C, T, B256);
+      return true;
+    });
     expect(E);
   }
   gather_dup<<<4, 256>>>(Dup, A, (const float4 *)A, B, (float4 *)(B + 4096));
@@ -374,17 +447,61 @@ int main() {
   {
     Expect E;
     auto J = [&](dim3 C, dim3 T) { return U(HostDup[gx(C, T, B256)]); };
-    each(E, G4, B256, Shared, Store, 4, [&](dim3, dim3 T, U &Ad) { Ad = 4 * U(T.x); return true; });
-    each(E, G4, B256, Shared, Store, 8, [&](dim3, dim3 T, U &Ad) { Ad = 8 * U(T.x); return true; });
-    each(E, G4, B256, Shared, Store, 16, [&](dim3, dim3 T, U &Ad) { Ad = 16 * U(T.x); return true; });
-    each(E, G4, B256, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PD + 4 * gx(C, T, B256); return true; });
-    each(E, G4, B256, Shared, Load, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = 4 * (J(C, T) % 256); return true; });
-    each(E, G4, B256, Shared, Load, 8, [&](dim3 C, dim3 T, U &Ad) { Ad = 8 * (J(C, T) * 3 % 256); return true; });
-    each(E, G4, B256, Shared, Load, 16, [&](dim3 C, dim3 T, U &Ad) { Ad = 16 * (J(C, T) * 5 % 256); return true; });
-    each(E, G4, B256, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) { Ad = PB + 4 * gx(C, T, B256); return true; });
+    each(E, G4, B256, Shared, Store, 4, [&](dim3, dim3 T, U &Ad) {
+      Ad = 4 * U(T.x);
+      return true;
+    });
+    each(E, G4, B256, Shared, Store, 8, [&](dim3, dim3 T, U &Ad) {
+      Ad = 8 * U(T.x);
+      return true;
+    });
+    each(E, G4, B256, Shared, Store, 16, [&](dim3, dim3 T, U &Ad) {
+      Ad = 16 * U(T.x);
+      return true;
+    });
+    each(E, G4, B256, Global, Load, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PD + 4 * gx(C, T, B256);
+      return true;
+    });
+    each(E, G4, B256, Shared, Load, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = 4 * (J(C, T) % 256);
+      return true;
+    });
+    each(E, G4, B256, Shared, Load, 8, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = 8 * (J(C, T) * 3 % 256);
+      return true;
+    });
+    each(E, G4, B256, Shared, Load, 16, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = 16 * (J(C, T) * 5 % 256);
+      return true;
+    });
+    each(E, G4, B256, Global, Store, 4, [&](dim3 C, dim3 T, U &Ad) {
+      Ad = PB + 4 * gx(C, T, B256);
+      return true;
+    });
     expect(E);
   }
   shared_gather<<<4, 256>>>(Dup, B);
+}
+
+int main() {
+  const size_t N = 1 << 22; // floats per buffer: large enough for every launch
+  CHECK(cudaMalloc(&A, N * sizeof(float)));
+  CHECK(cudaMalloc(&B, N * sizeof(float)));
+  CHECK(cudaMalloc(&Idx, 4096 * sizeof(int)));
+  CHECK(cudaMalloc(&Dup, 4096 * sizeof(int)));
+  CHECK(cudaMemset(A, 0, N * sizeof(float)));
+  for (int I = 0; I < 4096; ++I) {
+    HostIdx[I] = (I * 37) % 4096;
+    // Duplicates: lane pairs share an index, every 7th is moved by 5.
+    HostDup[I] = ((I / 2) * 37 + (I % 7 == 0 ? 5 : 0)) % 4096;
+  }
+  CHECK(cudaMemcpy(Idx, HostIdx, sizeof HostIdx, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(Dup, HostDup, sizeof HostDup, cudaMemcpyHostToDevice));
+  PA = P(A), PB = P(B), PI = P(Idx), PD = P(Dup);
+  globalLaunches();
+  sharedAndLoopLaunches();
+  gatherLaunches();
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaGetLastError());
   std::printf("done\n");
