@@ -200,13 +200,20 @@ std::vector<Line> comparisonLines(const KernelData &K) {
   std::optional<double> CounterShared =
       Over(flopsOf(K.Counters),
            LevelBytes(K.Counters, {"wavefronts.shared.load", "wavefronts.shared.store"}, 128));
-  for (const auto &[Name, Static, Counter] :
-       {std::tuple{"AI L1", StaticL1, AI(K.Counters, "l1_bytes")},
-        {"AI shared", StaticShared, CounterShared},
-        {"AI L2", std::optional<double>(), AI(K.Counters, "l2_bytes")},
-        {"AI HBM", StaticHbm, AI(K.Counters, "dram_bytes")}})
-    if (Static || Counter)
-      Lines.push_back({Name, Static, std::nullopt, Counter});
+  // The dynamic warp-level counts (instrumented builds) give the same levels.
+  auto DF = flopsOf(K.Dynamic);
+  std::optional<double> DynL1 =
+      Over(DF, LevelBytes(K.Dynamic, {"sectors.global.load", "sectors.global.store"}, 32));
+  std::optional<double> DynShared =
+      Over(DF, LevelBytes(K.Dynamic, {"wavefronts.shared.load", "wavefronts.shared.store"}, 128));
+  std::optional<double> None;
+  for (const auto &[Name, Static, Dynamic, Counter] :
+       {std::tuple{"AI L1", StaticL1, DynL1, AI(K.Counters, "l1_bytes")},
+        {"AI shared", StaticShared, DynShared, CounterShared},
+        {"AI L2", None, None, AI(K.Counters, "l2_bytes")},
+        {"AI HBM", StaticHbm, None, AI(K.Counters, "dram_bytes")}})
+    if (Static || Dynamic || Counter)
+      Lines.push_back({Name, Static, Dynamic, Counter});
 
   return Lines;
 }
@@ -421,8 +428,7 @@ void warpReasons(const std::vector<Line> &Lines, double Tolerance, std::vector<s
   if (!DWithin.empty())
     Why.push_back("warp-level dynamic within the static bounds: " + DWithin);
   if (!DOff.empty())
-    Why.push_back("warp-level dynamic OUTSIDE the static model (a defect of one of them): " +
-                  DOff);
+    Why.push_back("warp-level dynamic OUTSIDE the static model (a defect of one of them): " + DOff);
   if (!DCEqual.empty())
     Why.push_back("warp-level dynamic == counters: " + DCEqual);
   if (!DCOff.empty())

@@ -69,6 +69,27 @@ entry:
   %s = fpext float %va to double
   %ps = getelementptr double, ptr addrspace(3) @tile, i64 %i
   store double %s, ptr addrspace(3) %ps, align 8
+; A shared 4-byte load: one group of 32 lanes, one umax.
+; CHECK: ptrtoint ptr addrspace(3) %pl to i64
+; CHECK: select i1 %{{[0-9]+}}, i64 4, i64 0
+; CHECK: lshr i64 %{{[0-9a-z.]+}}, 2
+; CHECK: lshr i32 %{{[0-9]+}}, 5
+; CHECK: call i32 @llvm.nvvm.match.any.sync.i32(
+; CHECK: call i32 @llvm.nvvm.redux.sync.umax(
+; CHECK-NOT: call i32 @llvm.nvvm.redux.sync.umax(
+; CHECK: %vl = load float, ptr addrspace(3) %pl
+  %j = xor i64 %i, 1
+  %pl = getelementptr float, ptr addrspace(3) @tile, i64 %j
+  %vl = load float, ptr addrspace(3) %pl, align 4
+; A global 4-byte store: bytes and sectors, no wavefronts.
+; CHECK: ptrtoint ptr addrspace(1) %pst to i64
+; CHECK: call i32 @llvm.nvvm.match.any.sync.i64(
+; CHECK: lshr i64 %{{.*}}, 5
+; CHECK: call i32 @llvm.nvvm.match.any.sync.i64(
+; CHECK-NOT: redux.sync.umax
+; CHECK: store float %vl, ptr addrspace(1) %pst
+  %pst = getelementptr float, ptr addrspace(1) %out, i64 %j
+  store float %vl, ptr addrspace(1) %pst, align 4
 ; A generic pointer loaded from memory: its space at run time.
 ; CHECK: call i1 @llvm.nvvm.isspacep.global(ptr %g)
 ; CHECK: call i1 @llvm.nvvm.isspacep.shared(ptr %g)
