@@ -182,6 +182,7 @@ public:
   void run() {
     Mask = call(Intrinsic::nvvm_activemask, {});
     Lane = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+    Below = call(Intrinsic::nvvm_read_ptx_sreg_lanemask_lt, {});
     IsG = B.getInt1(R.Space == MemSpace::Global);
     IsS = B.getInt1(R.Space == MemSpace::Shared);
     if (R.Space == MemSpace::Generic) {
@@ -216,9 +217,10 @@ private:
     return B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, ID), Args);
   }
   Value *match64(Value *Key) { return call(Intrinsic::nvvm_match_any_sync_i64, {Mask, Key}); }
-  /// This lane is the lowest of its group \p Peers.
+  /// This lane is the lowest of its group \p Peers: no lane below it is in
+  /// Peers (%lanemask_lt).
   Value *leader(Value *Peers) {
-    return B.CreateICmpEQ(B.CreateIntrinsic(Intrinsic::cttz, {I32}, {Peers, B.getTrue()}), Lane);
+    return B.CreateICmpEQ(B.CreateAnd(Peers, Below), B.getInt32(0));
   }
 
   /// WarpModel.cpp's requestCost: lanes in groups of 32/n (n words per
@@ -262,7 +264,8 @@ private:
   WarpAddFn Add;
   IRBuilder<> B;
   Type *I32, *I64;
-  Value *Mask = nullptr, *Lane = nullptr, *IsG = nullptr, *IsS = nullptr, *Addr = nullptr;
+  Value *Mask = nullptr, *Lane = nullptr, *Below = nullptr, *IsG = nullptr, *IsS = nullptr,
+        *Addr = nullptr;
 };
 
 } // namespace
