@@ -12,7 +12,8 @@
 #   hroof-carry-hw          hardware-counter validation (test/gpu/runtime/hw/README.md):
 #                           hw/bin/EXAMPLE.inst|.plain, hw/bin/many.plain, big/bigstream
 #   hroof-carry-kill        kill tests (test/gpu/runtime/kill_test.sh): kill/bin/kill_target.inst|.plain
-#   hroof-carry-warp        warp-level traffic vs Nsight Compute (test/gpu/warp/run.sh): warp/bin/warp_traffic
+#   hroof-carry-warp        warp-level traffic vs Nsight Compute and the dynamic counts
+#                           (test/gpu/warp/run.sh): warp/bin/warp_traffic, warp_traffic.inst
 
 set(HROOF_CARRY_DIR ${CMAKE_SOURCE_DIR}/.carry CACHE PATH "where the carried GPU programs are built")
 set(HROOF_CARRY_ARCH sm_90 CACHE STRING "GPU architecture of the carried programs")
@@ -66,9 +67,10 @@ hroof_add_cuda_program(kill_target SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/
   ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _kill_files)
 add_custom_target(hroof-carry-kill DEPENDS ${_kill_files})
 
-# Warp-level traffic against Nsight Compute (test/gpu/warp/run.sh): warp/bin/warp_traffic.
+# Warp-level traffic against Nsight Compute and the dynamic counts (test/gpu/warp/run.sh):
+# warp/bin/warp_traffic (plain), warp/bin/warp_traffic.inst (instrumented).
 set(_warp_files)
-hroof_add_cuda_program(warp_traffic SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/warp/warp_traffic.cu PLAIN
-  OUTPUT_DIR ${HROOF_CARRY_DIR}/warp/bin PLAIN_SUFFIX NONE ARCH ${HROOF_CARRY_ARCH}
-  OUTPUTS_VAR _warp_files)
+hroof_add_cuda_program(warp_traffic SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/warp/warp_traffic.cu BOTH
+  OUTPUT_DIR ${HROOF_CARRY_DIR}/warp/bin PLAIN_SUFFIX NONE INSTRUMENTED_SUFFIX .inst
+  ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _warp_files)
 add_custom_target(hroof-carry-warp DEPENDS ${_warp_files})

@@ -4,6 +4,7 @@
 #include "Counting.h"
 #include "InductionLoop.h"
 #include "KernelModel.h"
+#include "WarpInstrument.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -154,10 +155,14 @@ private:
     for (BasicBlock &BB : F) {
       if (!genericAccesses(BB).empty())
         return std::nullopt;
-      for (Instruction &I : BB)
+      for (Instruction &I : BB) {
         if (auto *CB = dyn_cast<CallBase>(&I))
           if (Function *G = CB->getCalledFunction(); !G || !G->isDeclaration())
             return std::nullopt;
+        // Warp-level counts depend on the addresses: counted where they run.
+        if (warpCountsEnabled() && warpRequestOf(I))
+          return std::nullopt;
+      }
       CountVector C = countBlock(BB).Counts;
       if (std::all_of(C.begin(), C.end(), [](uint64_t X) { return X == 0; }))
         continue;
@@ -245,6 +250,9 @@ private:
         for (MemSpace Sp :
              {MemSpace::Global, MemSpace::Shared, MemSpace::Local, MemSpace::Constant})
           Acc.insert(bytesIndex(Sp, G.Dir));
+      for (Instruction &I : BB)
+        if (auto R = warpCountsEnabled() ? warpRequestOf(I) : std::nullopt)
+          warpCountersOf(*R, Acc);
       for (Instruction &I : BB)
         if (auto *CB = dyn_cast<CallInst>(&I))
           if (Function *G = CB->getCalledFunction(); G && Rewritten.count(G)) {
@@ -431,10 +439,13 @@ private:
     std::map<BasicBlock *, CountVector> Counts;
     std::map<BasicBlock *, std::vector<GenericAccess>> Generic;
     std::map<BasicBlock *, std::vector<CallInst *>> Calls;
+    std::map<BasicBlock *, std::vector<WarpRequest>> Warp;
     for (BasicBlock &BB : F) {
       Blocks.push_back(&BB);
       Counts[&BB] = blockCounts(BB);
       Generic[&BB] = genericAccesses(BB);
+      if (warpCountsEnabled())
+        Warp[&BB] = warpRequests(BB, SE);
       for (Instruction &I : BB)
         if (auto *CI = dyn_cast<CallInst>(&I))
           if (Function *G = CI->getCalledFunction(); G && Rewritten.count(G))
@@ -448,6 +459,10 @@ private:
     std::vector<std::pair<ReturnInst *, std::vector<FinalValue>>> Exits;
     for (BasicBlock *BB : Blocks) {
       countGenericAccesses(P, Generic[BB]);
+      for (const WarpRequest &R : Warp[BB])
+        emitWarpCounts(M, R, [&](IRBuilder<> &B, int K, Value *V, uint64_t Max) {
+          P.addOne(B, K, V, Max);
+        });
       countCallees(P, Calls[BB], CallBuf);
       // This block's own counts.
       if (!HoistedTo.count(BB)) {

@@ -13,12 +13,27 @@ using namespace llvm;
 
 namespace hroof {
 
-namespace {
-
 bool isByValParamRead(const Value *Ptr) {
   const auto *A = dyn_cast<Argument>(getUnderlyingObject(Ptr, 0));
   return A && A->hasByValAttr();
 }
+
+/// The alignment the backend's vectorizer can rely on: the instruction's, or
+/// more where the pointer is known to be (a variable's alignment plus a
+/// constant offset, as in CUB's temporary storage).
+uint64_t accessAlign(const Instruction &I, const Value *Ptr) {
+  uint64_t A = 1;
+  if (const auto *L = dyn_cast<LoadInst>(&I))
+    A = L->getAlign().value();
+  else if (const auto *S = dyn_cast<StoreInst>(&I))
+    A = S->getAlign().value();
+  else
+    return 1;
+  const DataLayout &DL = I.getModule()->getDataLayout();
+  return std::max<uint64_t>(A, getKnownAlignment(const_cast<Value *>(Ptr), DL).value());
+}
+
+namespace {
 
 /// Why the warp-level model cannot follow this access, or "" when it can
 /// try: spaces and directions that it leaves to later work are named.
@@ -189,21 +204,6 @@ struct Candidate {
   uint64_t Align = 1;
 };
 
-/// The alignment the backend's vectorizer can rely on: the instruction's, or
-/// more where the pointer is known to be (a variable's alignment plus a
-/// constant offset, as in CUB's temporary storage).
-uint64_t alignOf(const Instruction &I, const Value *Ptr) {
-  uint64_t A = 1;
-  if (const auto *L = dyn_cast<LoadInst>(&I))
-    A = L->getAlign().value();
-  else if (const auto *S = dyn_cast<StoreInst>(&I))
-    A = S->getAlign().value();
-  else
-    return 1;
-  const DataLayout &DL = I.getModule()->getDataLayout();
-  return std::max<uint64_t>(A, getKnownAlignment(const_cast<Value *>(Ptr), DL).value());
-}
-
 /// The NVPTX backend's load/store vectorizer turns adjacent scalar accesses
 /// (float4 fields, unrolled copies) into one 8- or 16-byte access, which the
 /// hardware serves as one request. Merges runs of accesses in one block with
@@ -255,7 +255,7 @@ describeBlockAccesses(const BasicBlock &BB, const std::string &Where, ScalarEvol
     auto W = describeWarpAccess(I, *A, Where, SE, LI, EB, TripCount);
     if (!W)
       continue;
-    Candidate X{std::move(*W), nullptr, alignOf(I, A->Ptr)};
+    Candidate X{std::move(*W), nullptr, accessAlign(I, A->Ptr)};
     if (X.W.Unmodelled.empty() && SE.isSCEVable(A->Ptr->getType()))
       X.Ptr = SE.getSCEV(A->Ptr);
     C.push_back(std::move(X));

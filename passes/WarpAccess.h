@@ -72,6 +72,13 @@ describeBlockAccesses(const llvm::BasicBlock &BB, const std::string &Where,
                       llvm::ScalarEvolution &SE, llvm::LoopInfo &LI, ExprBuilder &EB,
                       llvm::function_ref<std::optional<JExpr>(llvm::Loop *)> TripCount);
 
+/// True for a read of a by-value kernel parameter (param space, not memory).
+bool isByValParamRead(const llvm::Value *Ptr);
+
+/// The alignment the backend's load/store vectorizer can rely on for access
+/// \p I through \p Ptr: the instruction's, or what is known of the pointer.
+uint64_t accessAlign(const llvm::Instruction &I, const llvm::Value *Ptr);
+
 /// The access as JSON (docs/static-model.md, "accesses").
 llvm::json::Value warpAccessToJson(const IRWarpAccess &W);
 

@@ -137,8 +137,9 @@ std::vector<Line> comparisonLines(const KernelData &K) {
   Add("L1 bytes", "l1_bytes");
   Add("L2 bytes", "l2_bytes");
   Add("DRAM bytes", "dram_bytes");
-  // Warp-level traffic: the static warp model against the counters of the
-  // same quantity (the counters' bytes.* are per warp request already).
+  // Warp-level traffic: the static warp model and the dynamic counts (an
+  // instrumented build counts them exactly) against the counters of the same
+  // quantity (the counters' bytes.* are per warp request already).
   for (const auto &[What, WarpKey, CounterKey] :
        {std::tuple{"warp bytes global load", "warp_bytes.global.load", "bytes.global.load"},
         {"warp bytes global store", "warp_bytes.global.store", "bytes.global.store"},
@@ -153,11 +154,14 @@ std::vector<Line> comparisonLines(const KernelData &K) {
         // set does not fit in L2 (footprintReasons).
         {"footprint load (DRAM read)", "footprint.global.load", "dram_read_bytes"},
         {"footprint store (DRAM write)", "footprint.global.store", "dram_write_bytes"}}) {
-    Line L{What, perLaunch(K.StaticWarp, WarpKey), std::nullopt, perLaunch(K.Counters, CounterKey),
-           std::nullopt};
+    bool Footprint = std::string(WarpKey).rfind("footprint", 0) == 0;
+    Line L{What, perLaunch(K.StaticWarp, WarpKey),
+           Footprint ? std::nullopt : perLaunch(K.Dynamic, WarpKey),
+           perLaunch(K.Counters, CounterKey), std::nullopt};
     if (L.Static && K.StaticWarpHi.count(WarpKey))
       L.StaticHi = get(K.StaticWarpHi, WarpKey) / double(K.StaticWarp.Launches);
-    if (L.Static.value_or(0) || L.StaticHi.value_or(0) || L.Counters.value_or(0))
+    if (L.Static.value_or(0) || L.StaticHi.value_or(0) || L.Dynamic.value_or(0) ||
+        L.Counters.value_or(0))
       Lines.push_back(L);
   }
   auto F = [&](const SourceCounts &S) { return flopsOf(S); };
@@ -196,13 +200,20 @@ std::vector<Line> comparisonLines(const KernelData &K) {
   std::optional<double> CounterShared =
       Over(flopsOf(K.Counters),
            LevelBytes(K.Counters, {"wavefronts.shared.load", "wavefronts.shared.store"}, 128));
-  for (const auto &[Name, Static, Counter] :
-       {std::tuple{"AI L1", StaticL1, AI(K.Counters, "l1_bytes")},
-        {"AI shared", StaticShared, CounterShared},
-        {"AI L2", std::optional<double>(), AI(K.Counters, "l2_bytes")},
-        {"AI HBM", StaticHbm, AI(K.Counters, "dram_bytes")}})
-    if (Static || Counter)
-      Lines.push_back({Name, Static, std::nullopt, Counter});
+  // The dynamic warp-level counts (instrumented builds) give the same levels.
+  auto DF = flopsOf(K.Dynamic);
+  std::optional<double> DynL1 =
+      Over(DF, LevelBytes(K.Dynamic, {"sectors.global.load", "sectors.global.store"}, 32));
+  std::optional<double> DynShared =
+      Over(DF, LevelBytes(K.Dynamic, {"wavefronts.shared.load", "wavefronts.shared.store"}, 128));
+  std::optional<double> None;
+  for (const auto &[Name, Static, Dynamic, Counter] :
+       {std::tuple{"AI L1", StaticL1, DynL1, AI(K.Counters, "l1_bytes")},
+        {"AI shared", StaticShared, DynShared, CounterShared},
+        {"AI L2", None, None, AI(K.Counters, "l2_bytes")},
+        {"AI HBM", StaticHbm, None, AI(K.Counters, "dram_bytes")}})
+    if (Static || Dynamic || Counter)
+      Lines.push_back({Name, Static, Dynamic, Counter});
 
   return Lines;
 }
@@ -383,22 +394,48 @@ void boundsReasons(const std::vector<Line> &Lines, std::vector<std::string> &Why
     Why.push_back("dynamic OUTSIDE the static bounds (a defect of the model): " + Outside);
 }
 
-/// Whether the static warp-level model agrees with the counters: exact rows
-/// equal, bounded rows containing the counter; the rows that do not, named.
+/// One warp-level comparison of \p Got against the static cell of \p L
+/// (exact: equal within the tolerance; bounds: inside): which list it joins.
+std::string &warpVerdict(const Line &L, double Got, double Tolerance, std::string &Equal,
+                         std::string &Within, std::string &Off) {
+  if (L.StaticHi && *L.StaticHi != *L.Static)
+    return *L.Static <= Got && Got <= *L.StaticHi ? Within : Off;
+  return differ(L.Static, Got, Tolerance) ? Off : Equal;
+}
+
+/// Whether the static warp-level model agrees with the dynamic counts and
+/// with the counters (exact rows equal, bounded rows containing the value),
+/// and the dynamic counts with the counters; the rows that do not, named.
 void warpReasons(const std::vector<Line> &Lines, double Tolerance, std::vector<std::string> &Why) {
-  std::string Equal, Within, Off;
+  std::string Equal, Within, Off, DEqual, DWithin, DOff, DCEqual, DCOff;
+  auto Join = [](std::string &To, const std::string &What) {
+    To += (To.empty() ? "" : ", ") + What;
+  };
   for (const Line &L : Lines) {
     bool IsWarp = L.What.rfind("warp bytes", 0) == 0 || L.What.rfind("sectors", 0) == 0 ||
                   L.What.rfind("wavefronts", 0) == 0;
-    if (!IsWarp || !L.Static || !L.Counters)
+    if (!IsWarp)
       continue;
-    bool Bounded = L.StaticHi && *L.StaticHi != *L.Static;
-    std::string &To = Bounded
-                          ? (*L.Static <= *L.Counters && *L.Counters <= *L.StaticHi ? Within : Off)
-                      : differ(L.Static, L.Counters, Tolerance) ? Off
-                                                                : Equal;
-    To += (To.empty() ? "" : ", ") + L.What;
+    if (L.Static && L.Counters)
+      Join(warpVerdict(L, *L.Counters, Tolerance, Equal, Within, Off), L.What);
+    if (L.Static && L.Dynamic)
+      Join(warpVerdict(L, *L.Dynamic, Tolerance, DEqual, DWithin, DOff), L.What);
+    if (L.Dynamic && L.Counters)
+      Join(differ(L.Dynamic, L.Counters, Tolerance) ? DCOff : DCEqual, L.What);
   }
+  if (!DEqual.empty())
+    Why.push_back("warp-level static == dynamic: " + DEqual);
+  if (!DWithin.empty())
+    Why.push_back("warp-level dynamic within the static bounds: " + DWithin);
+  if (!DOff.empty())
+    Why.push_back("warp-level dynamic OUTSIDE the static model (a defect of one of them): " + DOff);
+  if (!DCEqual.empty())
+    Why.push_back("warp-level dynamic == counters: " + DCEqual);
+  if (!DCOff.empty())
+    Why.push_back("warp-level dynamic differs from the counters: " + DCOff +
+                  " (requests the IR does not show: the backend's spills, bulk copies, "
+                  "accesses it merges or splits otherwise; docs/counting-model.md "
+                  "\"Warp-level traffic\")");
   if (!Equal.empty())
     Why.push_back("warp-level static == counters: " + Equal);
   if (!Within.empty())

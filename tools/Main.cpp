@@ -135,7 +135,7 @@ int runStatic(const StaticOptions &O) {
       for (const ModelParam &P : K.Params)
         KJ["params"].push_back({{"name", P.Name}, {"type", P.Type}});
       if (R.Total) {
-        KJ["total"] = countsToJson(*R.Total);
+        KJ["total"] = countsToJson(*R.Total, NumThreadCounters);
         u128 F = totalFlops(*R.Total), B = globalBytes(*R.Total);
         KJ["flops_total"] = uint64_t(F);
         KJ["ai"] = {

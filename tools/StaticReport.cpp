@@ -225,7 +225,7 @@ static void printBoundsText(std::ostream &OS, const TotalBounds &B) {
   auto Cell = [&](u128 Lo, std::optional<u128> Hi) {
     return "[" + u128ToString(Lo) + ", " + (Hi ? u128ToString(*Hi) : std::string("no bound")) + "]";
   };
-  for (int I = 0; I < NumCounters; ++I)
+  for (int I = 0; I < NumThreadCounters; ++I)
     if (B.Lo[I] || B.Hi[I])
       OS << "    " << std::left << std::setw(34) << counterName(I)
          << Cell(B.Lo[I], B.HasHi[I] ? std::optional<u128>(B.Hi[I]) : std::nullopt) << "\n";

@@ -14,23 +14,23 @@ std::string counterName(int I) {
   return Buf;
 }
 
-template <typename V> static nlohmann::json nestedCounts(const V &T) {
+template <typename V> static nlohmann::json nestedCounts(const V &T, int N) {
   nlohmann::json J = nlohmann::json::object();
-  for (int I = 0; I < NumCounters; ++I) {
+  for (int I = 0; I < N; ++I) {
     CounterKey K = counterKey(I);
     nlohmann::json *Node = &J;
-    int N = K.Parts[2] ? 3 : 2;
-    for (int P = 0; P < N - 1; ++P)
+    int Depth = K.Parts[2] ? 3 : 2;
+    for (int P = 0; P < Depth - 1; ++P)
       Node = &(*Node)[K.Parts[P]];
     u128 Value = u128(T[I]);
-    (*Node)[K.Parts[N - 1]] =
+    (*Node)[K.Parts[Depth - 1]] =
         Value <= u128(UINT64_MAX) ? nlohmann::json(uint64_t(Value)) : nlohmann::json(double(Value));
   }
   return J;
 }
 
-nlohmann::json countsToJson(const CountVector &C) { return nestedCounts(C); }
-nlohmann::json countsToJson(const TotalVector &T) { return nestedCounts(T); }
+nlohmann::json countsToJson(const CountVector &C, int N) { return nestedCounts(C, N); }
+nlohmann::json countsToJson(const TotalVector &T, int N) { return nestedCounts(T, N); }
 
 int counterIndex(const std::string &Key) {
   for (int I = 0; I < NumCounters; ++I)
@@ -178,14 +178,14 @@ TotalVector evaluateKernel(const KernelModel &K, const LaunchShape &L, const Eva
 }
 
 nlohmann::json totalBoundsToJson(const TotalBounds &B) {
-  nlohmann::json Hi = countsToJson(B.Hi);
-  for (int I = 0; I < NumCounters; ++I)
+  nlohmann::json Hi = countsToJson(B.Hi, NumThreadCounters);
+  for (int I = 0; I < NumThreadCounters; ++I)
     if (!B.HasHi[I]) { // "flops.f32" -> /flops/f32
       std::string Ptr = "/" + counterName(I);
       std::replace(Ptr.begin(), Ptr.end(), '.', '/');
       Hi[nlohmann::json::json_pointer(Ptr)] = nullptr;
     }
-  nlohmann::json J = {{"lo", countsToJson(B.Lo)}, {"hi", Hi}};
+  nlohmann::json J = {{"lo", countsToJson(B.Lo, NumThreadCounters)}, {"hi", Hi}};
   if (!B.allBounded())
     J["no_upper_bound"] = B.NoHiBecause;
   return J;

@@ -197,8 +197,9 @@ bool KernelFilter::matches(const std::string &Mangled, const std::string &Demang
 
 //===--- Counts -------------------------------------------------------------===//
 
+/// The thread-level counts only: the static totals have no warp-level ones.
 static bool sameCounts(const CountVector &D, const TotalVector &S) {
-  for (int I = 0; I < NumCounters; ++I)
+  for (int I = 0; I < NumThreadCounters; ++I)
     if (u128(D[I]) != S[I])
       return false;
   return true;
@@ -242,7 +243,7 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
       J["dynamic_problem"] = R.DynamicProblem;
     }
     if (R.Static) {
-      J["static"] = countsToJson(*R.Static);
+      J["static"] = countsToJson(*R.Static, NumThreadCounters);
       J["static_exact"] = R.StaticExact;
       if (R.StaticBounds)
         J["static_bounds"] = totalBoundsToJson(*R.StaticBounds);
@@ -370,7 +371,7 @@ nlohmann::json KernelAggregate::toJson() const {
   if (Instrumented) {
     J["dynamic"] = {{"launches", Counted}, {"total", countsToJson(Dynamic)}};
     J["static"] = {{"launches", StaticEvaluated},           {"exact", StaticExact},
-                   {"total", countsToJson(Static)},         {"matches_dynamic", StaticMatches},
+                   {"total", countsToJson(Static, NumThreadCounters)},         {"matches_dynamic", StaticMatches},
                    {"differs_from_dynamic", StaticDiffers}, {"problems", StaticProblems}};
     if (!StaticExact && StaticEvaluated)
       J["static"]["bounds"] = totalBoundsToJson(StaticBounds);

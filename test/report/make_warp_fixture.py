@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes Inputs/warp-compare.json: Inputs/demo-rank0.json (a fixture, not a
 measurement) with the warp-level fields of docs/profile-format.md added by
-hand: a per-kernel "static_warp" aggregate and the counters' sectors, so that
-`hroof compare` can be tested on them (test/lit/report/compare-warp.test).
-saxpy: exact and equal to its counters; spmv_csr: bounds that contain them,
-and static totals given as bounds (its model is not exact)."""
+hand: a per-kernel "static_warp" aggregate, the counters' sectors and the
+dynamic (instrumented) warp-level counts, so that `hroof compare` can be
+tested on them (test/lit/report/compare-warp.test). saxpy: exact and equal to
+its counters and its dynamic counts; spmv_csr: bounds that contain them (its
+dynamic sectors 1.25 x the counters', to show a disagreement), and static
+totals given as bounds (its model is not exact)."""
 import json
 import os
 
@@ -22,6 +24,11 @@ for k in doc["kernels"]:
         warp = {"warp_bytes": {"global": {"load": ld, "store": st}},
                 "sectors": {"global": {"load": ld // 32, "store": st // 32}}}
         k["static_warp"] = {"launches": n, "exact": True, "lo": warp, "hi": warp}
+        k["dynamic"]["total"].update(json.loads(json.dumps(warp)))
+    if k["kernel"].startswith("spmv_csr"):
+        k["dynamic"]["total"].update(
+            {"warp_bytes": {"global": {"load": ld, "store": st}},
+             "sectors": {"global": {"load": ld // 32 * 5 // 4, "store": st // 32}}})
     if k["kernel"].startswith("spmv_csr"):
         k["static_warp"] = {
             "launches": n, "exact": False,

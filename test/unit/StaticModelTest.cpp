@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace hroof;
 using nlohmann::json;
 
@@ -45,6 +47,28 @@ TEST(StaticModel, CounterNamesRoundTrip) {
     EXPECT_EQ(counterIndex(counterName(I)), I) << counterName(I);
   EXPECT_EQ(counterName(specialIndex(Precision::F32, SpecialOp::Rsqrt)), "special.f32.rsqrt");
   EXPECT_EQ(counterName(tensorIndex(TensorType::FP8)), "tensor_flops.fp8");
+  // The warp-level counters: after the thread-level ones, with the keys of
+  // the static warp model (WarpModel.h), each index once.
+  EXPECT_EQ(counterName(warpBytesIndex(MemSpace::Global, MemDir::Load)), "warp_bytes.global.load");
+  EXPECT_EQ(counterName(warpBytesIndex(MemSpace::Shared, MemDir::Store)),
+            "warp_bytes.shared.store");
+  EXPECT_EQ(counterName(sectorsIndex(MemDir::Store)), "sectors.global.store");
+  EXPECT_EQ(counterName(wavefrontsIndex(MemDir::Load)), "wavefronts.shared.load");
+  std::set<int> Warp;
+  for (MemDir D : {MemDir::Load, MemDir::Store})
+    for (int I : {warpBytesIndex(MemSpace::Global, D), warpBytesIndex(MemSpace::Shared, D),
+                  sectorsIndex(D), wavefrontsIndex(D)}) {
+      EXPECT_TRUE(isWarpCounter(I)) << I;
+      EXPECT_GE(I, NumThreadCounters);
+      Warp.insert(I);
+    }
+  EXPECT_EQ(int(Warp.size()), NumWarpCounters);
+  EXPECT_EQ(NumCounters, NumThreadCounters + NumWarpCounters);
+  EXPECT_FALSE(isWarpCounter(bytesIndex(MemSpace::Generic, MemDir::Atomic)));
+  // Static count objects stop at the thread-level counters.
+  nlohmann::json J = countsToJson(TotalVector{}, NumThreadCounters);
+  EXPECT_FALSE(J.contains("warp_bytes"));
+  EXPECT_TRUE(countsToJson(TotalVector{}).contains("wavefronts"));
 }
 
 TEST(StaticModel, RejectsForeignJson) {

@@ -17,6 +17,14 @@
 // bytes.<space>.{load,store,atomic}. The extra space "generic" holds accesses
 // whose address space the static model could not prove (the dynamic counts
 // resolve them at run time, so there it stays zero).
+//
+// The first NumThreadCounters are the thread-level counts, which the static
+// model's terms and totals carry. The warp-level counts after them
+// (warp_bytes.{global,shared}.{load,store}, sectors.global.{load,store},
+// wavefronts.shared.{load,store}; docs/counting-model.md "Warp-level
+// traffic") are counted only by the instrumented kernels: the static model
+// evaluates them per launch from its accesses instead (hroof/WarpModel.h),
+// under the same keys, and its thread-level vectors leave them zero.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_COUNTERLAYOUT_H
 #define HROOF_COUNTERLAYOUT_H
@@ -62,7 +70,18 @@ constexpr int TensorBase = FlopsBase + NumPrecisions;
 constexpr int SpecialBase = TensorBase + NumTensorTypes;
 constexpr int OtherBase = SpecialBase + NumPrecisions * NumSpecialOps;
 constexpr int BytesBase = OtherBase + NumPrecisions;
-constexpr int NumCounters = BytesBase + NumMemSpaces * NumMemDirs;
+/// The thread-level counters (the static model's terms and totals).
+constexpr int NumThreadCounters = BytesBase + NumMemSpaces * NumMemDirs;
+/// Warp-level counters, dynamic only: warp_bytes.{global,shared}.{load,store},
+/// sectors.global.{load,store}, wavefronts.shared.{load,store}.
+constexpr int WarpBase = NumThreadCounters;
+constexpr int NumWarpCounters = 8;
+constexpr int NumCounters = WarpBase + NumWarpCounters;
+constexpr const char *WarpCounterKeys[NumWarpCounters][3] = {
+    {"warp_bytes", "global", "load"},  {"warp_bytes", "global", "store"},
+    {"warp_bytes", "shared", "load"},  {"warp_bytes", "shared", "store"},
+    {"sectors", "global", "load"},     {"sectors", "global", "store"},
+    {"wavefronts", "shared", "load"},  {"wavefronts", "shared", "store"}};
 
 constexpr int flopsIndex(Precision P) { return FlopsBase + int(P); }
 constexpr int tensorIndex(TensorType T) { return TensorBase + int(T); }
@@ -71,6 +90,13 @@ constexpr int specialIndex(Precision P, SpecialOp O) {
 }
 constexpr int otherIndex(Precision P) { return OtherBase + int(P); }
 constexpr int bytesIndex(MemSpace S, MemDir D) { return BytesBase + int(S) * NumMemDirs + int(D); }
+/// Warp-level counters: \p S is Global or Shared, \p D Load or Store.
+constexpr int warpBytesIndex(MemSpace S, MemDir D) {
+  return WarpBase + (S == MemSpace::Shared ? 2 : 0) + (D == MemDir::Store ? 1 : 0);
+}
+constexpr int sectorsIndex(MemDir D) { return WarpBase + 4 + (D == MemDir::Store ? 1 : 0); }
+constexpr int wavefrontsIndex(MemDir D) { return WarpBase + 6 + (D == MemDir::Store ? 1 : 0); }
+constexpr bool isWarpCounter(int Index) { return Index >= WarpBase && Index < NumCounters; }
 
 /// Key path of counter \p Index as its parts, e.g. {"bytes","global","load"}.
 /// Unused trailing parts are null.
@@ -88,8 +114,12 @@ inline CounterKey counterKey(int Index) {
   }
   if (Index < BytesBase)
     return {{"other", PrecisionNames[Index - OtherBase], nullptr}};
-  int I = Index - BytesBase;
-  return {{"bytes", MemSpaceNames[I / NumMemDirs], MemDirNames[I % NumMemDirs]}};
+  if (Index < WarpBase) {
+    int I = Index - BytesBase;
+    return {{"bytes", MemSpaceNames[I / NumMemDirs], MemDirNames[I % NumMemDirs]}};
+  }
+  const auto &W = WarpCounterKeys[Index - WarpBase];
+  return {{W[0], W[1], W[2]}};
 }
 
 /// Dotted key, e.g. "bytes.global.load".

@@ -96,9 +96,12 @@ std::vector<int> neededArgs(const KernelModel &K);
 
 /// Counts as the nested JSON object every hroof output uses
 /// ({"flops": {"f32": ...}, "bytes": {"global": {"load": ...}}, ...}); values
-/// above 2^64 become doubles.
-nlohmann::json countsToJson(const CountVector &C);
-nlohmann::json countsToJson(const TotalVector &T);
+/// above 2^64 become doubles. The first \p N counters: all of them for
+/// dynamic counts (the warp-level ones included), NumThreadCounters for the
+/// static model's thread-level totals (its warp-level numbers come from the
+/// warp model, hroof/WarpModel.h).
+nlohmann::json countsToJson(const CountVector &C, int N = NumCounters);
+nlohmann::json countsToJson(const TotalVector &T, int N = NumCounters);
 
 /// Dotted key of counter I ("flops.f32").
 std::string counterName(int I);

@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Sets Nsight Compute's warp-level counters beside `hroof static`'s warp-level
-model, launch by launch, for the output of test/gpu/warp/run.sh.
+model and the instrumented build's dynamic counts, launch by launch, for the
+output of test/gpu/warp/run.sh.
 
     python3 test/gpu/warp/compare.py DIR [--hroof build/bin/hroof] [--source warp_traffic.cu]
 
 DIR holds ncu.csv (whose captured program output has one LAUNCH line per
-launch, with the pointer values of that run). For every launch and quantity it
-prints static vs counter and a verdict: `equal` (exact model, same number),
-`in bounds` (inexact model whose [lo, hi] contains the counter), or
-`MISMATCH`. Exit status 1 when any exact prediction differs or any counter
-lies outside the bounds."""
+launch, with the pointer values of that run) and, from the instrumented run,
+inst.stdout (one EXPECT line per launch: the warp-level counts hand-derived
+by the program from that run's pointers and index arrays) and dynamic.json
+(the hroof profile with each launch's dynamic counts). For every launch and
+quantity it prints static vs counter and a verdict: `equal` (exact model,
+same number), `in bounds` (inexact model whose [lo, hi] contains the
+counter), or `MISMATCH`; and the dynamic count against the hand-derived one
+(`dyn ok` or `DYN MISMATCH`), and against the counter (shown, not judged:
+the instrumented build is another binary). Exit status 1 when any exact
+prediction differs, any counter lies outside the bounds, or any dynamic count
+differs from the hand-derived one (or is missing)."""
 import argparse
 import csv
 import io
@@ -83,6 +90,43 @@ def flat(counts):
     return out
 
 
+def dotted(counts, prefix=""):
+    """Nested counts ({"flops": {"f32": 1}, "sectors": {"global": {...}}}) as
+    dotted keys."""
+    out = {}
+    for k, v in counts.items():
+        if isinstance(v, dict):
+            out.update(dotted(v, prefix + k + "."))
+        else:
+            out[prefix + k] = v
+    return out
+
+
+def read_dynamic(d):
+    """Per launch of the instrumented run (in launch order): the hand-derived
+    counts (EXPECT lines) and the dynamic counts of the profile; None when
+    the run is missing."""
+    out, prof = os.path.join(d, "inst.stdout"), os.path.join(d, "dynamic.json")
+    if not (os.path.exists(out) and os.path.exists(prof)):
+        return None
+    names, expects = [], []
+    for l in open(out, errors="replace").read().splitlines():
+        if l.startswith("LAUNCH "):
+            names.append(l.split()[1])
+        elif l.startswith("EXPECT "):
+            expects.append({k: int(v) for k, v in (kv.split("=") for kv in l.split()[1:])})
+    doc = json.load(open(prof))
+    launches = sorted(doc.get("launches", []), key=lambda r: r["index"])
+    dyn = [dotted(r["dynamic"]) if r.get("dynamic") else {} for r in launches]
+    if len(expects) != len(names) or len(dyn) != len(names):
+        sys.exit("compare.py: %d LAUNCH, %d EXPECT lines, %d profiled launches in %s" %
+                 (len(names), len(expects), len(dyn), d))
+    for n, r in zip(names, launches):
+        if not r["kernel"].startswith(n + "("):
+            sys.exit("compare.py: launch order differs: %s vs %s" % (n, r["kernel"]))
+    return list(zip(expects, dyn))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
@@ -94,9 +138,16 @@ def main():
     if len(launches) != len(metrics):
         sys.exit("compare.py: %d LAUNCH lines but %d profiled launches" %
                  (len(launches), len(metrics)))
-    tally = {"equal": 0, "in bounds": 0, "MISMATCH": 0}
-    print("%-3s %-10s %-26s %12s %12s  %s" % ("#", "kernel", "quantity", "static", "ncu", "verdict"))
+    dynamic = read_dynamic(o.dir)
+    if dynamic is None:
+        print("no dynamic counts (inst.stdout / dynamic.json missing): static vs ncu only")
+    elif len(dynamic) != len(launches):
+        sys.exit("compare.py: %d instrumented launches, %d plain" % (len(dynamic), len(launches)))
+    tally = {"equal": 0, "in bounds": 0, "MISMATCH": 0, "dyn ok": 0, "DYN MISMATCH": 0}
+    print("%-3s %-13s %-24s %12s %12s %12s %12s  %s" %
+          ("#", "kernel", "quantity", "static", "dynamic", "expected", "ncu", "verdict"))
     for i, (launch, m) in enumerate(zip(launches, metrics)):
+        exp, dyn = dynamic[i] if dynamic else ({}, {})
         w = static_warp(o.hroof, o.source, launch)
         if "problem" in w:
             print("%-3d %-10s not evaluated: %s" % (i, launch[0], w["problem"]))
@@ -106,13 +157,20 @@ def main():
         for key, metric in METRICS.items():
             got = m.get(metric, 0.0)
             p = pred.get(key, 0)
-            if p == 0 and got == 0:
+            e, d = exp.get(key), dyn.get(key)
+            if p == 0 and got == 0 and not e and not d:
                 continue
             v, shown = verdict(p, got)
             tally[v] += 1
-            print("%-3d %-10s %-26s %12s %12d  %s" % (i, launch[0], key, shown, got, v))
+            if dynamic:
+                dv = "dyn ok" if e is not None and d == e else "DYN MISMATCH"
+                tally[dv] += 1
+                v += ", " + dv
+            print("%-3d %-13s %-24s %12s %12s %12s %12d  %s" %
+                  (i, launch[0], key, shown, "-" if d is None else d,
+                   "-" if e is None else e, got, v))
     print("summary: " + ", ".join("%s %d" % kv for kv in tally.items()))
-    return 1 if tally["MISMATCH"] else 0
+    return 1 if tally["MISMATCH"] or tally["DYN MISMATCH"] else 0
 
 
 if __name__ == "__main__":

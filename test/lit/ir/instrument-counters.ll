@@ -3,13 +3,15 @@
 ; the loop), generic accesses classified with isspacep, device functions
 ; returning their counts through a buffer, one redux.sync + one atomic per warp
 ; per counter at kernel exit, and the static model embedded as __hroof_model.
-; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -S %s | FileCheck %s
+; The warp-level counts add code at every access (instrument-warp-counts.ll):
+; off here, to see the thread-level counting alone.
+; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-warp-counts=false -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-mode=static -S %s | FileCheck %s --check-prefix=STATIC
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK: @__hroof_model = addrspace(1) constant [{{[0-9]+}} x i8] c"{\22arch\22
-; CHECK: @__hroof_counters_dot = addrspace(1) global [1024 x [49 x i64]] zeroinitializer
+; CHECK: @__hroof_counters_dot = addrspace(1) global [1024 x [57 x i64]] zeroinitializer
 ; STATIC: @__hroof_model = addrspace(1) constant
 ; STATIC-NOT: __hroof_counters_
 ; STATIC-NOT: redux.sync
@@ -59,10 +61,10 @@ loop:
 ; CHECK: %[[SLOT:[0-9]+]] = and i32 %{{[0-9]+}}, 1023
 ; CHECK: call i1 @llvm.nvvm.vote.all.sync(
 ; CHECK: call i32 @llvm.nvvm.redux.sync.add(
-; CHECK: getelementptr inbounds [1024 x [49 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 1
+; CHECK: getelementptr inbounds [1024 x [57 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 1
 ; CHECK-NEXT: atomicrmw add
-; CHECK: getelementptr inbounds [1024 x [49 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 34
-; CHECK: getelementptr inbounds [1024 x [49 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 35
+; CHECK: getelementptr inbounds [1024 x [57 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 34
+; CHECK: getelementptr inbounds [1024 x [57 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 35
 exit:
   %r = phi float [ 0.0, %entry ], [ %s.next, %loop ]
   %pp = load ptr, ptr %out

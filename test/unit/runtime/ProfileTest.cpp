@@ -270,6 +270,34 @@ TEST(Counts, SameKeysAsStatic) {
   EXPECT_EQ(N, NumCounters);
 }
 
+TEST(Counts, WarpLevelDynamicOnly) {
+  // The warp-level counts are in the dynamic counts, under the keys of the
+  // static warp model; static count objects have only the thread-level keys.
+  LaunchRecord R = launch("k", 100, 10);
+  (*R.Dynamic)[warpBytesIndex(MemSpace::Global, MemDir::Load)] = 128;
+  (*R.Dynamic)[sectorsIndex(MemDir::Load)] = 4;
+  (*R.Dynamic)[wavefrontsIndex(MemDir::Store)] = 7;
+  (*R.Dynamic)[warpBytesIndex(MemSpace::Shared, MemDir::Store)] = 96;
+  nlohmann::json J = launchToJson(R, 0);
+  EXPECT_EQ(J["dynamic"]["warp_bytes"]["global"]["load"], 128);
+  EXPECT_EQ(J["dynamic"]["warp_bytes"]["shared"]["store"], 96);
+  EXPECT_EQ(J["dynamic"]["sectors"]["global"]["load"], 4);
+  EXPECT_EQ(J["dynamic"]["wavefronts"]["shared"]["store"], 7);
+  EXPECT_EQ(J["dynamic"]["sectors"]["global"]["store"], 0);
+  EXPECT_FALSE(J["static"].contains("warp_bytes"));
+  EXPECT_FALSE(J["static"].contains("sectors"));
+  EXPECT_FALSE(J["static"].contains("wavefronts"));
+  // Static and dynamic agree on every thread-level counter: a match.
+  EXPECT_EQ(J["static_matches_dynamic"], true);
+  KernelAggregate A;
+  A.add(R);
+  A.add(R);
+  EXPECT_EQ(A.StaticMatches, 2u);
+  nlohmann::json K = A.toJson();
+  EXPECT_EQ(K["dynamic"]["total"]["sectors"]["global"]["load"], 8);
+  EXPECT_FALSE(K["static"]["total"].contains("sectors"));
+}
+
 TEST(Profile, AggregatesAndMatches) {
   KernelAggregate A;
   A.add(launch("k", 100, 10));

@@ -1,0 +1,277 @@
+//===- WarpInstrument.cpp - dynamic warp-level traffic, per request -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "WarpInstrument.h"
+#include "Counting.h"
+#include "WarpAccess.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+
+using namespace llvm;
+
+static cl::opt<bool>
+    WarpCounts("hroof-warp-counts",
+               cl::desc("hroof: in dynamic mode, also count the exact warp-level traffic "
+                        "(warp_bytes, sectors, wavefronts) of every global and shared load "
+                        "and store (match.any.sync per request)"),
+               cl::init(true));
+
+namespace hroof {
+
+bool warpCountsEnabled() { return WarpCounts; }
+
+std::optional<WarpRequest> warpRequestOf(Instruction &I) {
+  auto A = memoryAccess(I);
+  if (!A || A->Dir == MemDir::Atomic || isByValParamRead(A->Ptr))
+    return std::nullopt;
+  MemSpace S = resolveMemSpace(A->Ptr);
+  if (S != MemSpace::Global && S != MemSpace::Shared && S != MemSpace::Generic)
+    return std::nullopt;
+  if (A->Bytes == 0 || A->Bytes > 32 || !isPowerOf2_64(A->Bytes))
+    return std::nullopt;
+  return WarpRequest{&I, A->Ptr, S, A->Dir, A->Bytes};
+}
+
+void warpCountersOf(const WarpRequest &R, std::set<int> &Out) {
+  bool G = R.Space != MemSpace::Shared, S = R.Space != MemSpace::Global;
+  if (G) {
+    Out.insert(warpBytesIndex(MemSpace::Global, R.Dir));
+    Out.insert(sectorsIndex(R.Dir));
+  }
+  if (S) {
+    Out.insert(warpBytesIndex(MemSpace::Shared, R.Dir));
+    Out.insert(wavefrontsIndex(R.Dir));
+  }
+}
+
+namespace {
+
+/// An access as the static model's merge sees it (WarpAccess.cpp).
+struct Candidate {
+  std::optional<WarpRequest> Req; ///< null: not counted at warp level
+  MemDir Dir;
+  uint64_t Width;
+  const SCEV *Ptr = nullptr;
+  uint64_t Align = 1;
+  size_t Pos = 0;     ///< position in the block
+  size_t LastPos = 0; ///< position of the run's last access
+};
+
+/// The backend's merge, with the static model's rule (mergeAdjacent in
+/// WarpAccess.cpp): a run of accesses of one direction and width at
+/// contiguous constant distances, no access of the other direction in
+/// between, the first aligned to the merged width (16 or 8 bytes). Applied
+/// also where the static model has no address form (gathers), as the
+/// backend does.
+void mergeRuns(std::vector<Candidate> &C, ScalarEvolution &SE) {
+  for (size_t I = 0; I < C.size(); ++I) {
+    Candidate &Head = C[I];
+    if (!Head.Req || !Head.Ptr)
+      continue;
+    for (uint64_t Want : {16u, 8u}) {
+      if (Head.Align < Want || Head.Width >= Want || Want % Head.Width)
+        continue;
+      std::vector<size_t> Run{I};
+      uint64_t Covered = Head.Width;
+      for (size_t J = I + 1; J < C.size() && Covered < Want; ++J) {
+        if (C[J].Dir != Head.Dir)
+          break;
+        if (!C[J].Ptr || C[J].Width != Head.Width)
+          continue;
+        const auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(C[J].Ptr, Head.Ptr));
+        if (D && D->getAPInt().getSExtValue() == int64_t(Covered)) {
+          Run.push_back(J);
+          Covered += C[J].Width;
+        }
+      }
+      if (Covered != Want)
+        continue;
+      Head.Width = Head.Req->Width = Want;
+      Head.LastPos = C[Run.back()].Pos;
+      for (size_t K = Run.size(); K-- > 1;)
+        C.erase(C.begin() + Run[K]);
+      break;
+    }
+  }
+}
+
+/// Spans of positions that must stay free of inserted code, or the backend
+/// could not vectorize them (our calls have side effects): each merged run,
+/// and any two accesses of one direction less than 16 bytes apart with no
+/// access of the other direction between (LLVM 22's vectorizer also merges
+/// loads with gaps, e.g. the .x and .w of a float4; those stay two requests
+/// in the counts, as in the static model, but are not split by our code).
+std::vector<std::pair<size_t, size_t>> keepTogether(const std::vector<Candidate> &C,
+                                                    ScalarEvolution &SE) {
+  std::vector<std::pair<size_t, size_t>> Spans;
+  for (size_t I = 0; I < C.size(); ++I) {
+    if (C[I].LastPos > C[I].Pos)
+      Spans.push_back({C[I].Pos, C[I].LastPos});
+    if (!C[I].Ptr)
+      continue;
+    for (size_t J = I + 1; J < C.size() && J < I + 16; ++J) {
+      if (C[J].Dir != C[I].Dir)
+        break;
+      if (!C[J].Ptr || C[J].Ptr->getType() != C[I].Ptr->getType())
+        continue;
+      const auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(C[J].Ptr, C[I].Ptr));
+      if (D && D->getAPInt().abs().ult(16))
+        Spans.push_back({C[I].Pos, std::max(C[J].LastPos, C[I].LastPos)});
+    }
+  }
+  return Spans;
+}
+
+} // namespace
+
+std::vector<WarpRequest> warpRequests(BasicBlock &BB, ScalarEvolution &SE) {
+  std::vector<Candidate> C;
+  std::vector<Instruction *> ByPos;
+  for (Instruction &I : BB) {
+    ByPos.push_back(&I);
+    auto A = memoryAccess(I);
+    if (!A || resolveMemSpace(A->Ptr) == MemSpace::Constant || isByValParamRead(A->Ptr))
+      continue;
+    Candidate X{warpRequestOf(I), A->Dir, A->Bytes};
+    if (SE.isSCEVable(A->Ptr->getType()))
+      X.Ptr = SE.getSCEV(A->Ptr);
+    X.Align = accessAlign(I, A->Ptr);
+    X.Pos = X.LastPos = ByPos.size() - 1;
+    C.push_back(X);
+  }
+  mergeRuns(C, SE);
+  std::vector<std::pair<size_t, size_t>> Spans = keepTogether(C, SE);
+  // A request whose first access lies inside a span is counted after the
+  // last access of the spans that overlap it.
+  std::vector<WarpRequest> Out;
+  for (const Candidate &Me : C) {
+    if (!Me.Req)
+      continue;
+    bool Inside = std::any_of(Spans.begin(), Spans.end(), [&](const auto &S) {
+      return S.first < Me.Pos && S.second >= Me.Pos;
+    });
+    size_t End = Me.LastPos;
+    for (bool Grew = Inside; Grew;) {
+      Grew = false;
+      for (auto [From, To] : Spans)
+        if (From <= End && To > End) {
+          End = To;
+          Grew = true;
+        }
+    }
+    WarpRequest R = *Me.Req;
+    if (Inside && End + 1 < ByPos.size())
+      R.At = ByPos[End + 1];
+    Out.push_back(R);
+  }
+  return Out;
+}
+
+namespace {
+
+class RequestEmitter {
+public:
+  RequestEmitter(Module &M, const WarpRequest &R, WarpAddFn Add)
+      : M(M), R(R), Add(Add), B(R.At), I32(B.getInt32Ty()), I64(B.getInt64Ty()) {}
+
+  void run() {
+    Mask = call(Intrinsic::nvvm_activemask, {});
+    Lane = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+    Below = call(Intrinsic::nvvm_read_ptx_sreg_lanemask_lt, {});
+    IsG = B.getInt1(R.Space == MemSpace::Global);
+    IsS = B.getInt1(R.Space == MemSpace::Shared);
+    if (R.Space == MemSpace::Generic) {
+      Value *P = B.CreatePointerCast(R.Ptr, PointerType::get(B.getContext(), 0));
+      IsG = call(Intrinsic::nvvm_isspacep_global, {P});
+      IsS = call(Intrinsic::nvvm_isspacep_shared, {P});
+    }
+    Addr = B.CreatePtrToInt(R.Ptr, I64, "hroof.warp.addr");
+    // Distinct bytes: naturally aligned accesses of one width either are
+    // the same or do not overlap, so each group of equal addresses adds the
+    // width once.
+    Value *LeadA = leader(match64(Addr));
+    for (auto [Sp, Is] : {std::pair{MemSpace::Global, IsG}, {MemSpace::Shared, IsS}})
+      if (!isFalse(Is))
+        Add(B, warpBytesIndex(Sp, R.Dir),
+            B.CreateSelect(B.CreateAnd(LeadA, Is), B.getInt64(R.Width), B.getInt64(0)), R.Width);
+    if (!isFalse(IsG)) {
+      // Sectors: an aligned access of at most 32 bytes lies in one sector.
+      Value *LeadS = leader(match64(B.CreateLShr(Addr, 5)));
+      Add(B, sectorsIndex(R.Dir), B.CreateZExt(B.CreateAnd(LeadS, IsG), I64), 1);
+    }
+    if (!isFalse(IsS))
+      wavefronts();
+  }
+
+private:
+  static bool isFalse(Value *V) {
+    auto *C = dyn_cast<ConstantInt>(V);
+    return C && C->isZero();
+  }
+  Value *call(Intrinsic::ID ID, ArrayRef<Value *> Args) {
+    return B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, ID), Args);
+  }
+  Value *match64(Value *Key) { return call(Intrinsic::nvvm_match_any_sync_i64, {Mask, Key}); }
+  /// This lane is the lowest of its group \p Peers: no lane below it is in
+  /// Peers (%lanemask_lt).
+  Value *leader(Value *Peers) {
+    return B.CreateICmpEQ(B.CreateAnd(Peers, Below), B.getInt32(0));
+  }
+
+  /// WarpModel.cpp's requestCost: lanes in groups of 32/n (n words per
+  /// lane); per group the most distinct 4-byte words in one bank. A lane's
+  /// words are chunk*n .. chunk*n+n-1 (chunk = address / (4n), aligned), so
+  /// distinct words are distinct chunks and the words of one bank are the
+  /// chunks with one value of chunk mod (32/n).
+  void wavefronts() {
+    uint64_t ChunkBytes = std::max<uint64_t>(R.Width, 4), N = ChunkBytes / 4, G = 32 / N;
+    Value *Off = Addr;
+    if (R.Ptr->getType()->getPointerAddressSpace() != 3) {
+      Value *P = B.CreatePointerCast(R.Ptr, PointerType::get(B.getContext(), 0));
+      Off = B.CreateZExt(
+          B.CreatePtrToInt(B.CreateAddrSpaceCast(P, PointerType::get(B.getContext(), 3)), I32),
+          I64);
+    }
+    Value *Chunk = B.CreateAnd(B.CreateLShr(Off, Log2_64(ChunkBytes)), B.getInt64(0xffffffff));
+    Value *Grp = B.CreateLShr(Lane, Log2_64(G));
+    Value *Key = B.CreateOr(B.CreateShl(B.CreateZExt(Grp, I64), 40), Chunk);
+    Key = B.CreateSelect(IsS, Key, B.getInt64(uint64_t(1) << 63));
+    Value *LeadC = B.CreateAnd(leader(match64(Key)), IsS);
+    Value *Bank =
+        B.CreateOr(B.CreateShl(Grp, 8), B.CreateAnd(B.CreateTrunc(Chunk, I32), B.getInt32(G - 1)));
+    Bank = B.CreateSelect(LeadC, Bank, B.getInt32(0xffffffff));
+    Value *Same = call(Intrinsic::nvvm_match_any_sync_i32, {Mask, Bank});
+    Value *Cnt =
+        B.CreateSelect(LeadC, B.CreateUnaryIntrinsic(Intrinsic::ctpop, Same), B.getInt32(0));
+    Value *Total = B.getInt32(0);
+    for (uint64_t Gi = 0; Gi < N; ++Gi) {
+      Value *V =
+          N == 1 ? Cnt : B.CreateSelect(B.CreateICmpEQ(Grp, B.getInt32(Gi)), Cnt, B.getInt32(0));
+      Total = B.CreateAdd(Total, call(Intrinsic::nvvm_redux_sync_umax, {V, Mask}));
+    }
+    Value *First = leader(Mask);
+    Add(B, wavefrontsIndex(R.Dir), B.CreateZExt(B.CreateSelect(First, Total, B.getInt32(0)), I64),
+        32);
+  }
+
+  Module &M;
+  const WarpRequest &R;
+  WarpAddFn Add;
+  IRBuilder<> B;
+  Type *I32, *I64;
+  Value *Mask = nullptr, *Lane = nullptr, *Below = nullptr, *IsG = nullptr, *IsS = nullptr,
+        *Addr = nullptr;
+};
+
+} // namespace
+
+void emitWarpCounts(Module &M, const WarpRequest &R, WarpAddFn Add) {
+  RequestEmitter(M, R, Add).run();
+}
+
+} // namespace hroof
