@@ -15,7 +15,8 @@
 # <mode>-<run>.{stdout,stderr,json}, reports/; $OUT/deep-learning.tgz rewritten
 # after each step. Budget: BUDGET_S (default 290) seconds; a step that does not
 # fit is skipped and says so. PLAN=cost runs only what the cost target needs,
-# three times (see cost_plan below). Exit: 0, 77 when no GPU / torch / binaries.
+# three times (see cost_plan below); PLAN=app only plain and --replay
+# application (app_plan). Exit: 0, 77 when no GPU / torch / binaries.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
@@ -144,10 +145,25 @@ cost_plan() {
       --output "$OUT/$mode-step10-1.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
   done
 }
+# PLAN=app: plain and --range 'step 10' --counters-per-shape 1 --replay
+# application side by side, three rounds per mode.
+app_plan() {
+  for mode in fp32 amp; do
+    flag=""; [ $mode = amp ] && flag=--amp
+    for rep in 1 2 3; do
+      run $mode plain $rep 120 python3 "$SCRIPT" --steps "$STEPS" $flag
+      run $mode step10app $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+        --counters-per-shape 1 --replay application --verbose 1 \
+        --output "$OUT/$mode-step10app-$rep.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+    done
+    report $mode step10app
+  done
+}
 case ${PLAN:-full} in
   full) full_plan ;;
   cost) cost_plan ;;
-  *) log "unknown PLAN '${PLAN}' (full or cost)"; exit 2 ;;
+  app) app_plan ;;
+  *) log "unknown PLAN '${PLAN}' (full, cost or app)"; exit 2 ;;
 esac
 python3 - "$OUT/times.tsv" <<'PY' | tee -a "$S"
 import csv, statistics, sys
