@@ -136,7 +136,9 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "as many launches of that shape as the metric set has one-pass groups"},
       {"HROOF_REPLAY", "replay", SettingKind::String, "kernel",
        "kernel: each profiled launch is replayed once per counter pass (CUPTI "
-       "saves and restores device memory when there are several); application: "
+       "saves and restores device memory when there are several); application "
+       "(experimental: on the H100 it has cost more than kernel replay so far, "
+       "docs/runtime.md): "
        "the metric set is split into groups that need one pass each and group g "
        "is collected on the g-th launch of the same shape (kernel, grid, block, "
        "dynamic shared memory, device), like Nsight Compute's --replay-mode "

@@ -7,6 +7,7 @@
 #                                     runtime evaluates the static model per launch)
 #   .carry/warpcorpus/bin/NAME.plain  without (what Nsight Compute profiles)
 # Fetches nothing: SRC is a HeCBench `src/` directory you checked out.
+# INST_ONLY=1 keeps a NAME.plain already built (after a plugin change).
 # Usage: bash test/gpu/warp/corpus-build.sh SRC [LIST]
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -29,8 +30,9 @@ while read -r name args; do
   log=$OUTD/logs/$name.log
   if timeout 600 "$CLANG" "${FLAGS[@]}" -I"$dir" -fpass-plugin="$PLUGIN" "${srcs[@]}" \
        -o "$OUTD/bin/$name.inst" "${LINK[@]}" >"$log" 2>&1 &&
-     timeout 600 "$CLANG" "${FLAGS[@]}" -I"$dir" "${srcs[@]}" -o "$OUTD/bin/$name.plain" \
-       "${LINK[@]}" >>"$log" 2>&1; then
+     { [[ ${INST_ONLY:-0} = 1 && -x $OUTD/bin/$name.plain ]] ||
+       timeout 600 "$CLANG" "${FLAGS[@]}" -I"$dir" "${srcs[@]}" -o "$OUTD/bin/$name.plain" \
+         "${LINK[@]}" >>"$log" 2>&1; }; then
     ok=$((ok + 1)); echo "built $name"
   else
     failed=$((failed + 1)); echo "FAILED $name (see $log)"; rm -f "$OUTD/bin/$name".{inst,plain}

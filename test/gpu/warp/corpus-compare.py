@@ -75,15 +75,45 @@ def matched_launches(d, name, profile="profile.json"):
         yield b, i, metrics, records[b][i] if i < len(records[b]) else None
 
 
+def flatten(obj, prefix=""):
+    """{"warp_bytes": {"global": {"load": 5}}} -> {"warp_bytes.global.load": 5}."""
+    out = {}
+    for key, v in (obj or {}).items():
+        if isinstance(v, dict):
+            out.update(flatten(v, prefix + key + "."))
+        elif isinstance(v, (int, float)):
+            out[prefix + key] = v
+    return out
+
+
+def compare_dynamic(k, name, b, i, metrics, record, details):
+    """The instrumented kernel's own warp-level counts (exact for every
+    access) against the counters: equal, or a mismatch."""
+    dyn = flatten(record.get("dynamic"))
+    if not any(key in dyn for key in METRICS):
+        k["no dynamic"] += 1
+        return
+    for key, metric in METRICS.items():
+        got, have = metrics.get(metric, 0.0), dyn.get(key, 0)
+        if have == 0 and got == 0:
+            continue
+        v = "dyn equal" if have == got else "DYN MISMATCH"
+        k[v] += 1
+        if details:
+            details.write("%s %s #%d %s dynamic=%d ncu=%d %s\n" % (name, b, i, key, have, got, v))
+
+
 def compare_program(d, name, details):
     kernels = {}
     for b, i, metrics, record in matched_launches(d, name):
         k = kernels.setdefault(b, {"launches": 0, "equal": 0, "in bounds": 0, "MISMATCH": 0,
-                                   "unevaluated": 0, "reasons": set(), "exact": True})
+                                   "unevaluated": 0, "reasons": set(), "exact": True,
+                                   "dyn equal": 0, "DYN MISMATCH": 0, "no dynamic": 0})
         if record is None:
             k["unevaluated"] += 1
             k["reasons"].add("no launch record")
             continue
+        compare_dynamic(k, name, b, i, metrics, record, details)
         w = record.get("static_warp")
         k["launches"] += 1
         if not w or "problem" in w:
@@ -118,22 +148,27 @@ def main():
     programs = sorted(f[: -len(".ncu.csv")] for f in os.listdir(o.dir) if f.endswith(".ncu.csv"))
     details = open(o.details, "w") if o.details else None
     total = defaultdict(int)
-    print("| program | kernel | launches | exact model | equal | in bounds | mismatch | not evaluated | reasons |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| program | kernel | launches | exact model | equal | in bounds | mismatch | not evaluated "
+          "| dynamic equal | dynamic mismatch | launches without dynamic | reasons |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for p in programs:
         for b, k in compare_program(o.dir, p, details).items():
             total["kernels"] += 1
             total["kernels exact and all equal"] += int(k["exact"] and not k["MISMATCH"] and
                                                         not k["unevaluated"] and k["equal"] > 0)
-            for f in ("launches", "equal", "in bounds", "MISMATCH", "unevaluated"):
+            for f in ("launches", "equal", "in bounds", "MISMATCH", "unevaluated", "dyn equal",
+                      "DYN MISMATCH", "no dynamic"):
                 total[f] += k[f]
+            total["kernels with every dynamic count equal"] += int(
+                k["dyn equal"] > 0 and not k["DYN MISMATCH"] and not k["no dynamic"])
             reasons = "; ".join(sorted(str(r)[:90] for r in k["reasons"]))[:300]
-            print("| %s | `%s` | %d | %s | %d | %d | %d | %d | %s |" % (
+            print("| %s | `%s` | %d | %s | %d | %d | %d | %d | %d | %d | %d | %s |" % (
                 p, b[:60], k["launches"], "yes" if k["exact"] else "no", k["equal"],
-                k["in bounds"], k["MISMATCH"], k["unevaluated"], reasons))
+                k["in bounds"], k["MISMATCH"], k["unevaluated"], k["dyn equal"],
+                k["DYN MISMATCH"], k["no dynamic"], reasons))
     print()
     print("totals: " + ", ".join("%s %d" % kv for kv in total.items()))
-    return 1 if total["MISMATCH"] else 0
+    return 1 if total["MISMATCH"] or total["DYN MISMATCH"] else 0
 
 
 if __name__ == "__main__":
