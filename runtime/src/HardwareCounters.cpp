@@ -191,28 +191,20 @@ std::string HardwareCounters::config(HwContext &C, unsigned TypeMask, HwConfig *
     Out = Slot.get();
     return "";
   }
-  auto H = std::make_unique<HwConfig>();
   TensorTypes Types;
   for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
     if (TypeMask & (1u << I))
       Types.Types.insert(tensorTypeMetrics()[I]);
-  H->Metrics = metricsForTypes(C.Metrics, Types);
-  for (const std::string &Name : H->Metrics)
-    H->Names.push_back(Name.c_str());
-  if (std::string E = H->Host.initialize(C.Chip, C.Avail); !E.empty()) {
+  std::unique_ptr<HwConfig> H;
+  std::string E = makeConfig(C, metricsForTypes(C.Metrics, Types), H);
+  if (!H) { // the host object did not initialize: nothing to keep
     C.Configs.erase(TypeMask);
     return E;
   }
-  HwConfig &X = *H;
   Slot = std::move(H); // owned from here on (torn down with the context)
-  if (std::string E = X.Host.configure(X.Names, X.Config, X.Passes); !E.empty())
+  if (!E.empty())
     return E;
-  size_t DataSize = 0;
-  if (std::string E = C.Target.counterDataSize(X.Names, DataSize); !E.empty())
-    return E;
-  X.Data.resize(DataSize);
-  C.DataCfg = &X;
-  Out = &X;
+  Out = Slot.get();
   return "";
 }
 

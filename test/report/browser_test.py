@@ -100,6 +100,19 @@ def check_scaling(s, name):
           "%s: legend lists every kernel drawn, no '...N entries'" % name)
 
 
+def expected_ceiling_labels():
+    """The ceilings the demo chart labels. The bandwidth labels follow the
+    bundled machine file (3 significant digits in TB/s), so a re-measured
+    ceiling does not break the test."""
+    machine = json.load(open(os.path.join(HERE, "..", "..", "docs", "machines",
+                                          "h100-80gb-hbm3.json")))
+    bw = machine["ceilings"]["bandwidth"]
+    want = {"%s %.3g TB/s" % (name, bw[key]["value"] / 1000)
+            for name, key in (("L1", "l1"), ("L2", "l2"), ("HBM", "hbm"))}
+    return want | {"f32 66.5 TFLOP/s", "f64 33.5 TFLOP/s", "f16 Tensor 882 TFLOP/s",
+                   "tf32 Tensor 474 TFLOP/s"}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hroof", required=True)
@@ -147,15 +160,7 @@ def main():
                and abs(p["gflops"] - gf) <= 1e-4 * gf]
         check(len(hit) == 1, "point %s @ %s: AI %.4g, %.4g GFLOP/s" % (k[:40], lv, ai, gf))
     ceilings = set(s.get("ceilings", []))
-    # The bandwidth labels follow the bundled machine file (3 significant
-    # digits in TB/s), so a re-measured ceiling does not break the test.
-    machine = json.load(open(os.path.join(HERE, "..", "..", "docs", "machines",
-                                          "h100-80gb-hbm3.json")))
-    bw = machine["ceilings"]["bandwidth"]
-    want = {"%s %.3g TB/s" % (name, bw[key]["value"] / 1000)
-            for name, key in (("L1", "l1"), ("L2", "l2"), ("HBM", "hbm"))}
-    want |= {"f32 66.5 TFLOP/s", "f64 33.5 TFLOP/s", "f16 Tensor 882 TFLOP/s",
-             "tf32 Tensor 474 TFLOP/s"}
+    want = expected_ceiling_labels()
     check(ceilings == want, "ceilings drawn: %s" % sorted(ceilings))
     texts = s.get("svg_texts", [])
     check(all(c in texts for c in want), "every ceiling is labelled in the SVG")
