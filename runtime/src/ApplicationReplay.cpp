@@ -16,7 +16,8 @@ namespace {
 const char *const TimeMetric = "gpu__time_duration.sum";
 
 bool endsWith(const std::string &S, const std::string &Suffix) {
-  return S.size() >= Suffix.size() && S.compare(S.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
+  return S.size() >= Suffix.size() &&
+         S.compare(S.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
 }
 
 } // namespace

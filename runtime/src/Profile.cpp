@@ -370,9 +370,12 @@ nlohmann::json KernelAggregate::toJson() const {
     J["by_device"] = byDeviceJson();
   if (Instrumented) {
     J["dynamic"] = {{"launches", Counted}, {"total", countsToJson(Dynamic)}};
-    J["static"] = {{"launches", StaticEvaluated},           {"exact", StaticExact},
-                   {"total", countsToJson(Static, NumThreadCounters)},         {"matches_dynamic", StaticMatches},
-                   {"differs_from_dynamic", StaticDiffers}, {"problems", StaticProblems}};
+    J["static"] = {{"launches", StaticEvaluated},
+                   {"exact", StaticExact},
+                   {"total", countsToJson(Static, NumThreadCounters)},
+                   {"matches_dynamic", StaticMatches},
+                   {"differs_from_dynamic", StaticDiffers},
+                   {"problems", StaticProblems}};
     if (!StaticExact && StaticEvaluated)
       J["static"]["bounds"] = totalBoundsToJson(StaticBounds);
   }

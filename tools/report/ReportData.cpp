@@ -470,19 +470,24 @@ namespace {
 
 /// The counters of an instrumented kernel also see the instrumentation's own
 /// code: ptxas zeroes its accumulators with HFMA2.MMA, which the SASS counters
-/// (and Nsight Compute) call half-precision FMAs. A precision the counters
-/// report and the kernel's exact dynamic counts do not have is named, so that
-/// nobody reads it as the kernel's work.
-void noteCounterOnlyPrecisions(const KernelData &K, KernelAnalysis &A) {
+/// (and Nsight Compute) call half-precision FMAs. Where the counters stay the
+/// FLOP source (a launch limit gave them to fewer launches), a precision they
+/// report and the kernel's exact dynamic counts do not have is left out, and
+/// a note says so: it is not the kernel's work.
+void dropCounterOnlyPrecisions(const KernelData &K, KernelAnalysis &A) {
   auto Dyn = flopsByPrecision(K.Dynamic.Counts, double(K.Dynamic.Launches));
-  for (const auto &[P, V] : A.FlopsByPrecision) {
-    auto It = Dyn.find(P);
-    if (V > 0 && (It == Dyn.end() || It->second == 0))
-      A.Missing.push_back("the counters give " + fmtNum(V) + " " + P +
-                          " FLOPs per launch that the kernel's own code does not have "
-                          "(its dynamic counts: none): the counters of an instrumented "
-                          "build include the instrumentation's code (ptxas's HFMA2.MMA "
-                          "register moves); for counter FLOPs profile the plain build");
+  for (auto It = A.FlopsByPrecision.begin(); It != A.FlopsByPrecision.end();) {
+    auto D = Dyn.find(It->first);
+    if (It->second > 0 && (D == Dyn.end() || D->second == 0)) {
+      A.Missing.push_back("the counters' " + fmtNum(It->second) + " " + It->first +
+                          " FLOPs per launch are left out: the kernel's own code has none "
+                          "(its dynamic counts), and the counters of an instrumented build "
+                          "also count the instrumentation's code (ptxas's HFMA2.MMA "
+                          "register moves)");
+      It = A.FlopsByPrecision.erase(It);
+    } else {
+      ++It;
+    }
   }
 }
 
@@ -503,7 +508,7 @@ void analyzeFlopsAndTime(const KernelData &K, KernelAnalysis &A) {
     A.FlopSource = "counters";
     A.FlopsByPrecision = flopsByPrecision(C, double(K.Counters.Launches));
     if (K.Dynamic.present())
-      noteCounterOnlyPrecisions(K, A);
+      dropCounterOnlyPrecisions(K, A);
   } else if (K.Dynamic.present()) {
     A.FlopSource = "dynamic";
     A.FlopsByPrecision = flopsByPrecision(K.Dynamic.Counts, double(K.Dynamic.Launches));

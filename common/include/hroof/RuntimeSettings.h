@@ -142,7 +142,7 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "docs/runtime.md): "
        "the metric set is split into groups that need one pass each and group g "
        "is collected on the g-th launch of the same shape (kernel, grid, block, "
-       "dynamic shared memory, device), like Nsight Compute's --replay-mode "
+       "dynamic shared memory, CUDA context), like Nsight Compute's --replay-mode "
        "application: no memory save/restore; the recorded launch's counters are "
        "assembled from those launches (time and clock metrics from its own), and "
        "with --range launches outside the range serve as further passes (no "
