@@ -251,7 +251,7 @@ bool write_machine_json(const Results &R, int argc, char **argv, double clock_mh
     out["ridge"] = R.ridge;
   out["all_checks_passed"] = C.all_verified;
   out["checks"] = C.checks;
-  out["R.files"] = R.files;
+  out["files"] = R.files;
   out["elapsed_s"] = std::round(elapsed_s() * 10) / 10;
   {
     std::ofstream o(C.out + "/machine.json");

@@ -14,9 +14,16 @@ for k in ["f64", "f32", "f16", "bf16"]:
     assert m["ceilings"]["flops"][k]["value"] > 0, k
 for k in ["l1", "shared", "l2", "hbm"]:
     assert m["ceilings"]["bandwidth"][k]["value"] > 0, k
-# the L2 ceiling is the slice sweep's best point, at least the grid-stride plateau
+# the L2 ceiling is the larger of the slice sweep's best verified L1-bypassing
+# point (recomputed here from l2_sweep.csv) and the grid-stride plateau
+import csv, os
 assert "l2_sweep.csv" in m["files"], "no l2_sweep.csv"
+rows = list(csv.DictReader(open(os.path.join(os.path.dirname(sys.argv[1]), "l2_sweep.csv"))))
+best = max([float(r["gbs"]) for r in rows if r["l1_bypass"] == "1" and r["verified"] == "1"],
+           default=0)
+assert best > 0, "no verified L1-bypassing point in l2_sweep.csv"
 g = m["references"].get("l2_grid_stride", {}).get("value", 0)
-assert m["ceilings"]["bandwidth"]["l2"]["value"] >= g, "l2 ceiling below l2_grid_stride"
+l2 = m["ceilings"]["bandwidth"]["l2"]["value"]
+assert abs(l2 - max(best, g)) <= 0.2, "l2 ceiling %s is not max(sweep best %s, grid-stride %s)" % (l2, best, g)
 print("ok")
 PY
