@@ -71,6 +71,9 @@ struct Line {
   std::string What;
   std::optional<double> Static, Dynamic, Counters;
   std::optional<double> StaticHi; ///< upper bound where the static value is a range
+  /// A warp-level row whose dynamic count is 0 while the kernel's requested
+  /// bytes of that space and direction are not: not counted at warp level.
+  bool DynamicNotCounted = false;
 };
 
 /// The static cell: a number, or "lo..hi" for bounds.
@@ -158,6 +161,16 @@ std::vector<Line> comparisonLines(const KernelData &K) {
     Line L{What, perLaunch(K.StaticWarp, WarpKey),
            Footprint ? std::nullopt : perLaunch(K.Dynamic, WarpKey),
            perLaunch(K.Counters, CounterKey), std::nullopt};
+    // A request that executes has at least one distinct address, so a zero
+    // beside nonzero requested bytes means the build did not count it
+    // (-hroof-warp-counts=false, or a device function the plugin does not
+    // instrument), not that the hardware saw nothing.
+    std::string Key(WarpKey);
+    std::string Thread = "bytes" + Key.substr(Key.find('.'));
+    if (!Footprint && L.Dynamic && *L.Dynamic == 0 && perLaunch(K.Dynamic, Thread).value_or(0) > 0) {
+      L.Dynamic.reset();
+      L.DynamicNotCounted = true;
+    }
     if (L.Static && K.StaticWarpHi.count(WarpKey))
       L.StaticHi = get(K.StaticWarpHi, WarpKey) / double(K.StaticWarp.Launches);
     if (L.Static.value_or(0) || L.StaticHi.value_or(0) || L.Dynamic.value_or(0) ||
@@ -411,11 +424,14 @@ void warpReasons(const std::vector<Line> &Lines, double Tolerance, std::vector<s
   auto Join = [](std::string &To, const std::string &What) {
     To += (To.empty() ? "" : ", ") + What;
   };
+  std::string NotCounted;
   for (const Line &L : Lines) {
     bool IsWarp = L.What.rfind("warp bytes", 0) == 0 || L.What.rfind("sectors", 0) == 0 ||
                   L.What.rfind("wavefronts", 0) == 0;
     if (!IsWarp)
       continue;
+    if (L.DynamicNotCounted)
+      Join(NotCounted, L.What);
     if (L.Static && L.Counters)
       Join(warpVerdict(L, *L.Counters, Tolerance, Equal, Within, Off), L.What);
     if (L.Static && L.Dynamic)
@@ -423,6 +439,10 @@ void warpReasons(const std::vector<Line> &Lines, double Tolerance, std::vector<s
     if (L.Dynamic && L.Counters)
       Join(differ(L.Dynamic, L.Counters, Tolerance) ? DCOff : DCEqual, L.What);
   }
+  if (!NotCounted.empty())
+    Why.push_back("warp-level dynamic counts not in this build: " + NotCounted +
+                  " (0 beside nonzero requested bytes: built with -hroof-warp-counts=false, "
+                  "or accesses in a device function the plugin does not instrument)");
   if (!DEqual.empty())
     Why.push_back("warp-level static == dynamic: " + DEqual);
   if (!DWithin.empty())
