@@ -61,6 +61,10 @@ while read -r name args; do
   [[ -n $ONLY && " $ONLY " != *" $name "* ]] && continue
   if [ $(( $(date +%s) - T0 )) -gt "$BUDGET_S" ]; then echo "$name: skipped (budget)" >>"$O/status.txt"; continue; fi
   [ -x "$C/bin/$name.plain" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
+  # Said before it runs, and packed: a program that hangs past the command's
+  # own limit is then named in what comes back.
+  echo "$name: started at $(( $(date +%s) - T0 )) s" >>"$O/status.txt"
+  (cd "$BASE" && tar czf dram.tgz dram)
   {
     echo -n "$name:"
     [[ " $MODES " == *" roof "* ]] && hroof_run roof "$C/bin/$name.plain" roofline $args
