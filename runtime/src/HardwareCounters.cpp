@@ -38,6 +38,16 @@ void HardwareCounters::onInit() {
   Limit = T.S.LaunchLimit;
   PerShape = T.S.CountersPerShape;
   AppMode = T.S.AppReplay;
+  if (AppMode) {
+    // Said where the user looks: the H100 runs of 2026-11-25 found the
+    // groups after the first not evaluated (docs/runtime.md).
+    const char *Warn = "HROOF_REPLAY=application is experimental and not working yet: on the "
+                       "H100 the counter groups after the first came back not evaluated "
+                       "(docs/runtime.md, \"Application replay\"); kernel replay is the default";
+    logLine("%s", Warn);
+    if (T.P)
+      T.P->note(Warn);
+  }
   // Application mode checks (or learns) a kernel's tensor types on the
   // assembled counters of a record, as kernel mode does on one range's.
   if (AppMode)
