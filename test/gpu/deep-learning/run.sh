@@ -112,6 +112,18 @@ full_plan() {
     done
   done
 }
+# step10 MODE RUN REP [--amp]: --range 'step 10' with counters for one launch
+# per shape; RUN step10shape with kernel replay, step10app with application
+# replay (one-pass ranges, each group on a later launch of the shape: steps
+# 11.. complete step 10's shapes).
+step10() {
+  local mode=$1 name=$2 rep=$3; shift 3
+  local replay=()
+  [ "$name" = step10app ] && replay=(--replay application --verbose 1)
+  run $mode $name $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
+    --counters-per-shape 1 "${replay[@]}" --output "$OUT/$mode-$name-$rep.json" -- \
+    python3 "$SCRIPT" --steps "$STEPS" "$@"
+}
 # PLAN=cost: what the cost target needs, with medians. Per mode, three rounds of
 # plain, --range 'step 10' --counters-per-shape 1 and the same with --replay
 # application side by side (the first round's type cache is cold), then every
@@ -122,14 +134,8 @@ cost_plan() {
     flag=""; [ $mode = amp ] && flag=--amp
     for rep in 1 2 3; do
       run $mode plain $rep 120 python3 "$SCRIPT" --steps "$STEPS" $flag
-      run $mode step10shape $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
-        --counters-per-shape 1 --output "$OUT/$mode-step10shape-$rep.json" -- \
-        python3 "$SCRIPT" --steps "$STEPS" $flag
-      # The same with application replay: one-pass ranges, each group on a later
-      # launch of the shape (steps 11.. complete step 10's shapes).
-      run $mode step10app $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
-        --counters-per-shape 1 --replay application --verbose 1 \
-        --output "$OUT/$mode-step10app-$rep.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+      step10 $mode step10shape $rep $flag
+      step10 $mode step10app $rep $flag
     done
     report $mode step10shape
     report $mode step10app
@@ -152,9 +158,7 @@ app_plan() {
     flag=""; [ $mode = amp ] && flag=--amp
     for rep in 1 2 3; do
       run $mode plain $rep 120 python3 "$SCRIPT" --steps "$STEPS" $flag
-      run $mode step10app $rep 150 "$HROOF" run --type-cache "$TC" --range 'step 10(/|$)' \
-        --counters-per-shape 1 --replay application --verbose 1 \
-        --output "$OUT/$mode-step10app-$rep.json" -- python3 "$SCRIPT" --steps "$STEPS" $flag
+      step10 $mode step10app $rep $flag
     done
     report $mode step10app
   done
