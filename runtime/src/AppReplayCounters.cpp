@@ -76,9 +76,8 @@ std::string HardwareCounters::appGroups(HwContext &C, unsigned Mask,
       if (Mask & (1u << I))
         Types.Types.insert(tensorTypeMetrics()[I]);
     std::vector<std::string> Metrics = metricsForTypes(C.Metrics, Types);
-    // CUPTI's pass count of a trial list: a host object takes metrics but
-    // never drops them, so each trial gets its own (no GPU work). Memoized:
-    // first fit asks about the same lists again.
+    // CUPTI's pass count of a trial list (hostPassCount: no GPU work).
+    // Memoized: first fit asks about the same lists again.
     std::map<std::vector<std::string>, size_t> Memo;
     std::string OracleError;
     PassOracle Passes = [&](const std::vector<std::string> &Ms) -> size_t {
@@ -86,17 +85,8 @@ std::string HardwareCounters::appGroups(HwContext &C, unsigned Mask,
       if (!New)
         return It->second;
       ++AppOracleCalls;
-      RangeProfilerHost H;
-      std::vector<const char *> Names;
-      for (const std::string &N : Ms)
-        Names.push_back(N.c_str());
-      std::vector<uint8_t> Image;
       size_t P = 0;
-      std::string E = H.initialize(C.Chip, C.Avail);
-      if (E.empty())
-        E = H.configure(Names, Image, P);
-      if (H.initialized())
-        H.deinitialize();
+      std::string E = hostPassCount(C.Chip, C.Avail, Ms, P);
       if (!E.empty() && OracleError.empty())
         OracleError = E;
       return It->second = E.empty() ? P : 0;

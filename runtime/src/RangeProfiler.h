@@ -59,6 +59,12 @@ private:
   CUpti_Profiler_Host_Object *Obj = nullptr;
 };
 
+/// CUPTI's pass count of \p Metrics for \p Chip (\p Avail may be empty: no
+/// device needed), on a fresh host object: one takes metrics but never drops
+/// them, so each trial list needs its own. "" or the error.
+std::string hostPassCount(const std::string &Chip, std::vector<uint8_t> &Avail,
+                          const std::vector<std::string> &Metrics, size_t &Passes);
+
 /// The target side of the range profiler (cupti_range_profiler.h,
 /// cupti_profiler_target.h), as in NVIDIA's range_profiling sample: the
 /// device checks, and one context's range profiler object with its per-range

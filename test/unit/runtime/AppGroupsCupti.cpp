@@ -12,8 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "ApplicationReplay.h"
 #include "HwMetrics.h"
-
-#include <cupti_profiler_host.h>
+#include "RangeProfiler.h"
 
 #include <algorithm>
 #include <chrono>
@@ -28,47 +27,15 @@ namespace {
 
 const char *Chip = "GH100";
 
-/// CUPTI's pass count of \p Ms on a fresh host object (0: an error).
+/// CUPTI's pass count of \p Ms through the runtime's own hostPassCount (0: an
+/// error; \p InitFailed when the host side cannot initialize for the chip).
 size_t cuptiPasses(const std::vector<std::string> &Ms, bool &InitFailed) {
-  CUpti_Profiler_Host_Initialize_Params HI{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-  HI.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-  HI.pChipName = Chip;
-  if (cuptiProfilerHostInitialize(&HI) != CUPTI_SUCCESS) {
-    InitFailed = true;
-    return 0;
-  }
-  std::vector<const char *> P;
-  for (const std::string &S : Ms)
-    P.push_back(S.c_str());
+  std::vector<uint8_t> NoAvailability; // chip name only: no GPU
   size_t Passes = 0;
-  CUpti_Profiler_Host_ConfigAddMetrics_Params AM{
-      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-  AM.pHostObject = HI.pHostObject;
-  AM.ppMetricNames = P.data();
-  AM.numMetrics = P.size();
-  if (cuptiProfilerHostConfigAddMetrics(&AM) == CUPTI_SUCCESS) {
-    CUpti_Profiler_Host_GetConfigImageSize_Params CS{
-        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    CS.pHostObject = HI.pHostObject;
-    cuptiProfilerHostGetConfigImageSize(&CS);
-    std::vector<uint8_t> C(CS.configImageSize);
-    CUpti_Profiler_Host_GetConfigImage_Params CI{
-        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    CI.pHostObject = HI.pHostObject;
-    CI.configImageSize = C.size();
-    CI.pConfigImage = C.data();
-    CUpti_Profiler_Host_GetNumOfPasses_Params NP{
-        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-    NP.configImageSize = C.size();
-    NP.pConfigImage = C.data();
-    if (cuptiProfilerHostGetConfigImage(&CI) == CUPTI_SUCCESS &&
-        cuptiProfilerHostGetNumOfPasses(&NP) == CUPTI_SUCCESS)
-      Passes = NP.numOfPasses;
-  }
-  CUpti_Profiler_Host_Deinitialize_Params D{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-  D.pHostObject = HI.pHostObject;
-  cuptiProfilerHostDeinitialize(&D);
-  return Passes;
+  std::string E = hostPassCount(Chip, NoAvailability, Ms, Passes);
+  if (E.find("cuptiProfilerHostInitialize") != std::string::npos)
+    InitFailed = true;
+  return E.empty() ? Passes : 0;
 }
 
 } // namespace
