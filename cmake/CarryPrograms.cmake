@@ -12,6 +12,8 @@
 #   hroof-carry-hw          hardware-counter validation (test/gpu/runtime/hw/README.md):
 #                           hw/bin/EXAMPLE.inst|.plain, hw/bin/many.plain, big/bigstream
 #   hroof-carry-kill        kill tests (test/gpu/runtime/kill_test.sh): kill/bin/kill_target.inst|.plain
+#   hroof-carry-launchcost  per-launch host cost (test/gpu/runtime/launch-cost.sh):
+#                           launchcost/many.inst|.plain
 #   hroof-carry-warp        warp-level traffic vs Nsight Compute and the dynamic counts
 #                           (test/gpu/warp/run.sh): warp/bin/warp_traffic, warp_traffic.inst
 
@@ -66,6 +68,13 @@ hroof_add_cuda_program(kill_target SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/
   OUTPUT_DIR ${HROOF_CARRY_DIR}/kill/bin INSTRUMENTED_SUFFIX .inst PLAIN_SUFFIX .plain
   ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _kill_files)
 add_custom_target(hroof-carry-kill DEPENDS ${_kill_files})
+
+# Per-launch host cost (test/gpu/runtime/launch-cost.sh): launchcost/many.inst|.plain.
+set(_launchcost_files)
+hroof_add_cuda_program(many SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/hw/many_launches.cu BOTH
+  OUTPUT_DIR ${HROOF_CARRY_DIR}/launchcost INSTRUMENTED_SUFFIX .inst PLAIN_SUFFIX .plain
+  ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _launchcost_files)
+add_custom_target(hroof-carry-launchcost DEPENDS ${_launchcost_files})
 
 # Warp-level traffic against Nsight Compute and the dynamic counts (test/gpu/warp/run.sh):
 # warp/bin/warp_traffic (plain), warp/bin/warp_traffic.inst (instrumented).

@@ -27,6 +27,14 @@
 #   dram               test/gpu/warp/dram-run.sh         carry .carry/warpcorpus (corpus-build.sh
 #                      SRC test/gpu/warp/hecbench-dram.txt), build/bin/hroof,
 #                      build/lib/libhroof_rt.so (DRAM bytes with --cache-control all vs ncu)
+#   overhead           test/gpu/warp/overhead-run.sh     carry .carry/warpcorpus (corpus-build.sh
+#                      with VARIANTS="plain inst nowarp"), .carry/gpu (kernel time of plain,
+#                      instrumented and no-warp-count binaries of public programs)
+#   warpcorpus         test/gpu/warp/corpus-run.sh       carry .carry/warpcorpus, .carry/gpu
+#                      (static warp model per launch vs ncu; ONLY="a b" for some programs)
+#   launch-cost        test/gpu/runtime/launch-cost.sh   carry .carry/launchcost
+#                      (cmake --build build --target hroof-carry-launchcost), .carry/gpu
+#                      (6000 short launches: plain vs hroof run --counters none)
 #   multi-gpu          test/gpu/multi-gpu/run.sh         carry build/bin/hroof,
 #                      build/lib/libhroof_rt.so (DDP example under torchrun: NCCL on 2+ GPUs,
 #                      two processes sharing one GPU with gloo otherwise; report --by rank)
@@ -64,6 +72,9 @@ check_command() {
     deep-learning) echo "env OUT=$dir bash test/gpu/deep-learning/run.sh" ;;
     multi-gpu) echo "env OUT=$dir bash test/gpu/multi-gpu/run.sh" ;;
     dram) echo "env OUT=$dir bash test/gpu/warp/dram-run.sh" ;;
+    overhead) echo "env OUT=$dir bash test/gpu/warp/overhead-run.sh" ;;
+    warpcorpus) echo "env OUT=$dir bash test/gpu/warp/corpus-run.sh" ;;
+    launch-cost) echo "env OUT=$dir bash test/gpu/runtime/launch-cost.sh" ;;
   esac
 }
 

@@ -1,41 +1,85 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds public CUDA programs HERE (clang 22, no GPU) for the warp-level
-# validation on the GPU (test/gpu/warp/corpus-run.sh): for each NAME in LIST
-# (default test/gpu/warp/hecbench-programs.txt), SRC/NAME-cuda/*.cu becomes
-#   .carry/warpcorpus/bin/NAME.inst   with the plugin (instrumented; its
-#                                     runtime evaluates the static model per launch)
-#   .carry/warpcorpus/bin/NAME.plain  without (what Nsight Compute profiles)
-# Fetches nothing: SRC is a HeCBench `src/` directory you checked out.
-# INST_ONLY=1 keeps a NAME.plain already built (after a plugin change).
+# validation and the overhead measurement on the GPU (corpus-run.sh,
+# overhead-run.sh): for each NAME in LIST (default
+# test/gpu/warp/hecbench-programs.txt), the program's sources become
+#   .carry/warpcorpus/bin/NAME.inst    with the plugin (instrumented; its
+#                                      runtime evaluates the static model per launch)
+#   .carry/warpcorpus/bin/NAME.plain   without (what Nsight Compute profiles)
+#   .carry/warpcorpus/bin/NAME.nowarp  instrumented without the warp-level
+#                                      counts (-hroof-warp-counts=false), only
+#                                      when VARIANTS names it
+# A program's sources: SRC/NAME-cuda/*.cu (a HeCBench `src/` directory), or,
+# where NAME is a path such as 0_Introduction/vectorAdd (an NVIDIA
+# cuda-samples `Samples/` directory), SRC/NAME/*.cu and *.cpp compiled as
+# CUDA with cuda-samples' Common/ headers (SRC/../Common); the binary is then
+# named after the last path component.
+# Fetches nothing: SRC is a checkout you made.
+# VARIANTS (default "plain inst"): which binaries to build; one already built
+# is kept when KEEP=1 (after a plugin change: KEEP=1 VARIANTS=inst rebuilds
+# nothing else). JOBS (default 2): programs built at once.
 # Usage: bash test/gpu/warp/corpus-build.sh SRC [LIST]
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 SRC=${1:?usage: corpus-build.sh SRC [LIST]}
+SRC=$(cd "$SRC" && pwd)
 LIST=${2:-$ROOT/test/gpu/warp/hecbench-programs.txt}
 CUDA=${CUDA_PATH:-/usr/local/cuda}
 CLANG=${HROOF_CLANG:-clang++-22}
 PLUGIN=${HROOF_PLUGIN:-$ROOT/build/lib/hroof.so}
+VARIANTS=${VARIANTS:-plain inst}
+JOBS=${JOBS:-2}
 OUTD=$ROOT/.carry/warpcorpus
 mkdir -p "$OUTD/bin" "$OUTD/logs"
-cp -f "$LIST" "$OUTD/programs.txt"
-FLAGS=(-O2 -x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version --cuda-path="$CUDA"
+# programs.txt: the binary names with their arguments, appended to (a second
+# LIST adds its programs to the first's).
+touch "$OUTD/programs.txt"
+FLAGS=(-O2 --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version --cuda-path="$CUDA"
        -I"$CUDA/include/cccl" -w)
 LINK=(-L"$CUDA/lib64" -lcudart_static -ldl -lrt -lpthread)
-ok=0; failed=0
+
+# build_one NAME: every variant of one program; prints "built" or "FAILED".
+build_one() {
+  local name=$1 dir bin srcs=() inc=() log v extra
+  if [ -d "$SRC/$name-cuda" ]; then
+    dir=$SRC/$name-cuda; bin=$name; srcs=("$dir"/*.cu)
+  elif [ -d "$SRC/$name" ]; then
+    dir=$SRC/$name; bin=$(basename "$name")
+    srcs=("$dir"/*.cu); for f in "$dir"/*.cpp; do [ -e "$f" ] && srcs+=("$f"); done
+    inc=(-I"$SRC/../Common")
+  else
+    echo "FAILED $name (no $SRC/$name-cuda or $SRC/$name)"; return
+  fi
+  log=$OUTD/logs/$bin.log; : >"$log"
+  for v in $VARIANTS; do
+    [[ ${KEEP:-0} = 1 && -x $OUTD/bin/$bin.$v ]] && continue
+    case $v in
+      plain) extra=() ;;
+      inst) extra=(-fpass-plugin="$PLUGIN") ;;
+      nowarp) extra=(-fpass-plugin="$PLUGIN" -mllvm -hroof-warp-counts=false) ;;
+      *) echo "FAILED $name (unknown variant $v)"; return ;;
+    esac
+    if ! timeout 900 "$CLANG" -x cuda "${FLAGS[@]}" -I"$dir" "${inc[@]}" "${extra[@]}" \
+         "${srcs[@]}" -o "$OUTD/bin/$bin.$v" "${LINK[@]}" >>"$log" 2>&1; then
+      echo "FAILED $name ($v; see $log)"; rm -f "$OUTD/bin/$bin.$v"; return
+    fi
+  done
+  echo "built $name"
+}
+
+names=()
 while read -r name args; do
   [[ -z $name || $name == \#* ]] && continue
-  dir=$SRC/$name-cuda
-  srcs=("$dir"/*.cu)
-  log=$OUTD/logs/$name.log
-  if timeout 600 "$CLANG" "${FLAGS[@]}" -I"$dir" -fpass-plugin="$PLUGIN" "${srcs[@]}" \
-       -o "$OUTD/bin/$name.inst" "${LINK[@]}" >"$log" 2>&1 &&
-     { [[ ${INST_ONLY:-0} = 1 && -x $OUTD/bin/$name.plain ]] ||
-       timeout 600 "$CLANG" "${FLAGS[@]}" -I"$dir" "${srcs[@]}" -o "$OUTD/bin/$name.plain" \
-         "${LINK[@]}" >>"$log" 2>&1; }; then
-    ok=$((ok + 1)); echo "built $name"
-  else
-    failed=$((failed + 1)); echo "FAILED $name (see $log)"; rm -f "$OUTD/bin/$name".{inst,plain}
-  fi
+  names+=("$name")
+  bin=$(basename "$name")
+  grep -q "^$bin\( \|$\)" "$OUTD/programs.txt" || echo "$bin${args:+ $args}" >>"$OUTD/programs.txt"
 done <"$LIST"
-echo "corpus-build: $ok built, $failed failed; commit of $SRC: $(git -C "$SRC" rev-parse HEAD 2>/dev/null || echo unknown)"
+export -f build_one
+export SRC OUTD CLANG PLUGIN VARIANTS KEEP CUDA
+export FLAGS_S="${FLAGS[*]}" LINK_S="${LINK[*]}"
+results=$(for n in "${names[@]}"; do echo "$n"; done |
+  xargs -P "$JOBS" -I{} bash -c 'FLAGS=($FLAGS_S); LINK=($LINK_S); build_one "$1"' _ {})
+echo "$results"
+echo "corpus-build: $(grep -c '^built' <<<"$results") built, $(grep -c '^FAILED' <<<"$results") failed;" \
+  "commit of $SRC: $(git -C "$SRC" rev-parse HEAD 2>/dev/null || echo unknown)"

@@ -3,7 +3,9 @@
 // N rounds (default 100) of three small kernels (f32 fma, f64 add/mul, a
 // strided copy), 3N launches in all; "exitrace": a second thread calls exit()
 // while the main thread is inside a long kernel's launch (hardware-counter
-// range open under kernel replay).
+// range open under kernel replay). "N sync": a cudaDeviceSynchronize after
+// every launch (a program that waits for each kernel), for the per-launch
+// host cost of test/gpu/runtime/launch-cost.sh.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -69,10 +71,17 @@ int main(int argc, char **argv) {
     return 0;
   }
   int rounds = atoi(mode);
+  bool sync = argc > 2 && !strcmp(argv[2], "sync");
   for (int r = 0; r < rounds; ++r) {
     fma_f32<<<n / 256, 256>>>(y, x, 1.5f, n);
+    if (sync)
+      cudaDeviceSynchronize();
     addmul_f64<<<n / 256, 256>>>(zd, xd, n);
+    if (sync)
+      cudaDeviceSynchronize();
     copy_strided<<<n / 256, 256>>>(d, x, n, 33);
+    if (sync)
+      cudaDeviceSynchronize();
   }
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("many_launches: %d launches: %s\n", 3 * rounds, cudaGetErrorName(e));

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Instrumentation overhead on public programs, on the GPU machine from the
+# repository root; builds nothing. Needs .carry/warpcorpus with the plain,
+# inst and nowarp binaries (corpus-build.sh with VARIANTS="plain inst nowarp")
+# and .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh).
+# For each program of .carry/warpcorpus/programs.txt (or ONLY="a b"), REPS
+# rounds of: NAME.plain, NAME.inst, NAME.nowarp, each under
+#   hroof run --counters none --static-eval 0 --launch-limit LAUNCHES
+# whose launch records carry CUPTI's kernel durations (the same tracing for
+# all three, so only the kernel code differs); the order of the three rotates
+# from round to round. overhead-compare.py (run where hroof is built) takes
+# the per-kernel median durations and their ratios.
+# Writes $OUT/overhead/NAME.VARIANT.ROUND.json and a tarball of the folder
+# after each program ($OUT/overhead.tgz). Stops starting programs after
+# BUDGET_S seconds (default 300).
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 0; fi
+C=$ROOT/.carry/warpcorpus
+HROOF=$ROOT/.carry/gpu/bin/hroof
+for f in "$HROOF" "$C/programs.txt"; do
+  [ -e "$f" ] || { echo "overhead-run.sh: $f missing (see the header)" >&2; exit 1; }
+done
+export LD_LIBRARY_PATH="$ROOT/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+BASE=${OUT:-$ROOT/gpu-out}
+O=$BASE/overhead
+mkdir -p "$O"
+LAUNCHES=${LAUNCHES:-200}
+REPS=${REPS:-2}
+BUDGET_S=${BUDGET_S:-300}
+{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+  echo "hroof run --counters none --static-eval 0 --launch-limit $LAUNCHES --no-summary --output NAME.VARIANT.ROUND.json -- NAME.VARIANT ARGS (REPS=$REPS)"; } >"$O/env.txt" 2>&1
+WORK=$(mktemp -d)
+START=$SECONDS
+for ((round = 1; round <= REPS; ++round)); do
+  while read -r name args; do
+    [[ -z $name || $name == \#* ]] && continue
+    [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]] && continue
+    if ((SECONDS - START > BUDGET_S)); then echo "budget: stopped before $name round $round" >>"$O/status.txt"; break 2; fi
+    [ -x "$C/bin/$name.nowarp" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
+    case $((round % 3)) in 1) order="plain inst nowarp" ;; 2) order="inst nowarp plain" ;; *) order="nowarp plain inst" ;; esac
+    line="$name round $round:"
+    for v in $order; do
+      cd "$WORK"
+      t0=$(date +%s%N)
+      timeout 90 "$HROOF" run --counters none --static-eval 0 --launch-limit "$LAUNCHES" --no-summary \
+        --output "$O/$name.$v.$round.json" -- "$C/bin/$name.$v" $args >"$O/$name.$v.log" 2>&1
+      rc=$?
+      line+=" $v rc=$rc $(( ($(date +%s%N) - t0) / 1000000 ))ms"
+      cd "$ROOT"
+    done
+    echo "$line" >>"$O/status.txt"
+    find "$O" -name '*.log' -size +20k -exec sh -c 'tail -c 20000 "$1" >"$1.t" && mv "$1.t" "$1"' _ {} \;
+    (cd "$BASE" && tar czf overhead.tgz.tmp overhead && mv overhead.tgz.tmp overhead.tgz)
+  done <"$C/programs.txt"
+done
+rm -rf "$WORK"
+cat "$O/status.txt"
