@@ -7,6 +7,7 @@
 #include "WarpInstrument.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/DomTreeUpdater.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/CallingConv.h"
@@ -457,23 +458,28 @@ private:
     AllocaInst *CallBuf = nullptr;
     Argument *MyBuf = Rewritten.count(&F) ? F.getArg(F.arg_size() - 1) : nullptr;
     std::vector<std::pair<ReturnInst *, std::vector<FinalValue>>> Exits;
+    // The warp-level counts split blocks (a branch per request): the
+    // dominator tree is updated in one batch before promotion.
+    DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Lazy);
     for (BasicBlock *BB : Blocks) {
+      // Taken first: a split moves it to the block's last part.
+      Instruction *Term = BB->getTerminator();
       countGenericAccesses(P, Generic[BB]);
       for (const WarpRequest &R : Warp[BB])
-        emitWarpCounts(M, R, [&](IRBuilder<> &B, int K, Value *V, uint64_t Max) {
-          P.addOne(B, K, V, Max);
-        });
+        emitWarpCounts(
+            M, R, [&](IRBuilder<> &B, int K, Value *V, uint64_t Max) { P.addOne(B, K, V, Max); },
+            &DTU, &LI);
       countCallees(P, Calls[BB], CallBuf);
       // This block's own counts.
       if (!HoistedTo.count(BB)) {
         const CountVector &C = Counts[BB];
         if (std::any_of(C.begin(), C.end(), [](uint64_t X) { return X != 0; })) {
-          IRBuilder<> B(BB->getTerminator());
+          IRBuilder<> B(Term);
           P.add(B, C, ConstantInt::get(I64, 1), 1);
         }
       }
       // Exits: hand the totals to the caller, or flush (after promotion).
-      if (auto *R = dyn_cast<ReturnInst>(BB->getTerminator()))
+      if (auto *R = dyn_cast<ReturnInst>(Term))
         Exits.push_back({R, {}});
     }
     // Final values at each exit, once every point exists.
@@ -492,6 +498,7 @@ private:
         }
       }
     }
+    DTU.flush();
     PromoteMemToReg(P.Promote, DT);
     if (!isKernel(F))
       return;

@@ -4,11 +4,14 @@
 #include "Counting.h"
 #include "WarpAccess.h"
 
+#include "llvm/Analysis/DomTreeUpdater.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <map>
 
@@ -174,10 +177,30 @@ std::vector<WarpRequest> warpRequests(BasicBlock &BB, ScalarEvolution &SE) {
 
 namespace {
 
+/// One request's per-lane shares, before the space is applied: the bytes it
+/// adds (warp_bytes.*), the sectors (global) and the wavefronts (shared).
+struct Shares {
+  Value *Bytes, *Sectors, *Waves;
+};
+
+/// Emits a request's counting code. Two paths, chosen per warp at run time
+/// (the condition is warp-uniform):
+/// - fast: the active lanes are contiguous and their addresses monotonic in
+///   the lane id (coalesced, strided, broadcast, partial broadcast; for a
+///   possibly-shared request of at most 4 bytes also spanning fewer than 32
+///   words): each lane compares its address with the next lane's
+///   (shfl.sync.down), and ballot + popc count the distinct addresses and
+///   sectors; one wavefront per shared request;
+/// - slow: match.any.sync on the address, the sector and the bank (below).
+/// match.any on 32 distinct 64-bit keys is far slower than a shuffle and a
+/// vote (measured on the H100: a float copy kernel 11x slower with it on
+/// every request, docs/validation/warp-overhead-2026-11-25.md).
 class RequestEmitter {
 public:
-  RequestEmitter(Module &M, const WarpRequest &R, WarpAddFn Add)
-      : M(M), R(R), Add(Add), B(R.At), I32(B.getInt32Ty()), I64(B.getInt64Ty()) {}
+  RequestEmitter(Module &M, const WarpRequest &R, WarpAddFn Add, DomTreeUpdater *DTU,
+                 LoopInfo *LI)
+      : M(M), R(R), Add(Add), DTU(DTU), LI(LI), B(R.At), I32(B.getInt32Ty()),
+        I64(B.getInt64Ty()) {}
 
   void run() {
     Mask = call(Intrinsic::nvvm_activemask, {});
@@ -191,21 +214,34 @@ public:
       IsS = call(Intrinsic::nvvm_isspacep_shared, {P});
     }
     Addr = B.CreatePtrToInt(R.Ptr, I64, "hroof.warp.addr");
-    // Distinct bytes: naturally aligned accesses of one width either are
-    // the same or do not overlap, so each group of equal addresses adds the
-    // width once.
-    Value *LeadA = leader(match64(Addr));
+    if (!isFalse(IsS))
+      Word = B.CreateLShr(sharedOffset(), B.getInt32(2));
+    Value *Fast = fastCondition();
+    Instruction *FastT = nullptr, *SlowT = nullptr;
+    SplitBlockAndInsertIfThenElse(Fast, R.At->getIterator(), &FastT, &SlowT, nullptr, DTU, LI);
+    B.SetInsertPoint(FastT);
+    Shares F = fastShares();
+    B.SetInsertPoint(SlowT);
+    Shares S = slowShares();
+    B.SetInsertPoint(R.At);
+    auto Join = [&](Value *A, Value *C) -> Value * {
+      if (!A)
+        return nullptr;
+      PHINode *P = B.CreatePHI(A->getType(), 2);
+      P->addIncoming(A, FastT->getParent());
+      P->addIncoming(C, SlowT->getParent());
+      return P;
+    };
+    Value *Bytes = Join(F.Bytes, S.Bytes), *Sectors = Join(F.Sectors, S.Sectors),
+          *Waves = Join(F.Waves, S.Waves);
+    Value *Zero = B.getInt64(0);
     for (auto [Sp, Is] : {std::pair{MemSpace::Global, IsG}, {MemSpace::Shared, IsS}})
       if (!isFalse(Is))
-        Add(B, warpBytesIndex(Sp, R.Dir),
-            B.CreateSelect(B.CreateAnd(LeadA, Is), B.getInt64(R.Width), B.getInt64(0)), R.Width);
-    if (!isFalse(IsG)) {
-      // Sectors: an aligned access of at most 32 bytes lies in one sector.
-      Value *LeadS = leader(match64(B.CreateLShr(Addr, 5)));
-      Add(B, sectorsIndex(R.Dir), B.CreateZExt(B.CreateAnd(LeadS, IsG), I64), 1);
-    }
-    if (!isFalse(IsS))
-      wavefronts();
+        Add(B, warpBytesIndex(Sp, R.Dir), B.CreateSelect(Is, Bytes, Zero), 32 * R.Width);
+    if (Sectors)
+      Add(B, sectorsIndex(R.Dir), B.CreateSelect(IsG, Sectors, Zero), 64);
+    if (Waves)
+      Add(B, wavefrontsIndex(R.Dir), B.CreateSelect(IsS, Waves, Zero), 32);
   }
 
 private:
@@ -222,22 +258,103 @@ private:
   Value *leader(Value *Peers) {
     return B.CreateICmpEQ(B.CreateAnd(Peers, Below), B.getInt32(0));
   }
+  Value *voteAll(Value *Pred) { return call(Intrinsic::nvvm_vote_all_sync, {Mask, Pred}); }
+  Value *ballot(Value *Pred) { return call(Intrinsic::nvvm_vote_ballot_sync, {Mask, Pred}); }
+  /// 1 + the lanes whose \p Key differs from the next lane's: the distinct
+  /// keys of a monotonic sequence.
+  Value *distinct(Value *Key, Value *NextKey) {
+    Value *Step = B.CreateAnd(HasNext, B.CreateICmpNE(NextKey, Key));
+    return B.CreateAdd(B.CreateUnaryIntrinsic(Intrinsic::ctpop, ballot(Step)), B.getInt32(1));
+  }
+  /// The 32-bit shared-window offset of the address (garbage for a generic
+  /// address outside shared memory, used only where IsS holds).
+  Value *sharedOffset() {
+    if (R.Ptr->getType()->getPointerAddressSpace() == 3)
+      return B.CreateTrunc(Addr, I32);
+    Value *P = B.CreatePointerCast(R.Ptr, PointerType::get(B.getContext(), 0));
+    return B.CreatePtrToInt(B.CreateAddrSpaceCast(P, PointerType::get(B.getContext(), 3)), I32);
+  }
+  /// Whether ballot(\p Pred) is all or none of the active lanes.
+  Value *uniform(Value *Pred) {
+    Value *Ballot = ballot(Pred);
+    return B.CreateOr(B.CreateICmpEQ(Ballot, Mask), B.CreateICmpEQ(Ballot, B.getInt32(0)));
+  }
+
+  /// The fast path's condition, the same in every active lane.
+  Value *fastCondition() {
+    First = B.CreateBinaryIntrinsic(Intrinsic::cttz, Mask, B.getTrue());
+    Last = B.CreateSub(B.getInt32(31), B.CreateBinaryIntrinsic(Intrinsic::ctlz, Mask, B.getTrue()));
+    Value *Shifted = B.CreateLShr(Mask, First);
+    Value *Contig =
+        B.CreateICmpEQ(B.CreateAnd(Shifted, B.CreateAdd(Shifted, B.getInt32(1))), B.getInt32(0));
+    auto Down = [&](Value *V) {
+      return call(Intrinsic::nvvm_shfl_sync_down_i32, {Mask, V, B.getInt32(1), B.getInt32(31)});
+    };
+    Value *NextLo = Down(B.CreateTrunc(Addr, I32));
+    Value *NextHi = Down(B.CreateTrunc(B.CreateLShr(Addr, 32), I32));
+    Next = B.CreateOr(B.CreateShl(B.CreateZExt(NextHi, I64), 32), B.CreateZExt(NextLo, I64));
+    HasNext = B.CreateICmpULT(Lane, Last);
+    Value *NoNext = B.CreateNot(HasNext);
+    Value *Up = voteAll(B.CreateOr(NoNext, B.CreateICmpUGE(Next, Addr)));
+    Value *DownMono = voteAll(B.CreateOr(NoNext, B.CreateICmpULE(Next, Addr)));
+    Value *Fast = B.CreateAnd(Contig, B.CreateOr(Up, DownMono));
+    if (R.Space == MemSpace::Generic)
+      Fast = B.CreateAnd(Fast, B.CreateAnd(uniform(IsG), uniform(IsS)));
+    if (!isFalse(IsS)) {
+      // Shared, at most 4 bytes a lane, monotonic: fewer than 32 words from
+      // the first lane's to the last's put at most one distinct word in each
+      // bank (one wavefront). Wider shared requests take the slow path.
+      Value *SharedOk = B.getFalse();
+      if (R.Width <= 4) {
+        auto Idx = [&](Value *From) {
+          return call(Intrinsic::nvvm_shfl_sync_idx_i32, {Mask, Word, From, B.getInt32(31)});
+        };
+        Value *WF = Idx(First), *WL = Idx(Last);
+        Value *Span = B.CreateSub(B.CreateBinaryIntrinsic(Intrinsic::umax, WF, WL),
+                                  B.CreateBinaryIntrinsic(Intrinsic::umin, WF, WL));
+        SharedOk = B.CreateICmpULT(Span, B.getInt32(32));
+      }
+      Fast = B.CreateAnd(Fast, B.CreateOr(B.CreateNot(IsS), SharedOk));
+    }
+    return Fast;
+  }
+
+  Shares fastShares() {
+    Value *IsFirst = B.CreateICmpEQ(Lane, First);
+    auto Lead = [&](Value *V) { return B.CreateZExt(B.CreateSelect(IsFirst, V, B.getInt32(0)), I64); };
+    Shares S{};
+    S.Bytes = B.CreateMul(Lead(distinct(Addr, Next)), B.getInt64(R.Width));
+    if (!isFalse(IsG))
+      S.Sectors = Lead(distinct(B.CreateLShr(Addr, 5), B.CreateLShr(Next, 5)));
+    if (!isFalse(IsS))
+      S.Waves = Lead(B.getInt32(1));
+    return S;
+  }
+
+  Shares slowShares() {
+    // Distinct bytes: naturally aligned accesses of one width either are
+    // the same or do not overlap, so each group of equal addresses adds the
+    // width once.
+    Shares S{};
+    S.Bytes = B.CreateSelect(leader(match64(Addr)), B.getInt64(R.Width), B.getInt64(0));
+    // Sectors: an aligned access of at most 32 bytes lies in one sector.
+    if (!isFalse(IsG))
+      S.Sectors = B.CreateZExt(leader(match64(B.CreateLShr(Addr, 5))), I64);
+    if (!isFalse(IsS))
+      S.Waves = wavefronts();
+    return S;
+  }
 
   /// WarpModel.cpp's requestCost: lanes in groups of 32/n (n words per
   /// lane); per group the most distinct 4-byte words in one bank. A lane's
   /// words are chunk*n .. chunk*n+n-1 (chunk = address / (4n), aligned), so
   /// distinct words are distinct chunks and the words of one bank are the
-  /// chunks with one value of chunk mod (32/n).
-  void wavefronts() {
+  /// chunks with one value of chunk mod (32/n). The lowest active lane's
+  /// share is the sum over the groups.
+  Value *wavefronts() {
     uint64_t ChunkBytes = std::max<uint64_t>(R.Width, 4), N = ChunkBytes / 4, G = 32 / N;
-    Value *Off = Addr;
-    if (R.Ptr->getType()->getPointerAddressSpace() != 3) {
-      Value *P = B.CreatePointerCast(R.Ptr, PointerType::get(B.getContext(), 0));
-      Off = B.CreateZExt(
-          B.CreatePtrToInt(B.CreateAddrSpaceCast(P, PointerType::get(B.getContext(), 3)), I32),
-          I64);
-    }
-    Value *Chunk = B.CreateAnd(B.CreateLShr(Off, Log2_64(ChunkBytes)), B.getInt64(0xffffffff));
+    Value *Off = B.CreateZExt(sharedOffset(), I64);
+    Value *Chunk = B.CreateLShr(Off, Log2_64(ChunkBytes));
     Value *Grp = B.CreateLShr(Lane, Log2_64(G));
     Value *Key = B.CreateOr(B.CreateShl(B.CreateZExt(Grp, I64), 40), Chunk);
     Key = B.CreateSelect(IsS, Key, B.getInt64(uint64_t(1) << 63));
@@ -254,24 +371,26 @@ private:
           N == 1 ? Cnt : B.CreateSelect(B.CreateICmpEQ(Grp, B.getInt32(Gi)), Cnt, B.getInt32(0));
       Total = B.CreateAdd(Total, call(Intrinsic::nvvm_redux_sync_umax, {V, Mask}));
     }
-    Value *First = leader(Mask);
-    Add(B, wavefrontsIndex(R.Dir), B.CreateZExt(B.CreateSelect(First, Total, B.getInt32(0)), I64),
-        32);
+    return B.CreateZExt(B.CreateSelect(leader(Mask), Total, B.getInt32(0)), I64);
   }
 
   Module &M;
   const WarpRequest &R;
   WarpAddFn Add;
+  DomTreeUpdater *DTU;
+  LoopInfo *LI;
   IRBuilder<> B;
   Type *I32, *I64;
   Value *Mask = nullptr, *Lane = nullptr, *Below = nullptr, *IsG = nullptr, *IsS = nullptr,
-        *Addr = nullptr;
+        *Addr = nullptr, *Word = nullptr, *First = nullptr, *Last = nullptr, *Next = nullptr,
+        *HasNext = nullptr;
 };
 
 } // namespace
 
-void emitWarpCounts(Module &M, const WarpRequest &R, WarpAddFn Add) {
-  RequestEmitter(M, R, Add).run();
+void emitWarpCounts(Module &M, const WarpRequest &R, WarpAddFn Add, DomTreeUpdater *DTU,
+                    LoopInfo *LI) {
+  RequestEmitter(M, R, Add, DTU, LI).run();
 }
 
 } // namespace hroof

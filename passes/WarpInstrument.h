@@ -29,6 +29,8 @@
 #include "hroof/CounterLayout.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Analysis/DomTreeUpdater.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/IRBuilder.h"
 
@@ -69,8 +71,12 @@ std::vector<WarpRequest> warpRequests(llvm::BasicBlock &BB, llvm::ScalarEvolutio
 using WarpAddFn =
     llvm::function_ref<void(llvm::IRBuilder<> &B, int Counter, llvm::Value *PerLane, uint64_t Max)>;
 
-/// Emits the run-time count of request \p R before R.At.
-void emitWarpCounts(llvm::Module &M, const WarpRequest &R, WarpAddFn Add);
+/// Emits the run-time count of request \p R before R.At. Splits R.At's
+/// block (a warp-uniform branch between a shuffle-and-vote path and the
+/// match.any path): \p DTU and \p LI are kept up to date, and the block's
+/// terminator moves to the block that holds R.At.
+void emitWarpCounts(llvm::Module &M, const WarpRequest &R, WarpAddFn Add,
+                    llvm::DomTreeUpdater *DTU, llvm::LoopInfo *LI);
 
 } // namespace hroof
 
