@@ -40,10 +40,12 @@ void HardwareCounters::onInit() {
   AppMode = T.S.AppReplay;
   if (AppMode) {
     // Said where the user looks: the H100 runs of 2026-11-25 found the
-    // groups after the first not evaluated (docs/runtime.md).
-    const char *Warn = "HROOF_REPLAY=application is experimental and not working yet: on the "
-                       "H100 the counter groups after the first came back not evaluated "
-                       "(docs/runtime.md, \"Application replay\"); kernel replay is the default";
+    // groups after the first not evaluated; the fix (one object per group's
+    // config) has not run on a GPU yet (docs/runtime.md).
+    const char *Warn = "HROOF_REPLAY=application is experimental and not validated: on the "
+                       "H100 (2026-11-25) the counter groups after the first came back not "
+                       "evaluated; the fix has not run on a GPU yet (docs/runtime.md, "
+                       "\"Application replay\"); kernel replay is the default";
     logLine("%s", Warn);
     if (T.P)
       T.P->note(Warn);
