@@ -365,7 +365,7 @@ bool HardwareCounters::enterRange(InFlight &IF) {
   // after the first came back NaN). A list outside the first config's gets
   // a fresh object; in kernel mode one within it with fewer passes too, when
   // the passes it wasted cost a fresh object (ReplayPolicy.h).
-  bool First = !C->ObjPasses;
+  bool First = !C->ObjCfg; // no range on the context's object yet
   bool Recreate = E.empty() && freshObject(*C, *Cfg, UseApp);
   uint64_t RecreateNs = 0;
   if (Recreate)
