@@ -6,7 +6,8 @@
 // of a context's metric lists planned with CUPTI's own pass counts
 // (cuptiProfilerHostGetNumOfPasses, no GPU work), the config of the group a
 // launch collects, and the delivery of its values. The range itself is the
-// same as in kernel mode (HardwareCounters.cpp), with one pass: CUPTI then
+// same as in kernel mode (HardwareCounters.cpp), on an object whose first
+// config was the group's (freshObject), so with one pass: CUPTI then
 // neither saves nor restores device memory.
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
@@ -40,7 +41,12 @@ AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const unsign
     ++N;
     return true;
   };
-  AppRole Role = App.role(Shape, InRange, Take, T);
+  // The group the context's object runs now, if a record of this shape
+  // misses it: any other group costs a fresh object (freshObject). In a
+  // loop whose steps launch the same shapes, the object then changes group
+  // about once a step, not at every launch.
+  const HwConfig *Obj = context(Ctx).ObjCfg;
+  AppRole Role = App.role(Shape, InRange, Take, T, Obj ? &Obj->Metrics : nullptr);
   if (Role == AppRole::ReplayOnly)
     ++AppReplayOutside;
   return Role;
@@ -50,6 +56,8 @@ std::string HardwareCounters::makeConfig(HwContext &C, const std::vector<std::st
                                          std::unique_ptr<HwConfig> &Out) {
   auto H = std::make_unique<HwConfig>();
   H->Metrics = Metrics;
+  H->Sorted = Metrics;
+  std::sort(H->Sorted.begin(), H->Sorted.end());
   for (const std::string &Name : H->Metrics)
     H->Names.push_back(Name.c_str());
   if (std::string E = H->Host.initialize(C.Chip, C.Avail); !E.empty())
@@ -149,8 +157,17 @@ std::string HardwareCounters::appConfig(InFlight &IF, HwContext &C, HwConfig *&C
   return "";
 }
 
-void HardwareCounters::appDeliver(InFlight &IF, std::map<std::string, double> Values,
+void HardwareCounters::appDeliver(InFlight &IF, size_t GroupPasses,
+                                  std::map<std::string, double> Values,
                                   const std::string &NotEvaluated) {
+  // What the GPU check reads: a one-pass group at more passes means it ran
+  // on an object of another config (CUPTI then saves and restores memory).
+  if (GroupPasses > 1)
+    ++AppMultiPass;
+  else if (IF.HwPasses > 1)
+    ++AppOverPasses;
+  else
+    ++AppOnePass;
   auto Time = Values.find("gpu__time_duration.sum");
   if (Time != Values.end() && Time->second >= 0)
     IF.AppTimeNs = uint64_t(std::llround(Time->second));
@@ -160,15 +177,18 @@ void HardwareCounters::appDeliver(InFlight &IF, std::map<std::string, double> Va
 /// The finish note of application mode: what the records cost in launches.
 std::string appReplayNote(HardwareCounters &H) {
   ApplicationReplay::Stats S = H.App.stats();
-  char Buf[512];
+  auto U = [](uint64_t V) { return (unsigned long long)V; };
+  char Buf[1024];
   snprintf(Buf, sizeof Buf,
            "application replay: %llu records started, %llu completed from %llu replay launches "
-           "(%llu started outside --range), %llu dropped (their launch failed); planning the "
-           "groups took %.0f ms (%llu pass counts)",
-           (unsigned long long)S.Records, (unsigned long long)S.Completed,
-           (unsigned long long)S.ReplayLaunches, (unsigned long long)H.AppReplayOutside.load(),
-           (unsigned long long)S.Failed,
-           double(H.AppPlanNs.load()) / 1e6, (unsigned long long)H.AppOracleCalls.load());
+           "(%llu started outside --range), %llu dropped (their launch failed), %llu completed "
+           "with metrics not evaluated; group ranges: %llu one-pass at 1 pass, %llu one-pass at "
+           "more passes, %llu of groups needing more passes alone; %llu fresh range profiler "
+           "objects for a change of group; planning the groups took %.0f ms (%llu pass counts)",
+           U(S.Records), U(S.Completed), U(S.ReplayLaunches), U(H.AppReplayOutside.load()),
+           U(S.Failed), U(S.NotEvaluated), U(H.AppOnePass.load()), U(H.AppOverPasses.load()),
+           U(H.AppMultiPass.load()), U(H.AppSwitches.load()), double(H.AppPlanNs.load()) / 1e6,
+           U(H.AppOracleCalls.load()));
   std::lock_guard<std::mutex> L(H.M);
   return std::string(Buf) + (H.AppPlans.empty() ? "" : "; " + H.AppPlans);
 }

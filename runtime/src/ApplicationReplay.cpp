@@ -81,25 +81,57 @@ std::string describeGroup(size_t Group, size_t Groups, const std::vector<std::st
   return S;
 }
 
-std::optional<AppTicket> ApplicationReplay::replaySlot(const std::string &Shape) {
-  std::lock_guard<std::mutex> L(M);
+std::optional<AppTicket> ApplicationReplay::findSlot(const std::string &Shape,
+                                                     const std::vector<std::string> *Only) {
   auto It = ByShape.find(Shape);
   if (It == ByShape.end())
     return std::nullopt;
   for (uint32_t Corr : It->second) {
     Record &Rec = Records.at(Corr);
     for (size_t G = 1; G < Rec.State.size(); ++G)
-      if (Rec.State[G] == GroupState::Missing) {
-        Rec.State[G] = GroupState::UnderWay;
+      if (Rec.State[G] == GroupState::Missing && (!Only || Rec.Metrics[G] == *Only))
         return AppTicket{Corr, G, Rec.State.size(), false, Rec.Mask};
-      }
   }
   return std::nullopt;
 }
 
+std::optional<AppTicket> ApplicationReplay::take(std::optional<AppTicket> T) {
+  if (T)
+    Records.at(T->Record).State[T->Group] = GroupState::UnderWay;
+  return T;
+}
+
+std::optional<AppTicket> ApplicationReplay::replaySlot(const std::string &Shape,
+                                                       const std::vector<std::string> *Prefer) {
+  std::lock_guard<std::mutex> L(M);
+  std::optional<AppTicket> T = Prefer ? findSlot(Shape, Prefer) : std::nullopt;
+  return take(T ? T : findSlot(Shape, nullptr));
+}
+
 AppRole ApplicationReplay::role(const std::string &Shape, bool InRange,
-                                const std::function<bool()> &Take, AppTicket &T) {
-  if (std::optional<AppTicket> Slot = replaySlot(Shape)) {
+                                const std::function<bool()> &Take, AppTicket &T,
+                                const std::vector<std::string> *Prefer) {
+  std::optional<AppTicket> Slot;
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (Prefer && (Slot = findSlot(Shape, Prefer))) {
+      Waited = 0;
+    } else if ((Slot = findSlot(Shape, nullptr)) && Prefer) {
+      // Only groups other than the object's are missing here: this launch
+      // would need a fresh object (about 150 ms on the H100). It waits (no
+      // counters) until more launches than there are open records have gone
+      // by without collecting the object's group: in a loop, every open
+      // shape has had its turn on the object's group by then.
+      size_t Open = 0;
+      for (const auto &[Corr, Rec] : Records)
+        Open += std::count(Rec.State.begin(), Rec.State.end(), GroupState::Missing) > 0;
+      if (++Waited <= Open)
+        return AppRole::None;
+      Waited = 0;
+    }
+    take(Slot);
+  }
+  if (Slot) {
     T = *Slot;
     return InRange ? AppRole::Replay : AppRole::ReplayOnly;
   }
@@ -200,6 +232,7 @@ std::optional<LaunchRecord> ApplicationReplay::deliver(const AppTicket &T,
     return std::nullopt;
   Rec.Counters = assemble(Rec, nullptr);
   ++S.Completed;
+  S.NotEvaluated += !Rec.NotEvaluated.empty();
   auto &Open = ByShape[Rec.Shape];
   Open.erase(std::remove(Open.begin(), Open.end(), T.Record), Open.end());
   if (Open.empty())

@@ -13,6 +13,16 @@
 // same kernel with the same shape does the same work on inputs of the same
 // size, as a training step that repeats does.
 //
+// A CUPTI range profiler object collects only the counters of the first
+// config it ran (ReplayPolicy.h, listFitsObject), so each group runs on an
+// object whose first config was that group, and a change of group costs a
+// fresh object (about 150 ms): role() prefers the group the context's object
+// runs now and lets a launch that would need another wait (no counters)
+// while the other open shapes have their turn, so in a loop the object
+// changes group about once per group, not at every launch. Groups 1.. are
+// therefore collected in the order the object goes through them, not
+// launch by launch.
+//
 // The first launch of a record is the "recorded launch"; the launches that
 // collect its other groups are "replay launches" (their own records, if any,
 // carry no counters). The record's counters are the groups' raw values
@@ -115,14 +125,23 @@ public:
 
   /// A launch of shape \p Shape: the oldest record of that shape with a
   /// group not yet collected nor under way takes it (the group is marked
-  /// under way). None: the launch may start a record.
-  std::optional<AppTicket> replaySlot(const std::string &Shape);
+  /// under way). With \p Prefer (the metric list of the group the context's
+  /// range profiler object runs now): a missing group with that list first,
+  /// in any record of the shape, since any other group costs a fresh object
+  /// (AppReplayCounters.cpp); else the lowest missing group of the oldest
+  /// record. None: the launch may start a record.
+  std::optional<AppTicket> replaySlot(const std::string &Shape,
+                                      const std::vector<std::string> *Prefer = nullptr);
   /// The role of a launch of \p Shape (\p InRange: HROOF_RANGE selects it):
   /// a group of an open record of that shape if one is missing (\p T says
-  /// which; replay launches count against no limit), else, inside the range,
-  /// a new record if \p Take (the launch and per-shape limits) allows it.
+  /// which, chosen as replaySlot does with \p Prefer; replay launches count
+  /// against no limit), else, inside the range, a new record if \p Take (the
+  /// launch and per-shape limits) allows it. With \p Prefer, a launch whose
+  /// shape misses only other groups gets None (waits) until more launches
+  /// than there are open records went by without one for \p Prefer's group,
+  /// so that the object changes group rarely (each change: a fresh object).
   AppRole role(const std::string &Shape, bool InRange, const std::function<bool()> &Take,
-               AppTicket &T);
+               AppTicket &T, const std::vector<std::string> *Prefer = nullptr);
   /// Whether some record of \p Shape still misses a group nobody collects.
   bool wantsReplay(const std::string &Shape);
   /// Starts the record of launch \p Corr (group 0 under way).
@@ -146,9 +165,10 @@ public:
   std::vector<LaunchRecord> takeIncomplete();
 
   /// For the notes: records completed, replay launches served, records
-  /// written incomplete.
+  /// written incomplete, completed records with metrics not evaluated.
   struct Stats {
     uint64_t Records = 0, Completed = 0, ReplayLaunches = 0, Incomplete = 0, Failed = 0;
+    uint64_t NotEvaluated = 0; ///< completed with metrics CUPTI left NaN
   };
   Stats stats();
 
@@ -165,6 +185,12 @@ private:
     std::optional<nlohmann::json> Counters; ///< assembled (complete)
     std::optional<LaunchRecord> Held;       ///< finalized, waiting for counters
   };
+  /// The first missing group of \p Shape's oldest record that has one (only
+  /// groups whose list is \p Only, if given); under M, nothing marked.
+  std::optional<AppTicket> findSlot(const std::string &Shape,
+                                    const std::vector<std::string> *Only);
+  /// Marks \p T's group under way (under M); returns \p T.
+  std::optional<AppTicket> take(std::optional<AppTicket> T);
   /// Merges the groups' values (lowest group first) and evaluates them.
   nlohmann::json assemble(Record &Rec, std::vector<std::string> *Missing);
 
@@ -173,6 +199,8 @@ private:
   std::map<std::string, std::vector<uint32_t>> ByShape; ///< open records, oldest first
   TypeCheck Check;
   Stats S;
+  /// Launches that waited since the object's group was last collected (role).
+  size_t Waited = 0;
 };
 
 } // namespace rt

@@ -40,10 +40,12 @@ void HardwareCounters::onInit() {
   AppMode = T.S.AppReplay;
   if (AppMode) {
     // Said where the user looks: the H100 runs of 2026-11-25 found the
-    // groups after the first not evaluated (docs/runtime.md).
-    const char *Warn = "HROOF_REPLAY=application is experimental and not working yet: on the "
-                       "H100 the counter groups after the first came back not evaluated "
-                       "(docs/runtime.md, \"Application replay\"); kernel replay is the default";
+    // groups after the first not evaluated; the fix (one object per group's
+    // config) has not run on a GPU yet (docs/runtime.md).
+    const char *Warn = "HROOF_REPLAY=application is experimental and not validated: on the "
+                       "H100 (2026-11-25) the counter groups after the first came back not "
+                       "evaluated; the fix has not run on a GPU yet (docs/runtime.md, "
+                       "\"Application replay\"); kernel replay is the default";
     logLine("%s", Warn);
     if (T.P)
       T.P->note(Warn);
@@ -261,7 +263,30 @@ std::string HardwareCounters::recreate(HwContext &C, CUcontext Ctx, uint64_t &Re
   ++Reenables;
   RecreateNs = nowNs() - R0;
   C.DataCfg = nullptr;
+  C.ObjCfg = nullptr; // the caller's config runs first on the new object
   return E;
+}
+
+bool HardwareCounters::freshObject(HwContext &C, const HwConfig &Cfg, bool App) {
+  const HwConfig *Obj = C.ObjCfg;
+  if (!Obj)
+    return false; // no range yet: this config is the object's first
+  bool Fits = listFitsObject(Obj->Sorted, Cfg.Sorted);
+  // Application replay: a group's range must run at the group's own pass
+  // count (one pass: no memory save and restore by CUPTI), so on an object
+  // whose first config was that group (or a list of the same passes it is
+  // within). Each group is a list of its own: a change of group is a fresh
+  // object, which the choice of groups keeps rare (takeApp).
+  if (App) {
+    bool Fresh = !Fits || C.ObjPasses != Cfg.Passes;
+    AppSwitches += Fresh;
+    return Fresh;
+  }
+  if (!Fits) {
+    ++ListRecreates;
+    return true;
+  }
+  return C.Policy.recreate(C.ObjPasses, Cfg.Passes);
 }
 
 std::string HardwareCounters::startRange(HwContext &C, HwConfig &Cfg, uint64_t (&Ts)[4]) {
@@ -333,19 +358,22 @@ bool HardwareCounters::enterRange(InFlight &IF) {
   // A launch that starts a record has no ticket yet: appConfig gives it one.
   bool UseApp = IF.App || IF.AppNewRecord;
   std::string E = UseApp ? appConfig(IF, *C, Cfg) : config(*C, typeMask(IF, *C), Cfg);
-  // A range profiler object replays every range with the pass count of the
-  // first config it ran (seen on the H100: 2-pass ranges after an 8-pass one
-  // cost as much as 8-pass ones, with the right values; more passes than the
-  // first did not evaluate). A config with more passes gets a fresh object;
-  // one with fewer, when the passes it wasted cost a fresh object
-  // (ReplayPolicy.h).
-  bool First = !C->ObjPasses;
-  bool Recreate = E.empty() && C->Policy.recreate(C->ObjPasses, Cfg->Passes);
+  // A range profiler object collects the counters of the first config it
+  // ran, at that config's pass count (seen on the H100: 2-pass ranges after
+  // an 8-pass one cost as much as 8-pass ones, with the right values; more
+  // passes than the first did not evaluate; application replay's groups
+  // after the first came back NaN). A list outside the first config's gets
+  // a fresh object; in kernel mode one within it with fewer passes too, when
+  // the passes it wasted cost a fresh object (ReplayPolicy.h).
+  bool First = !C->ObjCfg; // no range on the context's object yet
+  bool Recreate = E.empty() && freshObject(*C, *Cfg, UseApp);
   uint64_t RecreateNs = 0;
   if (Recreate)
     E = recreate(*C, IF.Ctx, RecreateNs);
-  if (E.empty() && (Recreate || !C->ObjPasses))
+  if (E.empty() && (Recreate || First)) {
     C->ObjPasses = Cfg->Passes;
+    C->ObjCfg = Cfg;
+  }
   IF.HwPasses = C->ObjPasses;
   bool NewList = C->DataCfg != Cfg;
   uint64_t Ts[4] = {0, 0, 0, 0};
@@ -444,7 +472,7 @@ void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_
     ++RangesByPasses[IF.HwPasses];
   }
   if (IF.App) {
-    appDeliver(IF, std::move(Values), NotEvaluated);
+    appDeliver(IF, Cfg.Passes, std::move(Values), NotEvaluated);
     return;
   }
   std::vector<std::string> InferredZero;
@@ -546,7 +574,10 @@ void HardwareCounters::onFinish() {
         for (auto &[Passes, N] : RangesByPasses)
           Msg += " " + std::to_string(N) + " x " + std::to_string(Passes);
         Msg += "; range profiler re-created " + std::to_string(Reenables.load()) +
-               " times (pass count changed)";
+               " times (pass count or counter set changed)";
+        if (ListRecreates)
+          Msg += ", " + std::to_string(ListRecreates.load()) +
+                 " of them for a list outside the object's first";
         if (Reenables) {
           snprintf(Buf, sizeof Buf, ", %.1f ms each with its first Start",
                    double(ReenableNs.load()) / 1e6 / double(Reenables.load()));

@@ -43,6 +43,7 @@ struct InFlight;
 /// evaluation), its config image and a counter-data image for one range.
 struct HwConfig {
   std::vector<std::string> Metrics;
+  std::vector<std::string> Sorted; ///< Metrics sorted (listFitsObject)
   std::vector<const char *> Names; ///< c_str() of Metrics
   RangeProfilerHost Host;
   std::vector<uint8_t> Config, Data;
@@ -64,6 +65,10 @@ struct HwContext {
   std::map<unsigned, std::unique_ptr<HwConfig>> Configs;
   HwConfig *DataCfg = nullptr; ///< the list Target last sized counter data for
   size_t ObjPasses = 0;        ///< pass count of the configs Target runs (0: none yet)
+  /// The config Target's object ran first: the object collects its counters
+  /// only (ReplayPolicy.h, listFitsObject). Set under M; read without it by
+  /// takeApp (which group a launch had better collect).
+  std::atomic<HwConfig *> ObjCfg{nullptr};
   /// HROOF_REPLAY=application: the one-pass groups of each metric list (by
   /// the same type mask as Configs), planned at first use.
   std::map<unsigned, std::vector<std::unique_ptr<HwConfig>>> AppGroups;
@@ -119,6 +124,13 @@ struct HardwareCounters {
   bool AppMode = false;
   ApplicationReplay App;
   std::atomic<uint64_t> AppPlanNs{0}, AppOracleCalls{0}, AppReplayOutside{0};
+  /// Application ranges (the GPU check reads them in the finish note): of
+  /// one-pass groups at one pass, of one-pass groups at more (on an object
+  /// of more passes: must stay 0), of groups that need more alone; fresh
+  /// objects for a change of group.
+  std::atomic<uint64_t> AppOnePass{0}, AppOverPasses{0}, AppMultiPass{0}, AppSwitches{0};
+  /// Kernel mode: fresh objects for a list outside the object's first one.
+  std::atomic<uint64_t> ListRecreates{0};
   std::string AppPlans; ///< "mask M: G groups" for the notes (under M)
   /// Application mode's take(): the launch's role for the shape's records
   /// (\p InRange: HROOF_RANGE selects it); a new record only within the
@@ -158,7 +170,7 @@ private:
   /// Application mode: the config of IF's group (a new record starts here).
   std::string appConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg);
   /// Application mode, launch exit: the group's values to IF's record.
-  void appDeliver(InFlight &IF, std::map<std::string, double> Values,
+  void appDeliver(InFlight &IF, size_t GroupPasses, std::map<std::string, double> Values,
                   const std::string &NotEvaluated);
   /// A HwConfig for \p Metrics (host object, config image, pass count).
   std::string makeConfig(HwContext &C, const std::vector<std::string> &Metrics,
@@ -167,6 +179,10 @@ private:
   HwContext &context(CUcontext Ctx);
   unsigned typeMask(InFlight &IF, const HwContext &C);
   std::string recreate(HwContext &C, CUcontext Ctx, uint64_t &RecreateNs);
+  /// Whether \p Cfg needs a fresh range profiler object (ReplayPolicy.h):
+  /// its list is not within the object's first config's, or, in application
+  /// mode (\p App), its pass count is not the object's either.
+  bool freshObject(HwContext &C, const HwConfig &Cfg, bool App);
   std::string startRange(HwContext &C, HwConfig &Cfg, uint64_t (&Ts)[4]);
   /// Launch exit: checks (or learns) the kernel's tensor types against the
   /// range's \p Values; returns the problem found ("" if none).

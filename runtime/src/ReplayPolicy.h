@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A CUPTI range profiler object replays every range with the pass count of
-// the first config it ran (measured on the H100, docs/runtime.md "Replay
-// passes"): a launch that needs more passes needs a fresh object; one that
-// needs fewer can run on the old object, paying for passes it does not need.
+// the first config it ran and collects that config's counters only
+// (measured on the H100, docs/runtime.md "Replay passes"; listFitsObject
+// below): a launch whose list is not within the first one's, or that needs
+// more passes, needs a fresh object; one within it that needs fewer can run
+// on the old object, paying for passes it does not need.
 // A fresh object is not free either: in a PyTorch process its first Start
 // took about 150 ms (docs/validation/raw/counters-2026-11-22-range-cost-type-cache/). This is the
 // ski-rental choice between the two, with both prices measured in this process:
@@ -24,12 +26,29 @@
 #ifndef HROOF_RUNTIME_REPLAYPOLICY_H
 #define HROOF_RUNTIME_REPLAYPOLICY_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace hroof {
 namespace rt {
+
+/// Whether a range of the metric list \p Need may run on a range profiler
+/// object whose first config had the list \p First (both sorted): within
+/// it. An object collects the counters of the first config it ran, whatever
+/// later SetConfig calls pass: measured on the H100, lists within the first
+/// one evaluate right (at the first one's pass count), lists with more
+/// passes did not evaluate (2026-11-22), and in application replay every
+/// group after the object's first came back NaN (2026-11-25: its groups are
+/// disjoint lists of one pass each). A list outside the first needs a fresh
+/// object whatever its pass count.
+inline bool listFitsObject(const std::vector<std::string> &First,
+                           const std::vector<std::string> &Need) {
+  return std::includes(First.begin(), First.end(), Need.begin(), Need.end());
+}
 
 class ReplayPolicy {
 public:

@@ -3,11 +3,14 @@
 # test/gpu/runtime/app-replay.sh [BUILD_DIR] - kernel replay and application
 # replay (HROOF_REPLAY=application, docs/runtime.md "Application replay") give
 # the same counters for a deterministic program: hroof-rt-fake repeat (two
-# kernels, one shape each, 16 launches each) under both modes with
-# --counters-per-shape 1, then app_replay_compare.py: FLOPs and requested
-# bytes equal, L1/L2 within 5 %, DRAM within 25 %, the application record
-# assembled from several one-pass groups, every range one pass, none
-# incomplete. Also times both runs (wall seconds). Builds nothing (carry
+# kernels, one shape each, 32 launches each: a group change may make a launch
+# wait, docs/runtime.md) under both modes with --counters-per-shape 1 and
+# --cache-control all (DRAM bytes of a cold L2 in both), then
+# app_replay_compare.py: FLOPs and requested bytes equal, L1/L2 within 5 %,
+# DRAM within 25 %, the application record assembled from several one-pass
+# groups, every record's metrics evaluated, no one-pass group at more than
+# one pass, none incomplete; its VERDICT lines say which of these hold.
+# Also times both runs (wall seconds). Builds nothing (carry
 # build/bin/hroof, build/bin/hroof-rt-fake, build/lib/libhroof_rt.so).
 # Logs and profiles in $OUT (default: a temporary directory). Exit 77 without
 # a GPU or the binaries.
@@ -29,7 +32,7 @@ for mode in kernel application; do
   # Each mode learns the tensor types on its own (first launch: every type).
   a=$(date +%s.%N)
   timeout 120 "$HROOF" run --runtime-lib "$LIB" --output "$W/$mode" --type-cache none --verbose 1 \
-    --counters-per-shape 1 --replay $mode --no-summary -- "$FAKE" repeat 16 \
+    --counters-per-shape 1 --cache-control all --replay $mode --no-summary -- "$FAKE" repeat 32 \
     >"$W/$mode.out" 2>"$W/$mode.err"
   r=$?
   b=$(date +%s.%N)

@@ -6,9 +6,13 @@ shape, on the profiles of test/gpu/runtime/app-replay.sh. Exact: FLOPs,
 tensor FLOPs and requested bytes (SASS-patched, data independent); within
 5 %: L1 and L2 bytes; within 25 %: DRAM bytes (cache contents differ between
 launches). The application records must be assembled from two or more
-one-pass groups, none incomplete, and every range of that run one pass.
+one-pass groups, none incomplete, none with metrics CUPTI did not evaluate
+(not_evaluated), and no one-pass group may have run at more than one pass
+(the finish note's "group ranges"; the groups that need 2 passes alone, fp16
+and int8 tensor types on GH100, run at their own count). Ends with three
+VERDICT lines (evaluated, passes, values) so one run says which part works.
 Exit 1 on any failure."""
-import glob, json, sys
+import glob, json, re, sys
 
 
 def load(d):
@@ -39,12 +43,50 @@ def leaves(j, prefix=""):
         yield prefix, float(j)
 
 
+def evaluated(p, mode, bad):
+    """Records with counters, and those with metrics not evaluated."""
+    recs = [l for l in p.get("launches", []) if l.get("counters")]
+    ne = [l for l in recs if "not_evaluated" in l["counters"]]
+    names = sorted({m.strip() for l in ne for m in l["counters"]["not_evaluated"].split(",")})
+    print("%s replay: %d of %d records with counters have every metric evaluated%s" % (
+        mode, len(recs) - len(ne), len(recs), "; not evaluated: " + ", ".join(names) if names else ""))
+    if not recs:
+        bad("%s replay: no record with counters" % mode)
+    if ne:
+        bad("%s replay: %d record(s) with metrics not evaluated" % (mode, len(ne)))
+
+
+def passes(a, bad):
+    """The application run's ranges by passes (finish notes)."""
+    notes = " ".join(a.get("notes", []))
+    if "ranges by replay passes:" in notes:
+        print("application replay: ranges by replay passes:" +
+              notes.split("ranges by replay passes:")[1].split(";")[0])
+    else:
+        bad("no 'ranges by replay passes' note")
+    m = re.search(r"group ranges: (\d+) one-pass at 1 pass, (\d+) one-pass at more passes, "
+                  r"(\d+) of groups needing more passes alone; (\d+) fresh", notes)
+    if not m:
+        bad("no 'group ranges' note (runtime older than the fix?)")
+        return
+    one, over, multi, fresh = map(int, m.groups())
+    print("application replay: group ranges: %d one-pass at 1 pass, %d one-pass at more passes, "
+          "%d of multi-pass groups; %d fresh objects for a change of group" % (one, over, multi, fresh))
+    if one == 0:
+        bad("no one-pass group range at one pass")
+    if over:
+        bad("%d one-pass group range(s) ran at more than one pass" % over)
+
+
 def main():
     k, a = load(sys.argv[1]), load(sys.argv[2])
     fails = 0
+    kinds = {"evaluated": 0, "passes": 0, "values": 0}
+    kind = ["values"]
     def bad(msg):
         nonlocal fails
         fails += 1
+        kinds[kind[0]] += 1
         print("FAIL " + msg)
     K, A = first_counters(k), first_counters(a)
     if not K:
@@ -76,15 +118,17 @@ def main():
     inc = [l for l in a.get("launches", []) if "counters_incomplete" in l]
     if inc:
         bad("%d application records incomplete: %s" % (len(inc), inc[0]["counters_incomplete"]))
-    notes = " ".join(a.get("notes", []))
-    if "ranges by replay passes:" not in notes:
-        bad("no 'ranges by replay passes' note")
-    else:
-        passes = notes.split("ranges by replay passes:")[1].split(";")[0].split()
-        counts = [passes[i + 2] for i in range(0, len(passes) - 2, 3)]
-        if any(c != "1" for c in counts):
-            bad("application replay ran ranges of more than one pass: %s" % " ".join(passes))
+    kind[0] = "evaluated"
+    evaluated(k, "kernel", bad)
+    evaluated(a, "application", bad)
+    kind[0] = "passes"
+    passes(a, bad)
     print("compared %d shape(s), %d failure(s)" % (len(K), fails))
+    what = {"evaluated": "every record's metrics evaluated",
+            "passes": "one-pass groups at one pass",
+            "values": "same counters as kernel replay, records complete"}
+    for key in ("evaluated", "passes", "values"):
+        print("VERDICT %s: %s (%s)" % (key, "PASS" if not kinds[key] else "FAIL", what[key]))
     return 1 if fails else 0
 
 

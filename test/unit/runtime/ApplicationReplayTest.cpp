@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 using namespace hroof::rt;
@@ -232,6 +233,73 @@ TEST(ApplicationReplay, RolesAndLimits) {
   // Another shape is independent.
   AppTicket Y;
   EXPECT_EQ(A.role("t", true, TakeFor("t"), Y), AppRole::Record);
+}
+
+TEST(ApplicationReplay, PrefersTheGroupTheObjectRuns) {
+  auto Groups = sampleGroups();
+  ASSERT_GE(Groups.size(), 3u);
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 1, 0, Groups, {});
+  A.deliver(T0, valuesOf(Groups[0], 0), "");
+  AppTicket T;
+  // The object runs group 2: group 1 (the lowest missing) waits.
+  ASSERT_EQ(A.role("s", true, [] { return false; }, T, &Groups[2]), AppRole::Replay);
+  EXPECT_EQ(T.Group, 2u);
+  A.deliver(T, valuesOf(Groups[2], 0), "");
+  // The object's group is no longer missing: the launch waits (no fresh
+  // object) while launches up to the open records' count go by, then takes
+  // the lowest missing group.
+  EXPECT_EQ(A.role("s", true, [] { return false; }, T, &Groups[2]), AppRole::None);
+  ASSERT_EQ(A.role("s", true, [] { return false; }, T, &Groups[2]), AppRole::Replay);
+  EXPECT_EQ(T.Group, 1u);
+  // Without a preference (no object yet) nobody waits.
+  EXPECT_EQ(A.replaySlot("s")->Group, 3u);
+  // A newer record of the shape missing the object's group goes before an
+  // older one that does not (no fresh object for this launch).
+  AppTicket U0 = A.startRecord("s", 2, 0, Groups, {});
+  A.deliver(U0, valuesOf(Groups[0], 0), "");
+  ASSERT_EQ(A.role("s", true, [] { return false; }, T, &Groups[2]), AppRole::Replay);
+  EXPECT_EQ(T.Record, 2u);
+  EXPECT_EQ(T.Group, 2u);
+}
+
+/// A training loop under application replay on a model of the range
+/// profiler object (it collects only its first config's counters, so each
+/// change of group is a fresh object): the objects made grow with the
+/// groups, not with the launches, and every record completes.
+TEST(ApplicationReplay, FreshObjectsAboutOncePerGroupInALoop) {
+  auto Groups = sampleGroups();
+  size_t G = Groups.size();
+  const int Shapes = 20, Steps = 3 * int(G);
+  ApplicationReplay A;
+  std::map<std::string, int> Taken;
+  const std::vector<std::string> *Obj = nullptr; // the object's first config
+  size_t Fresh = 0, Ranges = 0;
+  uint32_t Corr = 0;
+  for (int Step = 0; Step < Steps; ++Step)
+    for (int S = 0; S < Shapes; ++S)
+      for (int Twice = 0; Twice < 2; ++Twice) { // each shape twice a step
+        std::string Shape = "k" + std::to_string(S);
+        AppTicket T;
+        AppRole R = A.role(Shape, true, [&] { return Taken[Shape]++ < 1; }, T, Obj);
+        if (R == AppRole::None)
+          continue;
+        if (R == AppRole::Record)
+          T = A.startRecord(Shape, ++Corr, 0, Groups, {});
+        else
+          ++Corr;
+        const std::vector<std::string> &List = Groups[T.Group];
+        if (Obj && *Obj != List)
+          ++Fresh;
+        Obj = &List;
+        ++Ranges;
+        A.deliver(T, valuesOf(List, 0), "");
+      }
+  EXPECT_EQ(A.stats().Completed, uint64_t(Shapes));
+  EXPECT_EQ(Ranges, Shapes * G);
+  EXPECT_LE(Fresh, 2 * G) << "a fresh object per group change, not per launch";
+  std::printf("%d shapes x 2 launches a step, %zu groups: %zu ranges, %zu fresh objects\n",
+              Shapes, G, Ranges, Fresh);
 }
 
 TEST(ApplicationReplay, FailedGroupIsCollectedAgain) {

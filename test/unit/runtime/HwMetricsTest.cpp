@@ -234,6 +234,18 @@ TEST(HwMetrics, SettingRow) {
 
 // ReplayPolicy.h: fresh object for more passes; for fewer, once the waste
 // (unneeded passes x measured price per pass) reaches a fresh object's price.
+// ReplayPolicy.h: an object runs the lists within its first config's only.
+TEST(ReplayPolicy, ListFitsObjectOnlyWithinItsFirstList) {
+  std::vector<std::string> First = {"a", "b", "c", "gpu__time_duration.sum"};
+  std::sort(First.begin(), First.end());
+  EXPECT_TRUE(listFitsObject(First, First));
+  EXPECT_TRUE(listFitsObject(First, {"a", "c"}));
+  EXPECT_TRUE(listFitsObject(First, {}));
+  EXPECT_FALSE(listFitsObject(First, {"a", "d"})) << "d is not collected by the object";
+  // Application replay's groups: disjoint but for the duration.
+  EXPECT_FALSE(listFitsObject({"a", "gpu__time_duration.sum"}, {"d", "gpu__time_duration.sum"}));
+}
+
 TEST(ReplayPolicy, MorePassesAlwaysFewerWhenWasteReachesThePrice) {
   ReplayPolicy P;
   EXPECT_FALSE(P.recreate(0, 8)); // no object yet: the caller makes one
