@@ -27,6 +27,8 @@
 #   dram               test/gpu/warp/dram-run.sh         carry .carry/warpcorpus (corpus-build.sh
 #                      SRC test/gpu/warp/hecbench-dram.txt), build/bin/hroof,
 #                      build/lib/libhroof_rt.so (DRAM bytes with --cache-control all vs ncu)
+#   warp               test/gpu/warp/run.sh              carry .carry/warp (hroof-carry-warp), .carry/gpu
+#                      (warp_traffic: dynamic warp-level counts vs ncu; compare.py here)
 #   overhead           test/gpu/warp/overhead-run.sh     carry .carry/warpcorpus (corpus-build.sh
 #                      with VARIANTS="plain inst nowarp"), .carry/gpu (kernel time of plain,
 #                      instrumented and no-warp-count binaries of public programs)
@@ -72,6 +74,7 @@ check_command() {
     deep-learning) echo "env OUT=$dir bash test/gpu/deep-learning/run.sh" ;;
     multi-gpu) echo "env OUT=$dir bash test/gpu/multi-gpu/run.sh" ;;
     dram) echo "env OUT=$dir bash test/gpu/warp/dram-run.sh" ;;
+    warp) echo "env OUT=$dir bash test/gpu/warp/run.sh" ;;
     overhead) echo "env OUT=$dir bash test/gpu/warp/overhead-run.sh" ;;
     warpcorpus) echo "env OUT=$dir bash test/gpu/warp/corpus-run.sh" ;;
     launch-cost) echo "env OUT=$dir bash test/gpu/runtime/launch-cost.sh" ;;
