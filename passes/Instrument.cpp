@@ -617,9 +617,15 @@ private:
         if (uint64_t C = Final[I].Vec[K])
           Total = TB.CreateAdd(Total,
                                C == 1 ? Sums[I] : TB.CreateMul(Sums[I], ConstantInt::get(I64, C)));
-      Value *P = TB.CreateInBoundsGEP(Counters->getValueType(), Counters,
-                                      {TB.getInt32(0), Slot, TB.getInt32(K)});
-      TB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8), AtomicOrdering::Monotonic);
+      // Only a nonzero total: warps that counted nothing (idle lanes of a
+      // small problem, early exits) add no atomic traffic.
+      Instruction *Add =
+          SplitBlockAndInsertIfThen(TB.CreateICmpNE(Total, TB.getInt64(0)), Then, false);
+      IRBuilder<> AB(Add);
+      Value *P = AB.CreateInBoundsGEP(Counters->getValueType(), Counters,
+                                      {AB.getInt32(0), Slot, AB.getInt32(K)});
+      AB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8), AtomicOrdering::Monotonic);
+      TB.SetInsertPoint(Then);
     }
   }
 
