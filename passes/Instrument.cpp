@@ -10,6 +10,7 @@
 #include "llvm/Analysis/DomTreeUpdater.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -270,6 +271,19 @@ private:
   Value *tripsAtPreheader(Loop *L, BasicBlock *Pre, ScalarEvolution &SE) {
     IRBuilder<> B(Pre->getTerminator());
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    // A trip count that divides by a run-time value (a grid-stride loop's
+    // blockDim.x * gridDim.x) costs a 64-bit division per thread, more than
+    // one add per iteration of the few iterations such loops usually make:
+    // measured on the H100 as the main cost of small grid-stride kernels
+    // (docs/validation/warp-overhead-2026-11-25.md). Those loops count in place.
+    auto DividesByVariable = [](const SCEV *S) {
+      return SCEVExprContains(S, [](const SCEV *X) {
+        auto *D = dyn_cast<SCEVUDivExpr>(X);
+        return D && !isa<SCEVConstant>(D->getRHS());
+      });
+    };
+    if (!isa<SCEVCouldNotCompute>(BTC) && DividesByVariable(BTC))
+      return nullptr;
     if (!isa<SCEVCouldNotCompute>(BTC) && BTC->getType()->isIntegerTy()) {
       SCEVExpander Exp(SE, "hroof.trip");
       if (Exp.isSafeToExpandAt(BTC, Pre->getTerminator())) {
@@ -278,8 +292,8 @@ private:
       }
     }
     auto IL = matchInductionLoop(*L);
-    if (!IL)
-      return nullptr;
+    if (!IL || !isa<ConstantInt>(IL->Step))
+      return nullptr; // a variable step divides at run time (above)
     auto Ext = [&](Value *V, bool Signed) {
       return Signed ? B.CreateSExtOrTrunc(V, I64) : B.CreateZExtOrTrunc(V, I64);
     };

@@ -21,8 +21,10 @@ static cl::opt<bool>
     WarpCounts("hroof-warp-counts",
                cl::desc("hroof: in dynamic mode, also count the exact warp-level traffic "
                         "(warp_bytes, sectors, wavefronts) of every global and shared load "
-                        "and store (match.any.sync per request)"),
-               cl::init(true));
+                        "and store (shuffles and votes per request, match.any.sync where "
+                        "addresses are not monotonic); off by default: it costs 2.1x kernel "
+                        "time geomean on the H100, docs/instrumentation.md"),
+               cl::init(false));
 
 namespace hroof {
 

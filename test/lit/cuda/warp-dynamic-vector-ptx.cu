@@ -10,7 +10,7 @@
 // RUN: %clang -O2 -x cuda --cuda-gpu-arch=sm_90 --cuda-device-only --cuda-path=%cuda_path \
 // RUN:   -Wno-unknown-cuda-version -S %s -o %t.plain.ptx
 // RUN: %clang -O2 -x cuda --cuda-gpu-arch=sm_90 --cuda-device-only --cuda-path=%cuda_path \
-// RUN:   -Wno-unknown-cuda-version -fpass-plugin=%hroof -S %s -o %t.inst.ptx
+// RUN:   -Wno-unknown-cuda-version -fpass-plugin=%hroof -mllvm -hroof-warp-counts -S %s -o %t.inst.ptx
 // RUN: grep -oE '(ld|st)\.(global|shared)[.a-z]*(v[248])?\.[a-z0-9]+' %t.plain.ptx | sort > %t.plain.txt
 // RUN: grep -oE '(ld|st)\.(global|shared)[.a-z]*(v[248])?\.[a-z0-9]+' %t.inst.ptx | sort > %t.inst.txt
 // RUN: diff %t.plain.txt %t.inst.txt

@@ -5,9 +5,9 @@
 ; redux.sync.umax per lane group); four adjacent floats that the backend merges
 ; into one 16-byte access are counted once, before the first of them; generic
 ; accesses are classified with isspacep; atomics are not counted at warp level.
-; -hroof-warp-counts=false leaves only the thread-level counting.
-; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -S %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-warp-counts=false -S %s \
+; -hroof-warp-counts=false (the default) leaves only the thread-level counting.
+; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-warp-counts -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -S %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
