@@ -215,14 +215,15 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       }
       if (Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
           Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
-        if (CB->callbackSite == CUPTI_API_ENTER)
+        if (CB->callbackSite == CUPTI_API_ENTER) {
+          T.GraphLaunched = true; // counter arrays: zeroed before each launch
           noteIssued(CB->correlationId, IssueKind::Graph, Range);
-        else
+        } else
           onGraphLaunch();
         return;
       }
       if (InOwnDriverCalls)
-        return; // the runtime's own kernel (the L2 flush of cache-control all)
+        return; // the runtime's own kernel (counter sum, L2 flush of cache-control all)
       if (CB->callbackSite == CUPTI_API_ENTER)
         onLaunchEnter(Id, CB);
       else
@@ -235,6 +236,7 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       else if (Id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         T.Hw.onContextDestroy(RD->context);
+        T.Summer.forget(RD->context);
         forgetContext(RD->context);
       } else if (Id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
         onModuleUnload();

@@ -16,6 +16,7 @@
 #define HROOF_RUNTIME_INJECTION_H
 
 #include "ActivityFlusher.h"
+#include "CounterSum.h"
 #include "HardwareCounters.h"
 #include "NvtxRanges.h"
 #include "Profile.h"
@@ -57,6 +58,19 @@ struct ModuleInfo {
   std::string Problem;                 ///< why there is no model
 };
 
+/// One counter array (__hroof_counters_<mangled>) and whether its slots
+/// are known to be zero, so that a counted launch needs no memset first:
+/// true after the sum kernel (CounterSum.h) read and zeroed them; never
+/// again once a launch of the kernel ran uncounted (outside HROOF_RANGE,
+/// captured, counting off...): that kernel may still be adding to the
+/// array when a later launch is counted, so every counted launch zeroes it
+/// first, as before the sum kernel existed.
+struct CounterArray {
+  std::mutex Lock;          ///< held from a counted launch's enter to its exit
+  bool Zeroed = false;      ///< under Lock
+  std::atomic<bool> Uncounted{false};
+};
+
 /// What the runtime knows about one CUfunction, computed at its first launch.
 struct FuncInfo {
   std::string Mangled, Name;
@@ -75,7 +89,13 @@ struct FuncInfo {
   std::string ModelProblem;
   std::vector<std::pair<size_t, size_t>> Params; ///< offset, size (ABI)
   std::string ParamProblem;
-  std::mutex *ArrayLock = nullptr;
+  CounterArray *Array = nullptr; ///< in Runtime::Arrays (instrumented only)
+  /// The sum kernel and result buffers of the function's context, prepared
+  /// at its first counted launch (under the array's lock); SumProblem: why
+  /// not (a memset before each launch and a copy of the whole array after).
+  bool SumPrepared = false;
+  CounterSummer::Buffers Sum;
+  std::string SumProblem;
   /// Static totals already evaluated, by launch shape and integer arguments:
   /// training loops repeat the same launches, and a thread-by-thread
   /// evaluation can take seconds. Bounded (StaticCacheLimit entries).
@@ -97,6 +117,7 @@ struct InFlight {
   CUcontext Ctx = nullptr;
   bool PerThread = false;            ///< a _ptsz launch
   bool Counted = false;              ///< dynamic counts are read at exit
+  bool Summed = false;               ///< ... by the sum kernel (else: the whole array)
   std::unique_lock<std::mutex> Lock; ///< the counter array (Counted only)
   HwContext *Hw = nullptr;           ///< a range is open on this context
   int Device = -1;                   ///< the context's device (hardware counters)
@@ -162,7 +183,11 @@ struct Runtime {
   std::map<std::pair<CUfunction, CUcontext>, std::shared_ptr<FuncInfo>> Funcs;
   std::unordered_map<CUmodule, std::shared_ptr<ModuleInfo>> Modules;
   std::unordered_map<uint32_t, PendingLaunch> Pending;
-  std::unordered_map<CUdeviceptr, std::unique_ptr<std::mutex>> ArrayLocks;
+  std::unordered_map<CUdeviceptr, std::unique_ptr<CounterArray>> Arrays;
+  CounterSummer Summer;
+  /// A CUDA graph was launched: its kernels run uncounted, so every counted
+  /// launch zeroes its array first (CounterArray).
+  std::atomic<bool> GraphLaunched{false};
   std::unordered_map<std::string, bool> NameSelected;
   std::unordered_set<std::string> InstrumentedNames;
   NvtxRanges Ranges;
