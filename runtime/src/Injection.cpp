@@ -305,6 +305,8 @@ void finish() {
     logLine("%s", Why.c_str());
     T.P->note(Why);
   }
+  if (std::string C = hostCostNote(); T.P && !C.empty())
+    T.P->note(C);
   if (T.P && T.TransfersNotAttributed)
     T.P->note(std::to_string(T.TransfersNotAttributed) +
               " copy/memset record(s) of no copy call seen by the runtime (its own, or "

@@ -194,6 +194,13 @@ struct Runtime {
   KernelFilter RangeFilter; ///< HROOF_RANGE
   std::unordered_map<std::string, bool> RangeSelected;
   std::unordered_map<uint32_t, Issued> IssuedByCorrelation;
+  /// Host time of counted launches' exits (hostCostNote): reading the
+  /// counts (waiting for the kernel included), the static and warp-level
+  /// models' evaluations (cache hits cost no evaluation).
+  struct HostCost {
+    std::atomic<uint64_t> ReadNs{0}, Reads{0}, StaticNs{0}, StaticRuns{0}, StaticHits{0};
+    std::atomic<uint64_t> WarpNs{0}, WarpRuns{0};
+  } Cost;
   uint64_t TransfersNotAttributed = 0;                  ///< copy records of no known API call
   uint64_t LaunchesInRange = 0, LaunchesOutOfRange = 0; ///< under HROOF_RANGE
 
@@ -248,6 +255,8 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx);
 void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB);
 void onLaunchExit(const CUpti_CallbackData *CB);
 void onGraphLaunch();
+/// The profile note on Runtime::Cost at exit, "" when nothing was counted.
+std::string hostCostNote();
 
 // Nvtx.cpp
 void onNvtx(CUpti_CallbackId Id, const CUpti_NvtxData *D);

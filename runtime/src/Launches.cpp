@@ -15,6 +15,7 @@
 #include "hroof/Communication.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -478,6 +479,7 @@ CUresult readWholeArray(const InFlight &IF, CountVector &C) {
 /// copied back into the function's pinned buffer.
 void readCounts(InFlight &IF) {
   Runtime &T = rt();
+  uint64_t T0 = nowNs();
   LaunchRecord &LR = IF.R;
   FuncInfo &F = *IF.F;
   CountVector C{};
@@ -506,6 +508,8 @@ void readCounts(InFlight &IF) {
   } else {
     R = readWholeArray(IF, C);
   }
+  T.Cost.ReadNs += nowNs() - T0;
+  ++T.Cost.Reads;
   if (R == CUDA_SUCCESS) {
     LR.Dynamic = C;
   } else {
@@ -547,6 +551,7 @@ void evaluateWarp(InFlight &IF, std::string Key) {
   std::vector<std::string> Names;
   for (const ModelParam &P : K.Params)
     Names.push_back(P.Name);
+  uint64_t T0 = nowNs();
   try {
     WarpModelOptions O;
     O.MaxLaneEvaluations = uint64_t(T.S.WarpEvalLimit);
@@ -555,6 +560,8 @@ void evaluateWarp(InFlight &IF, std::string Key) {
     LR.StaticWarpProblem = std::string(E.what()) +
                            " (HROOF_WARP_EVAL_LIMIT=" + std::to_string(T.S.WarpEvalLimit) + ")";
   }
+  T.Cost.WarpNs += nowNs() - T0;
+  ++T.Cost.WarpRuns;
   std::lock_guard<std::mutex> G(FM.StaticCacheLock);
   if (FM.WarpCache.size() < StaticCacheLimit)
     FM.WarpCache[Key] = {LR.StaticWarp, LR.StaticWarpProblem};
@@ -594,7 +601,10 @@ void evaluateStatic(InFlight &IF) {
         Cached = true;
       }
     }
-    if (!Cached) {
+    if (Cached) {
+      ++T.Cost.StaticHits;
+    } else {
+      uint64_t T0 = nowNs();
       try {
         ThreadSumOptions O;
         O.MaxEvaluations = uint64_t(T.S.EvalLimit);
@@ -604,6 +614,8 @@ void evaluateStatic(InFlight &IF) {
       } catch (const std::exception &E) {
         LR.StaticProblem = E.what();
       }
+      T.Cost.StaticNs += nowNs() - T0;
+      ++T.Cost.StaticRuns;
       std::lock_guard<std::mutex> G(FM.StaticCacheLock);
       if (FM.StaticCache.size() < StaticCacheLimit)
         FM.StaticCache[Key] = {LR.Static, LR.StaticBounds, LR.StaticProblem};
@@ -716,6 +728,21 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
     }
   }
   finalize(std::move(Done));
+}
+
+std::string hostCostNote() {
+  Runtime::HostCost &C = rt().Cost;
+  if (!C.Reads && !C.StaticRuns && !C.WarpRuns)
+    return "";
+  char Buf[400];
+  std::snprintf(Buf, sizeof Buf,
+                "host time in counted launches: reading counts %.1f ms (%llu launches, "
+                "waiting for the kernels included), static model %.1f ms (%llu evaluations, "
+                "%llu from the cache), warp-level model %.1f ms (%llu evaluations)",
+                double(C.ReadNs) / 1e6, (unsigned long long)C.Reads, double(C.StaticNs) / 1e6,
+                (unsigned long long)C.StaticRuns, (unsigned long long)C.StaticHits,
+                double(C.WarpNs) / 1e6, (unsigned long long)C.WarpRuns);
+  return Buf;
 }
 
 void onGraphLaunch() {
