@@ -9,7 +9,7 @@ namespace hroof {
 namespace rt {
 
 namespace {
-/// One function's result: NumCounters u64, rounded up to 512 bytes.
+/// One counter array's result: NumCounters u64, rounded up to 512 bytes.
 constexpr size_t EntryBytes = (sizeof(uint64_t) * NumCounters + 511) / 512 * 512;
 /// Entries per arena (64 KiB of device and of pinned host memory).
 constexpr size_t ArenaEntries = 128;
@@ -64,7 +64,7 @@ std::string CounterSummer::prepare(CUcontext Ctx, Buffers &B) {
   if (New)
     P.Problem = load(P);
   // A failed allocation is not the context's last word (memory may free
-  // up), but this function falls back for good (the caller keeps it).
+  // up), but this array falls back for good (the caller keeps it).
   std::string E = P.Problem.empty() ? allocate(P, B) : P.Problem;
   if (Push) {
     CUcontext Popped;

@@ -10,7 +10,7 @@
 //
 // Per context: the module (loaded with cuModuleLoadData at the context's
 // first counted launch) and arenas of result buffers, a device one and a
-// pinned host one (cuMemAllocHost) per function, handed out once and never
+// pinned host one (cuMemAllocHost) per counter array, handed out once and never
 // freed (they go with the context; at exit the driver may be gone). When
 // the module cannot be loaded or a buffer allocated, prepare() says why and
 // the caller falls back to a memset before each launch and a copy of the
@@ -34,10 +34,10 @@ namespace rt {
 
 class CounterSummer {
 public:
-  /// One function's sum kernel and result buffers: NumCounters u64 on the
+  /// One counter array's sum kernel and result buffers: NumCounters u64 on the
   /// device and in pinned host memory.
   struct Buffers {
-    CUfunction Kernel = nullptr; ///< the sum kernel of the function's context
+    CUfunction Kernel = nullptr; ///< the sum kernel of the array's context
     CUdeviceptr Dev = 0;
     uint64_t *Host = nullptr;
   };

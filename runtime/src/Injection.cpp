@@ -183,12 +183,20 @@ void onModuleUnload() {
 void finish();
 
 /// A destroyed context's functions: its address may be reused by a new
-/// context, whose kernels must not find the old counter arrays.
+/// context, whose kernels must not find the old counter arrays, nor their
+/// sum buffers (no launch of the context is in flight: their locks are free).
 void forgetContext(CUcontext Ctx) {
   Runtime &T = rt();
   std::lock_guard<std::mutex> L(T.M);
   for (auto It = T.Funcs.begin(); It != T.Funcs.end();)
     It = It->first.second == Ctx ? T.Funcs.erase(It) : std::next(It);
+  for (auto &[Ptr, A] : T.Arrays)
+    if (A->SumCtx == Ctx) {
+      A->SumCtx = nullptr;
+      A->Sum = {};
+      A->SumProblem.clear();
+      A->Zeroed = false;
+    }
 }
 
 /// Driver API callbacks of the application's copies and memsets (named

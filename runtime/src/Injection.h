@@ -65,10 +65,17 @@ struct ModuleInfo {
 /// captured, counting off...): that kernel may still be adding to the
 /// array when a later launch is counted, so every counted launch zeroes it
 /// first, as before the sum kernel existed.
+/// The sum kernel and result buffers of the array's context are prepared
+/// at its first counted launch (under Lock; kept across module unloads,
+/// reset when that context is destroyed); SumProblem: why not (a memset
+/// before each launch and a copy of the whole array after).
 struct CounterArray {
-  std::mutex Lock;          ///< held from a counted launch's enter to its exit
-  bool Zeroed = false;      ///< under Lock
+  std::mutex Lock;     ///< held from a counted launch's enter to its exit
+  bool Zeroed = false; ///< under Lock
   std::atomic<bool> Uncounted{false};
+  CUcontext SumCtx = nullptr; ///< the context Sum belongs to (null: not prepared)
+  CounterSummer::Buffers Sum;
+  std::string SumProblem;
 };
 
 /// What the runtime knows about one CUfunction, computed at its first launch.
@@ -90,12 +97,6 @@ struct FuncInfo {
   std::vector<std::pair<size_t, size_t>> Params; ///< offset, size (ABI)
   std::string ParamProblem;
   CounterArray *Array = nullptr; ///< in Runtime::Arrays (instrumented only)
-  /// The sum kernel and result buffers of the function's context, prepared
-  /// at its first counted launch (under the array's lock); SumProblem: why
-  /// not (a memset before each launch and a copy of the whole array after).
-  bool SumPrepared = false;
-  CounterSummer::Buffers Sum;
-  std::string SumProblem;
   /// Static totals already evaluated, by launch shape and integer arguments:
   /// training loops repeat the same launches, and a thread-by-thread
   /// evaluation can take seconds. Bounded (StaticCacheLimit entries).

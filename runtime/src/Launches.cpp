@@ -304,22 +304,22 @@ struct UncountedMark {
 };
 
 /// Launch enter of a counted launch, under the array's lock: the sum
-/// kernel's buffers at the function's first counted launch, then a memset
-/// of the array unless its slots are known to be zero.
+/// kernel's buffers at the array's first counted launch, then a memset of
+/// the array unless its slots are known to be zero.
 CUresult prepareCounts(FuncInfo &F, InFlight &IF, CUstream Stream) {
   Runtime &T = rt();
-  if (!F.SumPrepared) {
-    F.SumPrepared = true;
-    F.SumProblem = T.Summer.prepare(IF.Ctx, F.Sum);
-    if (!F.SumProblem.empty()) {
+  CounterArray &A = *F.Array;
+  if (!A.SumCtx) {
+    A.SumCtx = IF.Ctx;
+    A.SumProblem = T.Summer.prepare(IF.Ctx, A.Sum);
+    if (!A.SumProblem.empty()) {
       if (T.S.Verbose >= 1)
-        logLine("kernel %s: %s", F.Name.c_str(), F.SumProblem.c_str());
-      T.noteOnce(F.SumProblem + "; counter arrays are zeroed before and copied whole after "
+        logLine("kernel %s: %s", F.Name.c_str(), A.SumProblem.c_str());
+      T.noteOnce(A.SumProblem + "; counter arrays are zeroed before and copied whole after "
                                 "each counted launch");
     }
   }
-  IF.Summed = F.SumProblem.empty();
-  CounterArray &A = *F.Array;
+  IF.Summed = A.SumProblem.empty();
   bool Zero = !IF.Summed || !A.Zeroed || A.Uncounted || T.GraphLaunched;
   A.Zeroed = false; // until the sum kernel zeroes it again
   if (!Zero)
@@ -476,34 +476,35 @@ CUresult readWholeArray(const InFlight &IF, CountVector &C) {
 /// over CounterSlots copies of the array (by SM and warp); the launch's
 /// counts are their sum, computed on the launch's stream by the sum kernel
 /// (CounterSum.h), which also zeroes the slots for the next launch, and
-/// copied back into the function's pinned buffer.
+/// copied back into the array's pinned buffer.
 void readCounts(InFlight &IF) {
   Runtime &T = rt();
   uint64_t T0 = nowNs();
   LaunchRecord &LR = IF.R;
-  FuncInfo &F = *IF.F;
+  const FuncInfo &F = *IF.F;
+  CounterArray &A = *F.Array;
   CountVector C{};
   CUresult R = CUDA_SUCCESS;
   if (IF.Summed &&
-      (R = CounterSummer::launch(F.Counters, F.CounterSlots, NumCounters, F.Sum, IF.Stream)) !=
+      (R = CounterSummer::launch(F.Counters, F.CounterSlots, NumCounters, A.Sum, IF.Stream)) !=
           CUDA_SUCCESS) {
     // Not launched, the array untouched: read it whole. A fault of the
     // kernel fails that copy too, with the error of before.
     CUresult LaunchR = R;
     R = readWholeArray(IF, C);
     if (R == CUDA_SUCCESS) {
-      F.SumProblem = std::string("counter sum kernel: cuLaunchKernel failed: ") + cuErr(LaunchR);
-      logLine("kernel %s: %s", F.Name.c_str(), F.SumProblem.c_str());
-      T.noteOnce(F.SumProblem + "; counter arrays are zeroed before and copied whole after "
+      A.SumProblem = std::string("counter sum kernel: cuLaunchKernel failed: ") + cuErr(LaunchR);
+      logLine("kernel %s: %s", F.Name.c_str(), A.SumProblem.c_str());
+      T.noteOnce(A.SumProblem + "; counter arrays are zeroed before and copied whole after "
                                 "each counted launch");
     }
   } else if (IF.Summed) {
-    R = cuMemcpyDtoHAsync(F.Sum.Host, F.Sum.Dev, CounterBytes, IF.Stream);
+    R = cuMemcpyDtoHAsync(A.Sum.Host, A.Sum.Dev, CounterBytes, IF.Stream);
     if (R == CUDA_SUCCESS)
       R = cuStreamSynchronize(IF.Stream);
     if (R == CUDA_SUCCESS) {
-      std::copy(F.Sum.Host, F.Sum.Host + NumCounters, C.begin());
-      F.Array->Zeroed = true;
+      std::copy(A.Sum.Host, A.Sum.Host + NumCounters, C.begin());
+      A.Zeroed = true;
     }
   } else {
     R = readWholeArray(IF, C);
