@@ -8,8 +8,9 @@
 // MEMCPY, MEMCPY2 (between devices) and MEMSET records are the application's
 // transfers (Transfers.h), with the range path noted at their API call.
 //===----------------------------------------------------------------------===//
-#include "L2FlushPtx.h"
+#include "CounterSumPtx.h"
 #include "Injection.h"
+#include "L2FlushPtx.h"
 
 #include <cstdlib>
 
@@ -29,8 +30,8 @@ void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size, size_t *MaxRecords
 void kernelRecord(const CUpti_ActivityKernel10 *K) {
   Runtime &T = rt();
   std::string Mangled = K->name ? K->name : "<unknown>";
-  if (Mangled == L2FlushKernelName)
-    return; // the runtime's own L2 flush (HROOF_CACHE_CONTROL=all)
+  if (Mangled == L2FlushKernelName || Mangled == CounterSumKernelName)
+    return; // the runtime's own kernels (L2 flush of HROOF_CACHE_CONTROL=all, counter sums)
   if (!selectedName(Mangled))
     return;
   std::optional<Issued> I = takeIssued(K->correlationId, {IssueKind::Launch, IssueKind::Graph});

@@ -183,12 +183,20 @@ void onModuleUnload() {
 void finish();
 
 /// A destroyed context's functions: its address may be reused by a new
-/// context, whose kernels must not find the old counter arrays.
+/// context, whose kernels must not find the old counter arrays, nor their
+/// sum buffers (no launch of the context is in flight: their locks are free).
 void forgetContext(CUcontext Ctx) {
   Runtime &T = rt();
   std::lock_guard<std::mutex> L(T.M);
   for (auto It = T.Funcs.begin(); It != T.Funcs.end();)
     It = It->first.second == Ctx ? T.Funcs.erase(It) : std::next(It);
+  for (auto &[Ptr, A] : T.Arrays)
+    if (A->SumCtx == Ctx) {
+      A->SumCtx = nullptr;
+      A->Sum = {};
+      A->SumProblem.clear();
+      A->Zeroed = false;
+    }
 }
 
 /// Driver API callbacks of the application's copies and memsets (named
@@ -215,14 +223,15 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       }
       if (Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
           Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
-        if (CB->callbackSite == CUPTI_API_ENTER)
+        if (CB->callbackSite == CUPTI_API_ENTER) {
+          T.GraphLaunched = true; // counter arrays: zeroed before each launch
           noteIssued(CB->correlationId, IssueKind::Graph, Range);
-        else
+        } else
           onGraphLaunch();
         return;
       }
       if (InOwnDriverCalls)
-        return; // the runtime's own kernel (the L2 flush of cache-control all)
+        return; // the runtime's own kernel (counter sum, L2 flush of cache-control all)
       if (CB->callbackSite == CUPTI_API_ENTER)
         onLaunchEnter(Id, CB);
       else
@@ -235,6 +244,7 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       else if (Id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         T.Hw.onContextDestroy(RD->context);
+        T.Summer.forget(RD->context);
         forgetContext(RD->context);
       } else if (Id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)
         onModuleUnload();
@@ -303,6 +313,8 @@ void finish() {
     logLine("%s", Why.c_str());
     T.P->note(Why);
   }
+  if (std::string C = hostCostNote(); T.P && !C.empty())
+    T.P->note(C);
   if (T.P && T.TransfersNotAttributed)
     T.P->note(std::to_string(T.TransfersNotAttributed) +
               " copy/memset record(s) of no copy call seen by the runtime (its own, or "

@@ -16,6 +16,7 @@
 #define HROOF_RUNTIME_INJECTION_H
 
 #include "ActivityFlusher.h"
+#include "CounterSum.h"
 #include "HardwareCounters.h"
 #include "NvtxRanges.h"
 #include "Profile.h"
@@ -57,6 +58,26 @@ struct ModuleInfo {
   std::string Problem;                 ///< why there is no model
 };
 
+/// One counter array (__hroof_counters_<mangled>) and whether its slots
+/// are known to be zero, so that a counted launch needs no memset first:
+/// true after the sum kernel (CounterSum.h) read and zeroed them; never
+/// again once a launch of the kernel ran uncounted (outside HROOF_RANGE,
+/// captured, counting off...): that kernel may still be adding to the
+/// array when a later launch is counted, so every counted launch zeroes it
+/// first, as before the sum kernel existed.
+/// The sum kernel and result buffers of the array's context are prepared
+/// at its first counted launch (under Lock; kept across module unloads,
+/// reset when that context is destroyed); SumProblem: why not (a memset
+/// before each launch and a copy of the whole array after).
+struct CounterArray {
+  std::mutex Lock;     ///< held from a counted launch's enter to its exit
+  bool Zeroed = false; ///< under Lock
+  std::atomic<bool> Uncounted{false};
+  CUcontext SumCtx = nullptr; ///< the context Sum belongs to (null: not prepared)
+  CounterSummer::Buffers Sum;
+  std::string SumProblem;
+};
+
 /// What the runtime knows about one CUfunction, computed at its first launch.
 struct FuncInfo {
   std::string Mangled, Name;
@@ -75,7 +96,7 @@ struct FuncInfo {
   std::string ModelProblem;
   std::vector<std::pair<size_t, size_t>> Params; ///< offset, size (ABI)
   std::string ParamProblem;
-  std::mutex *ArrayLock = nullptr;
+  CounterArray *Array = nullptr; ///< in Runtime::Arrays (instrumented only)
   /// Static totals already evaluated, by launch shape and integer arguments:
   /// training loops repeat the same launches, and a thread-by-thread
   /// evaluation can take seconds. Bounded (StaticCacheLimit entries).
@@ -97,6 +118,7 @@ struct InFlight {
   CUcontext Ctx = nullptr;
   bool PerThread = false;            ///< a _ptsz launch
   bool Counted = false;              ///< dynamic counts are read at exit
+  bool Summed = false;               ///< ... by the sum kernel (else: the whole array)
   std::unique_lock<std::mutex> Lock; ///< the counter array (Counted only)
   HwContext *Hw = nullptr;           ///< a range is open on this context
   int Device = -1;                   ///< the context's device (hardware counters)
@@ -162,13 +184,24 @@ struct Runtime {
   std::map<std::pair<CUfunction, CUcontext>, std::shared_ptr<FuncInfo>> Funcs;
   std::unordered_map<CUmodule, std::shared_ptr<ModuleInfo>> Modules;
   std::unordered_map<uint32_t, PendingLaunch> Pending;
-  std::unordered_map<CUdeviceptr, std::unique_ptr<std::mutex>> ArrayLocks;
+  std::unordered_map<CUdeviceptr, std::unique_ptr<CounterArray>> Arrays;
+  CounterSummer Summer;
+  /// A CUDA graph was launched: its kernels run uncounted, so every counted
+  /// launch zeroes its array first (CounterArray).
+  std::atomic<bool> GraphLaunched{false};
   std::unordered_map<std::string, bool> NameSelected;
   std::unordered_set<std::string> InstrumentedNames;
   NvtxRanges Ranges;
   KernelFilter RangeFilter; ///< HROOF_RANGE
   std::unordered_map<std::string, bool> RangeSelected;
   std::unordered_map<uint32_t, Issued> IssuedByCorrelation;
+  /// Host time of counted launches' exits (hostCostNote): reading the
+  /// counts (waiting for the kernel included), the static and warp-level
+  /// models' evaluations (cache hits cost no evaluation).
+  struct HostCost {
+    std::atomic<uint64_t> ReadNs{0}, Reads{0}, StaticNs{0}, StaticRuns{0}, StaticHits{0};
+    std::atomic<uint64_t> WarpNs{0}, WarpRuns{0};
+  } Cost;
   uint64_t TransfersNotAttributed = 0;                  ///< copy records of no known API call
   uint64_t LaunchesInRange = 0, LaunchesOutOfRange = 0; ///< under HROOF_RANGE
 
@@ -223,6 +256,8 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx);
 void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB);
 void onLaunchExit(const CUpti_CallbackData *CB);
 void onGraphLaunch();
+/// The profile note on Runtime::Cost at exit, "" when nothing was counted.
+std::string hostCostNote();
 
 // Nvtx.cpp
 void onNvtx(CUpti_CallbackId Id, const CUpti_NvtxData *D);

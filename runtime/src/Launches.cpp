@@ -4,15 +4,18 @@
 // The driver-API launch callbacks. At a CUfunction's first launch: its name,
 // module and counter array (__hroof_counters_<mangled>), and the module's
 // embedded static model (__hroof_model). At launch enter: zero the counter
-// array on the launch's stream and read the integer arguments; at exit: copy
-// the counts back, evaluate the static model with the launch's grid, block
-// and arguments, and pair the record with its activity record (Activity.cpp).
+// array on the launch's stream unless its slots are known to be zero
+// (CounterArray), and read the integer arguments; at exit: sum and zero the
+// slots on the GPU (CounterSum.h), copy the sums back, evaluate the static
+// model with the launch's grid, block and arguments, and pair the record
+// with its activity record (Activity.cpp).
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
 
 #include "hroof/Communication.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -134,10 +137,10 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
             F->ModelProblem.empty() ? "" : (" (" + F->ModelProblem + ")").c_str());
   std::lock_guard<std::mutex> L(T.M);
   if (F->Instrumented) {
-    auto &Lk = T.ArrayLocks[F->Counters];
-    if (!Lk)
-      Lk = std::make_unique<std::mutex>();
-    F->ArrayLock = Lk.get();
+    auto &A = T.Arrays[F->Counters];
+    if (!A)
+      A = std::make_unique<CounterArray>();
+    F->Array = A.get();
     T.InstrumentedNames.insert(F->Mangled);
   }
   return T.Funcs.emplace(std::make_pair(Fn, Ctx), F).first->second;
@@ -289,6 +292,41 @@ void readArgs(const LaunchArgs &A, InFlight &IF) {
 void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
                         const CUpti_CallbackData *CB);
 
+/// Marks the counter array of a launch that ends up not counted: the
+/// kernel still adds to it (CounterArray).
+struct UncountedMark {
+  CounterArray *A;
+  bool Counted = false;
+  ~UncountedMark() {
+    if (A && !Counted)
+      A->Uncounted = true;
+  }
+};
+
+/// Launch enter of a counted launch, under the array's lock: the sum
+/// kernel's buffers at the array's first counted launch, then a memset of
+/// the array unless its slots are known to be zero.
+CUresult prepareCounts(FuncInfo &F, InFlight &IF, CUstream Stream) {
+  Runtime &T = rt();
+  CounterArray &A = *F.Array;
+  if (!A.SumCtx) {
+    A.SumCtx = IF.Ctx;
+    A.SumProblem = T.Summer.prepare(IF.Ctx, A.Sum);
+    if (!A.SumProblem.empty()) {
+      if (T.S.Verbose >= 1)
+        logLine("kernel %s: %s", F.Name.c_str(), A.SumProblem.c_str());
+      T.noteOnce(A.SumProblem + "; counter arrays are zeroed before and copied whole after "
+                                "each counted launch");
+    }
+  }
+  IF.Summed = A.SumProblem.empty();
+  bool Zero = !IF.Summed || !A.Zeroed || A.Uncounted || T.GraphLaunched;
+  A.Zeroed = false; // until the sum kernel zeroes it again
+  if (!Zero)
+    return CUDA_SUCCESS;
+  return cuMemsetD8Async(F.Counters, 0, CounterBytes * F.CounterSlots, Stream);
+}
+
 void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   Runtime &T = rt();
   *CB->correlationData = 0;
@@ -297,6 +335,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
     return;
   RelaxedCapture Relax;
   std::shared_ptr<FuncInfo> F = funcInfo(A.F, CB->context);
+  UncountedMark Mark{F->Array};
   if (!F->Selected)
     return;
   std::string Range;
@@ -336,8 +375,8 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   IF->Ctx = CB->context;
   IF->PerThread = A.PerThread;
   if (Count) {
-    IF->Lock = std::unique_lock<std::mutex>(*F->ArrayLock);
-    CUresult R = cuMemsetD8Async(F->Counters, 0, CounterBytes * F->CounterSlots, Stream);
+    IF->Lock = std::unique_lock<std::mutex>(F->Array->Lock);
+    CUresult R = prepareCounts(*F, *IF, Stream);
     if (R != CUDA_SUCCESS) {
       T.stopCounting(std::string("zeroing the counters of ") + F->Name + " failed (" + cuErr(R) +
                      "); dynamic counting stops");
@@ -348,6 +387,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
     }
   }
   IF->Counted = Count;
+  Mark.Counted = Count;
   LaunchRecord &LR = IF->R;
   LR.Mangled = F->Mangled;
   LR.Name = F->Name;
@@ -417,23 +457,61 @@ void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
   *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
 }
 
-/// Launch exit of a counted launch: copies the counter array back on the
-/// launch's stream and sums its copies into the launch record.
-void readCounts(InFlight &IF) {
-  Runtime &T = rt();
-  LaunchRecord &LR = IF.R;
-  // The pass spreads each kernel's counts over CounterSlots copies of the
-  // array (by SM and warp); the launch's counts are their sum.
-  CountVector C{};
+/// The counts of a launch whose array could not be summed on the GPU: the
+/// whole array copied back on the launch's stream, its copies summed here.
+CUresult readWholeArray(const InFlight &IF, CountVector &C) {
   std::vector<uint64_t> Slots(size_t(NumCounters) * IF.F->CounterSlots);
   CUresult R =
       cuMemcpyDtoHAsync(Slots.data(), IF.F->Counters, CounterBytes * IF.F->CounterSlots, IF.Stream);
   if (R == CUDA_SUCCESS)
     R = cuStreamSynchronize(IF.Stream);
-  if (R == CUDA_SUCCESS) {
+  if (R == CUDA_SUCCESS)
     for (size_t S = 0; S < IF.F->CounterSlots; ++S)
       for (int K = 0; K < NumCounters; ++K)
         C[K] += Slots[S * NumCounters + K];
+  return R;
+}
+
+/// Launch exit of a counted launch: the pass spreads each kernel's counts
+/// over CounterSlots copies of the array (by SM and warp); the launch's
+/// counts are their sum, computed on the launch's stream by the sum kernel
+/// (CounterSum.h), which also zeroes the slots for the next launch, and
+/// copied back into the array's pinned buffer.
+void readCounts(InFlight &IF) {
+  Runtime &T = rt();
+  uint64_t T0 = nowNs();
+  LaunchRecord &LR = IF.R;
+  const FuncInfo &F = *IF.F;
+  CounterArray &A = *F.Array;
+  CountVector C{};
+  CUresult R = CUDA_SUCCESS;
+  if (IF.Summed &&
+      (R = CounterSummer::launch(F.Counters, F.CounterSlots, NumCounters, A.Sum, IF.Stream)) !=
+          CUDA_SUCCESS) {
+    // Not launched, the array untouched: read it whole. A fault of the
+    // kernel fails that copy too, with the error of before.
+    CUresult LaunchR = R;
+    R = readWholeArray(IF, C);
+    if (R == CUDA_SUCCESS) {
+      A.SumProblem = std::string("counter sum kernel: cuLaunchKernel failed: ") + cuErr(LaunchR);
+      logLine("kernel %s: %s", F.Name.c_str(), A.SumProblem.c_str());
+      T.noteOnce(A.SumProblem + "; counter arrays are zeroed before and copied whole after "
+                                "each counted launch");
+    }
+  } else if (IF.Summed) {
+    R = cuMemcpyDtoHAsync(A.Sum.Host, A.Sum.Dev, CounterBytes, IF.Stream);
+    if (R == CUDA_SUCCESS)
+      R = cuStreamSynchronize(IF.Stream);
+    if (R == CUDA_SUCCESS) {
+      std::copy(A.Sum.Host, A.Sum.Host + NumCounters, C.begin());
+      A.Zeroed = true;
+    }
+  } else {
+    R = readWholeArray(IF, C);
+  }
+  T.Cost.ReadNs += nowNs() - T0;
+  ++T.Cost.Reads;
+  if (R == CUDA_SUCCESS) {
     LR.Dynamic = C;
   } else {
     // Deliver what CUPTI already holds before the context is torn down.
@@ -474,6 +552,7 @@ void evaluateWarp(InFlight &IF, std::string Key) {
   std::vector<std::string> Names;
   for (const ModelParam &P : K.Params)
     Names.push_back(P.Name);
+  uint64_t T0 = nowNs();
   try {
     WarpModelOptions O;
     O.MaxLaneEvaluations = uint64_t(T.S.WarpEvalLimit);
@@ -482,6 +561,8 @@ void evaluateWarp(InFlight &IF, std::string Key) {
     LR.StaticWarpProblem = std::string(E.what()) +
                            " (HROOF_WARP_EVAL_LIMIT=" + std::to_string(T.S.WarpEvalLimit) + ")";
   }
+  T.Cost.WarpNs += nowNs() - T0;
+  ++T.Cost.WarpRuns;
   std::lock_guard<std::mutex> G(FM.StaticCacheLock);
   if (FM.WarpCache.size() < StaticCacheLimit)
     FM.WarpCache[Key] = {LR.StaticWarp, LR.StaticWarpProblem};
@@ -521,7 +602,10 @@ void evaluateStatic(InFlight &IF) {
         Cached = true;
       }
     }
-    if (!Cached) {
+    if (Cached) {
+      ++T.Cost.StaticHits;
+    } else {
+      uint64_t T0 = nowNs();
       try {
         ThreadSumOptions O;
         O.MaxEvaluations = uint64_t(T.S.EvalLimit);
@@ -531,6 +615,8 @@ void evaluateStatic(InFlight &IF) {
       } catch (const std::exception &E) {
         LR.StaticProblem = E.what();
       }
+      T.Cost.StaticNs += nowNs() - T0;
+      ++T.Cost.StaticRuns;
       std::lock_guard<std::mutex> G(FM.StaticCacheLock);
       if (FM.StaticCache.size() < StaticCacheLimit)
         FM.StaticCache[Key] = {LR.Static, LR.StaticBounds, LR.StaticProblem};
@@ -643,6 +729,21 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
     }
   }
   finalize(std::move(Done));
+}
+
+std::string hostCostNote() {
+  Runtime::HostCost &C = rt().Cost;
+  if (!C.Reads && !C.StaticRuns && !C.WarpRuns)
+    return "";
+  char Buf[400];
+  std::snprintf(Buf, sizeof Buf,
+                "host time in counted launches: reading counts %.1f ms (%llu launches, "
+                "waiting for the kernels included), static model %.1f ms (%llu evaluations, "
+                "%llu from the cache), warp-level model %.1f ms (%llu evaluations)",
+                double(C.ReadNs) / 1e6, (unsigned long long)C.Reads, double(C.StaticNs) / 1e6,
+                (unsigned long long)C.StaticRuns, (unsigned long long)C.StaticHits,
+                double(C.WarpNs) / 1e6, (unsigned long long)C.WarpRuns);
+  return Buf;
 }
 
 void onGraphLaunch() {

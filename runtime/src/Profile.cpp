@@ -543,15 +543,23 @@ void Profile::writeLocked(const std::string &Records, bool Force) {
   if (Fd < 0 || !WriteError.empty())
     return;
   auto Now = std::chrono::steady_clock::now();
-  if (!Force && Records.empty() && Now - LastFlush < std::chrono::milliseconds(FlushMs))
+  bool Throttled = !Force && Now - LastFlush < std::chrono::milliseconds(FlushMs);
+  if (Throttled && Records.empty())
     return;
-  std::string T = trailerLocked(Finished).dump(1);
-  // `{` -> `],` : the trailer closes the launch array; the growing sections
-  // (ranges, transfers) go last, before the closing brace.
-  T.erase(T.rfind('}'));
-  while (!T.empty() && (T.back() == '\n' || T.back() == ' '))
-    T.pop_back();
-  T = "\n ],\n" + T.substr(1) + growingSectionsLocked(Force || Finished) + "\n}\n";
+  if (!Throttled || TrailerText.empty()) {
+    std::string T = trailerLocked(Finished).dump(1);
+    // `{` -> `],` : the trailer closes the launch array; the growing sections
+    // (ranges, transfers) go last, before the closing brace.
+    T.erase(T.rfind('}'));
+    while (!T.empty() && (T.back() == '\n' || T.back() == ' '))
+      T.pop_back();
+    TrailerText = "\n ],\n" + T.substr(1) + growingSectionsLocked(Force || Finished) + "\n}\n";
+    Throttled = false;
+  }
+  // Throttled: the records go out at once, after them the trailer of the
+  // last flush (aggregates at most FlushMs old): dumping the aggregates at
+  // every record cost more than the record itself.
+  const std::string &T = TrailerText;
   if (!writeAll(Fd, Records + T, TrailerOffset) ||
       ::ftruncate(Fd, off_t(TrailerOffset + Records.size() + T.size())) != 0) {
     WriteError = std::string("writing the profile failed: ") + std::strerror(errno) +
@@ -559,8 +567,10 @@ void Profile::writeLocked(const std::string &Records, bool Force) {
     return;
   }
   TrailerOffset += Records.size();
-  LastFlush = Now;
-  Dirty = false;
+  if (!Throttled) {
+    LastFlush = Now;
+    Dirty = false;
+  }
 }
 
 void Profile::addLaunch(const LaunchRecord &R) {

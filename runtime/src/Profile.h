@@ -251,6 +251,7 @@ private:
   std::map<std::string, TransferAggregate> TransferKinds;
   std::map<std::string, uint64_t> TransferRecordsByKind;
   std::vector<nlohmann::json> TransferRecords;
+  std::string TrailerText; ///< the trailer last written (Throttled record writes reuse it)
   std::string GrowingText;
   std::chrono::steady_clock::time_point GrowingAt{};
   bool GrowingDirty = true;

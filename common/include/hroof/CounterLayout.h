@@ -7,8 +7,8 @@
 // data, by the LLVM pass (the static model's keys, and each kernel's device
 // counter array: NumCounters 64-bit counters in the order below, in as many
 // copies as -hroof-counter-slots, which every warp adds its counts to at
-// kernel exit), the runtime (which zeroes those arrays before a launch and
-// sums their copies after it) and the report readers. Header-only, no
+// kernel exit), the runtime (which sums their copies after a launch, on the
+// GPU, zeroing them for the next) and the report readers. Header-only, no
 // dependencies, so any of them can include it.
 //
 // Keys follow docs/counting-model.md: flops.{f64,f32,f16,bf16},

@@ -78,7 +78,7 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "that collect their other counter groups"},
       {"HROOF_COUNTING", "counting", SettingKind::Bool, "1",
        "read the dynamic counters of instrumented kernels (0: durations only; "
-       "instrumented kernels then run without the per-launch reset and "
+       "instrumented kernels then run without the per-launch sum of the counters and "
        "synchronization)"},
       {"HROOF_STATIC_EVAL", "static-eval", SettingKind::Bool, "1",
        "evaluate the embedded static model of each instrumented launch with "

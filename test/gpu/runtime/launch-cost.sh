@@ -12,9 +12,13 @@
 #   run-plain     hroof run --counters none on many.plain (tracing only)
 #   run-inst      hroof run --counters none on many.inst (counts, static model)
 #   run-inst-nostatic   ... --static-eval 0
+#   run-inst-nowarp     ... --warp-eval-limit 0 (no warp-level model)
 #   run-inst-nocount    ... --counting 0 (durations only)
 # Prints and writes $OUT/launchcost/times.tsv (config, mode, rep, seconds) and
-# the median per configuration with (median - plain) / launches.
+# the median per configuration with (median - plain) / launches; then, from
+# each configuration's last profile ($OUT/launchcost/profile-CFG-MODE.json),
+# the kernels' mean durations (device time: instrumented vs plain kernels)
+# and the runtime's note on its host time in counted launches.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
@@ -32,18 +36,20 @@ REPS=${REPS:-5}
 LAUNCHES=$((3 * ROUNDS))
 W=$(mktemp -d)
 RUN=("$HROOF" run --counters none --no-summary --output "$W/p.json" --launch-limit 100)
+CONFIGS="plain run-plain run-inst run-inst-nostatic run-inst-nowarp run-inst-nocount"
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   echo "ROUNDS=$ROUNDS ($LAUNCHES launches) REPS=$REPS; hroof run: ${RUN[*]:1} [...] -- many.X $ROUNDS [sync]"; } >"$O/env.txt"
 printf 'config\tmode\trep\tseconds\trc\n' >"$O/times.tsv"
 for mode in async sync; do
   arg=("$ROUNDS"); [ $mode = sync ] && arg+=(sync)
   for ((rep = 1; rep <= REPS; ++rep)); do
-    for cfg in plain run-plain run-inst run-inst-nostatic run-inst-nocount; do
+    for cfg in $CONFIGS; do
       case $cfg in
         plain) cmd=("$P/many.plain") ;;
         run-plain) cmd=("${RUN[@]}" -- "$P/many.plain") ;;
         run-inst) cmd=("${RUN[@]}" -- "$P/many.inst") ;;
         run-inst-nostatic) cmd=("${RUN[@]}" --static-eval 0 -- "$P/many.inst") ;;
+        run-inst-nowarp) cmd=("${RUN[@]}" --warp-eval-limit 0 -- "$P/many.inst") ;;
         run-inst-nocount) cmd=("${RUN[@]}" --counting 0 -- "$P/many.inst") ;;
       esac
       t0=$(date +%s%N)
@@ -51,6 +57,7 @@ for mode in async sync; do
       rc=$?
       ms=$(( ($(date +%s%N) - t0) / 1000000 ))
       printf '%s\t%s\t%d\t%d.%03d\t%d\n' "$cfg" "$mode" "$rep" $((ms / 1000)) $((ms % 1000)) "$rc" >>"$O/times.tsv"
+      if [ -f "$W/p.json" ]; then mv "$W/p.json" "$O/profile-$cfg-$mode.json"; fi
     done
   done
 done
@@ -71,4 +78,20 @@ for mode in ("async", "sync"):
         bad = sum(1 for r in rows if r["mode"] == mode and r["config"] == cfg and r["rc"] != "0")
         print(f"  {cfg:20s} median {m:7.3f} s  {m / base:5.2f}x  {(m - base) / n * 1e6:8.1f} us/launch"
               f"  runs {' '.join(f'{x:.3f}' for x in v)}{f'  ({bad} failed)' if bad else ''}")
+PY
+python3 - "$O" <<'PY' | tee -a "$O/summary.txt"
+import glob, json, os, sys
+print("kernel mean duration (us, activity records) and the runtime's host time, last run of each:")
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "profile-*.json"))):
+    try:
+        p = json.load(open(f))
+    except Exception as e:
+        print(f"  {os.path.basename(f)}: unreadable ({e})")
+        continue
+    means = " ".join(f"{k['kernel'].split('(')[0]}={k['duration_ns'].get('mean', 0) / 1e3:.1f}"
+                     for k in p.get("kernels", []))
+    host = [x for x in p.get("notes", []) if x.startswith("host time")]
+    print(f"  {os.path.basename(f)[8:-5]:28s} {means}")
+    for x in host:
+        print(f"    {x}")
 PY

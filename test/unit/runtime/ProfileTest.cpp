@@ -377,6 +377,33 @@ TEST(Profile, ThrottledAggregatesStillValid) {
   rmdir(Dir.c_str());
 }
 
+TEST(Profile, RecordsBetweenFlushesKeepTheLastTrailer) {
+  std::string Dir = tempDir();
+  std::string Path = Dir + "/p.json";
+  Profile P(/*LaunchLimit=*/10, /*FlushMs=*/100000);
+  ASSERT_EQ(P.open(Path, {{"pid", 1}}), "");
+  for (int I = 0; I < 5; ++I)
+    P.addLaunch(launch("k", 1, 1));
+  // Every record is written at once; the aggregates are those of the last
+  // flush (at open: none), and the file is valid JSON.
+  nlohmann::json J = readJson(Path);
+  EXPECT_EQ(J["launches"].size(), 5u);
+  EXPECT_TRUE(J["kernels"].empty());
+  P.note("a note forces a flush");
+  J = readJson(Path);
+  EXPECT_EQ(J["launches"].size(), 5u);
+  EXPECT_EQ(J["kernels"][0]["launches"], 5);
+  P.addLaunch(launch("k", 1, 1));
+  EXPECT_EQ(readJson(Path)["launches"].size(), 6u);
+  P.finish();
+  J = readJson(Path);
+  EXPECT_EQ(J["launches"].size(), 6u);
+  EXPECT_EQ(J["kernels"][0]["launches"], 6);
+  EXPECT_EQ(J["launch_records"]["written"], 6);
+  unlink(Path.c_str());
+  rmdir(Dir.c_str());
+}
+
 TEST(Profile, UnwritablePathKeepsAggregating) {
   Profile P(10, 0);
   std::string E = P.open("/nonexistent-dir/x/hroof.json", {{"pid", 1}});
