@@ -77,9 +77,11 @@ hroof_add_cuda_program(many SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/runtime/hw/many
 add_custom_target(hroof-carry-launchcost DEPENDS ${_launchcost_files})
 
 # Warp-level traffic against Nsight Compute and the dynamic counts (test/gpu/warp/run.sh):
-# warp/bin/warp_traffic (plain), warp/bin/warp_traffic.inst (instrumented).
+# warp/bin/warp_traffic (plain), warp/bin/warp_traffic.inst (instrumented, with the
+# opt-in warp-level counts).
 set(_warp_files)
 hroof_add_cuda_program(warp_traffic SOURCES ${CMAKE_SOURCE_DIR}/test/gpu/warp/warp_traffic.cu BOTH
+  PLUGIN_FLAGS -mllvm -hroof-warp-counts
   OUTPUT_DIR ${HROOF_CARRY_DIR}/warp/bin PLAIN_SUFFIX NONE INSTRUMENTED_SUFFIX .inst
   ARCH ${HROOF_CARRY_ARCH} OUTPUTS_VAR _warp_files)
 add_custom_target(hroof-carry-warp DEPENDS ${_warp_files})

@@ -12,6 +12,8 @@
 #                                      (an empty argument would read as not given)
 #     [ARCH sm_XX]                     default sm_90
 #     [INCLUDES dir ...] [DEPENDS file ...]
+#     [PLUGIN_FLAGS flag ...]          more flags of the instrumented compile only
+#                                      (e.g. -mllvm -hroof-warp-counts)
 #     [CUDART static | shared]         default static (shared: rpath $ORIGIN/../lib and
 #                                      the toolkit's lib64, as the GPU suite carries it)
 #     [STATIC_MODEL file.json]         also writes the plugin's static model of the device
@@ -38,7 +40,7 @@ set(HROOF_CUDA_TOOLKIT_FLAGS --cuda-path=${HROOF_CUDA_PATH} -Wno-unknown-cuda-ve
 function(hroof_add_cuda_program NAME)
   cmake_parse_arguments(P "INSTRUMENTED;PLAIN;BOTH"
     "OUTPUT_DIR;INSTRUMENTED_SUFFIX;PLAIN_SUFFIX;ARCH;CUDART;STATIC_MODEL;DEVICE_IR;OUTPUTS_VAR"
-    "SOURCES;INCLUDES;DEPENDS" ${ARGN})
+    "SOURCES;INCLUDES;DEPENDS;PLUGIN_FLAGS" ${ARGN})
   if(NOT P_SOURCES)
     message(FATAL_ERROR "hroof_add_cuda_program(${NAME}): SOURCES missing")
   endif()
@@ -88,7 +90,8 @@ function(hroof_add_cuda_program NAME)
     set(out ${P_OUTPUT_DIR}/${NAME}${P_INSTRUMENTED_SUFFIX})
     add_custom_command(OUTPUT ${out}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${P_OUTPUT_DIR}
-      COMMAND ${HROOF_CLANG} ${compile} -fpass-plugin=$<TARGET_FILE:hroof> ${P_SOURCES} -o ${out} ${link}
+      COMMAND ${HROOF_CLANG} ${compile} -fpass-plugin=$<TARGET_FILE:hroof> ${P_PLUGIN_FLAGS}
+              ${P_SOURCES} -o ${out} ${link}
       DEPENDS ${deps} hroof
       COMMENT "hroof CUDA program ${NAME} (instrumented, ${P_ARCH})" VERBATIM)
     list(APPEND outputs ${out})

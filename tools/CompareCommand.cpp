@@ -163,7 +163,7 @@ std::vector<Line> comparisonLines(const KernelData &K) {
            perLaunch(K.Counters, CounterKey), std::nullopt};
     // A request that executes has at least one distinct address, so a zero
     // beside nonzero requested bytes means the build did not count it
-    // (-hroof-warp-counts=false, or a device function the plugin does not
+    // (built without the opt-in -hroof-warp-counts, or a device function the plugin does not
     // instrument), not that the hardware saw nothing.
     std::string Key(WarpKey);
     std::string Thread = "bytes" + Key.substr(Key.find('.'));
@@ -441,7 +441,7 @@ void warpReasons(const std::vector<Line> &Lines, double Tolerance, std::vector<s
   }
   if (!NotCounted.empty())
     Why.push_back("warp-level dynamic counts not in this build: " + NotCounted +
-                  " (0 beside nonzero requested bytes: built with -hroof-warp-counts=false, "
+                  " (0 beside nonzero requested bytes: built without -mllvm -hroof-warp-counts, "
                   "or accesses in a device function the plugin does not instrument)");
   if (!DEqual.empty())
     Why.push_back("warp-level static == dynamic: " + DEqual);

@@ -30,8 +30,8 @@
 #   warp               test/gpu/warp/run.sh              carry .carry/warp (hroof-carry-warp), .carry/gpu
 #                      (warp_traffic: dynamic warp-level counts vs ncu; compare.py here)
 #   overhead           test/gpu/warp/overhead-run.sh     carry .carry/warpcorpus (corpus-build.sh
-#                      with VARIANTS="plain inst nowarp"), .carry/gpu (kernel time of plain,
-#                      instrumented and no-warp-count binaries of public programs)
+#                      with the plain, inst and warp variants), .carry/gpu (kernel time of plain,
+#                      instrumented and warp-count binaries of public programs)
 #   warpcorpus         test/gpu/warp/corpus-run.sh       carry .carry/warpcorpus, .carry/gpu
 #                      (static warp model per launch vs ncu; ONLY="a b" for some programs)
 #   launch-cost        test/gpu/runtime/launch-cost.sh   carry .carry/launchcost

@@ -7,16 +7,16 @@
 #   .carry/warpcorpus/bin/NAME.inst    with the plugin (instrumented; its
 #                                      runtime evaluates the static model per launch)
 #   .carry/warpcorpus/bin/NAME.plain   without (what Nsight Compute profiles)
-#   .carry/warpcorpus/bin/NAME.nowarp  instrumented without the warp-level
-#                                      counts (-hroof-warp-counts=false), only
-#                                      when VARIANTS names it
+#   .carry/warpcorpus/bin/NAME.warp    instrumented with the opt-in
+#                                      warp-level counts (-mllvm -hroof-warp-counts),
+#                                      only when VARIANTS names it
 # A program's sources: SRC/NAME-cuda/*.cu (a HeCBench `src/` directory), or,
 # where NAME is a path such as 0_Introduction/vectorAdd (an NVIDIA
 # cuda-samples `Samples/` directory), SRC/NAME/*.cu and *.cpp compiled as
 # CUDA with cuda-samples' Common/ headers (SRC/../Common); the binary is then
 # named after the last path component.
 # Fetches nothing: SRC is a checkout you made.
-# VARIANTS (default "plain inst"): which binaries to build; one already built
+# VARIANTS (default "plain inst warp"): which binaries to build; one already built
 # is kept when KEEP=1 (after a plugin change: KEEP=1 VARIANTS=inst rebuilds
 # nothing else). JOBS (default 2): programs built at once.
 # Usage: bash test/gpu/warp/corpus-build.sh SRC [LIST]
@@ -28,7 +28,7 @@ LIST=${2:-$ROOT/test/gpu/warp/hecbench-programs.txt}
 CUDA=${CUDA_PATH:-/usr/local/cuda}
 CLANG=${HROOF_CLANG:-clang++-22}
 PLUGIN=${HROOF_PLUGIN:-$ROOT/build/lib/hroof.so}
-VARIANTS=${VARIANTS:-plain inst}
+VARIANTS=${VARIANTS:-plain inst warp}
 JOBS=${JOBS:-2}
 OUTD=$ROOT/.carry/warpcorpus
 mkdir -p "$OUTD/bin" "$OUTD/logs"
@@ -57,7 +57,7 @@ build_one() {
     case $v in
       plain) extra=() ;;
       inst) extra=(-fpass-plugin="$PLUGIN") ;;
-      nowarp) extra=(-fpass-plugin="$PLUGIN" -mllvm -hroof-warp-counts=false) ;;
+      warp) extra=(-fpass-plugin="$PLUGIN" -mllvm -hroof-warp-counts) ;;
       *) echo "FAILED $name (unknown variant $v)"; return ;;
     esac
     if ! timeout 900 "$CLANG" -x cuda "${FLAGS[@]}" -I"$dir" "${inc[@]}" "${extra[@]}" \

@@ -4,9 +4,10 @@
 # repository root; builds nothing. Needs .carry/warpcorpus (corpus-build.sh)
 # and .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh). For each
 # program of .carry/warpcorpus/programs.txt:
-#   hroof run --counters none   on NAME.inst: the static model (and its
+#   hroof run --counters none   on NAME.warp (else NAME.inst): the static model (and its
 #                               warp-level traffic) at each launch, with the
-#                               real arguments -> NAME.profile.json
+#                               real arguments, and the dynamic warp-level
+#                               counts of NAME.warp) -> NAME.profile.json
 #   ncu --launch-count LAUNCHES on NAME.plain: the same launches' counters
 #                               -> NAME.ncu.csv
 # then corpus-compare.py (run where hroof is built) sets them side by side,
@@ -41,10 +42,13 @@ METRICS+=,dram__bytes_read.sum,dram__bytes_write.sum
 WORK=$(mktemp -d)
 while read -r name args; do
   [[ -z $name || $name == \#* ]] && continue
-  [ -x "$C/bin/$name.inst" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
+  # The dynamic warp-level counts are opt-in: NAME.warp has them.
+  inst=$C/bin/$name.warp; [ -x "$inst" ] || inst=$C/bin/$name.inst
+  [ -x "$inst" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
+  [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]] && continue
   cd "$WORK"
   timeout 60 "$HROOF" run --counters none --launch-limit "$LAUNCHES" --no-summary \
-    --output "$O/$name.profile.json" -- "$C/bin/$name.inst" $args >"$O/$name.run.log" 2>&1
+    --output "$O/$name.profile.json" -- "$inst" $args >"$O/$name.run.log" 2>&1
   rc1=$?
   timeout 120 ncu --clock-control none --cache-control all --csv --launch-count "$LAUNCHES" \
     --metrics "$METRICS" \

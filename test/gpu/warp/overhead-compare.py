@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Instrumentation overhead from the output of test/gpu/warp/overhead-run.sh:
 per kernel, the median CUPTI duration of its launches in the plain binary,
-the instrumented one (warp-level counts on) and the one built with
--hroof-warp-counts=false, over every round, and the ratios to plain.
+the instrumented one (thread-level counts, the default) and the one built
+with the opt-in warp-level counts (-mllvm -hroof-warp-counts), over every
+round, and the ratios to plain. (Profiles of the first runs of 2026-11-25
+named the variants inst = with warp counts and nowarp = without: --legacy.)
 
     python3 test/gpu/warp/overhead-compare.py DIR [--min-ns N] [--json FILE]
 
@@ -22,7 +24,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-VARIANTS = ("plain", "inst", "nowarp")
+VARIANTS = ("plain", "inst", "warp")
 
 
 def read_profile(path):
@@ -42,15 +44,20 @@ def read_profile(path):
     return out
 
 
+LEGACY = False
+
+
 def collect(directory):
     """{(program, mangled): {"name": str, variant: [durations per round...]}}."""
     runs = defaultdict(lambda: defaultdict(list))
     names = {}
     for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
-        m = re.match(r"(.+)\.(plain|inst|nowarp)\.(\d+)\.json$", os.path.basename(path))
+        m = re.match(r"(.+)\.(plain|inst|nowarp|warp)\.(\d+)\.json$", os.path.basename(path))
         if not m:
             continue
         prog, variant, _ = m.groups()
+        if LEGACY:
+            variant = {"inst": "warp", "nowarp": "inst"}.get(variant, variant)
         prof = read_profile(path)
         if prof is None:
             continue
@@ -70,7 +77,11 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--min-ns", type=float, default=0.0)
     ap.add_argument("--json", help="write the rows and summary here")
+    ap.add_argument("--legacy", action="store_true",
+                    help="profiles named inst (with warp counts) and nowarp (without)")
     a = ap.parse_args()
+    global LEGACY
+    LEGACY = a.legacy
     runs, names = collect(a.dir)
     if not runs:
         print(f"overhead-compare: no NAME.VARIANT.ROUND.json profiles in {a.dir}", file=sys.stderr)
@@ -85,19 +96,19 @@ def main():
         med = {x: statistics.median([d for r in v[x] for d in r]) for x in VARIANTS}
         rows.append({"program": key[0], "kernel": names[key], "launches": next(iter(counts["plain"])),
                      "rounds": len(v["plain"]), "plain_ns": med["plain"],
-                     "inst_ns": med["inst"], "nowarp_ns": med["nowarp"],
-                     "inst": med["inst"] / med["plain"], "nowarp": med["nowarp"] / med["plain"],
+                     "inst_ns": med["inst"], "warp_ns": med["warp"],
+                     "inst": med["inst"] / med["plain"], "warp": med["warp"] / med["plain"],
                      "counted": med["plain"] >= a.min_ns})
-    print("| program | kernel | launches x rounds | plain median (us) | inst | ratio | no-warp | ratio |")
+    print("| program | kernel | launches x rounds | plain median (us) | inst | ratio | inst + warp counts | ratio |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         mark = "" if r["counted"] else " (short)"
         print(f"| {r['program']} | {short(r['kernel'])}{mark} | {r['launches']} x {r['rounds']} | "
               f"{r['plain_ns'] / 1e3:.2f} | {r['inst_ns'] / 1e3:.2f} | {r['inst']:.3f} | "
-              f"{r['nowarp_ns'] / 1e3:.2f} | {r['nowarp']:.3f} |")
+              f"{r['warp_ns'] / 1e3:.2f} | {r['warp']:.3f} |")
     counted = [r for r in rows if r["counted"]]
     summary = {"kernels": len(counted), "listed": len(rows), "skipped": len(skipped)}
-    for x in ("inst", "nowarp"):
+    for x in ("inst", "warp"):
         if counted:
             summary[x + "_geomean"] = math.exp(sum(math.log(r[x]) for r in counted) / len(counted))
             worst = max(counted, key=lambda r: r[x])
@@ -106,7 +117,7 @@ def main():
     print()
     print(f"{summary['kernels']} kernels counted ({len(rows) - len(counted)} under {a.min_ns:.0f} ns "
           f"listed only; {len(skipped)} without the same launches in all three binaries)")
-    for x, label in (("inst", "instrumented"), ("nowarp", "instrumented, no warp-level counts")):
+    for x, label in (("inst", "instrumented (default)"), ("warp", "instrumented with warp-level counts")):
         if counted:
             print(f"{label}: geomean {summary[x + '_geomean']:.3f}x, worst {summary[x + '_worst']:.3f}x "
                   f"({summary[x + '_worst_kernel']})")

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Instrumentation overhead on public programs, on the GPU machine from the
 # repository root; builds nothing. Needs .carry/warpcorpus with the plain,
-# inst and nowarp binaries (corpus-build.sh with VARIANTS="plain inst nowarp")
+# inst and warp binaries (corpus-build.sh)
 # and .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh).
 # For each program of .carry/warpcorpus/programs.txt (or ONLY="a b"), REPS
-# rounds of: NAME.plain, NAME.inst, NAME.nowarp, each under
+# rounds of: NAME.plain, NAME.inst (thread-level counts, the default), NAME.warp (with the
+# opt-in warp-level counts), each under
 #   hroof run --counters none --static-eval 0 --launch-limit LAUNCHES
 # whose launch records carry CUPTI's kernel durations (the same tracing for
 # all three, so only the kernel code differs); the order of the three rotates
@@ -39,8 +40,8 @@ for ((round = 1; round <= REPS; ++round)); do
     [[ -z $name || $name == \#* ]] && continue
     [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]] && continue
     if ((SECONDS - START > BUDGET_S)); then echo "budget: stopped before $name round $round" >>"$O/status.txt"; break 2; fi
-    [ -x "$C/bin/$name.nowarp" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
-    case $((round % 3)) in 1) order="plain inst nowarp" ;; 2) order="inst nowarp plain" ;; *) order="nowarp plain inst" ;; esac
+    [ -x "$C/bin/$name.warp" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
+    case $((round % 3)) in 1) order="plain inst warp" ;; 2) order="inst warp plain" ;; *) order="warp plain inst" ;; esac
     line="$name round $round:"
     for v in $order; do
       cd "$WORK"
