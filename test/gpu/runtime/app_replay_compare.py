@@ -106,15 +106,22 @@ def main():
         for key, v in kv.items():
             if av.get(key) != v:
                 bad("%s %s: kernel %s, application %s" % (s, key, v, av.get(key)))
-        for key, tol in (("l1_bytes", 0.05), ("l2_bytes", 0.05), ("dram_bytes", 0.25)):
+        # DRAM is printed, not compared: kernel replay runs this set at
+        # several passes and restores memory between them after the one L2
+        # flush, which leaves restored lines in the L2 (reads run low) and
+        # dirty ones (writes run high; docs/validation/dram-2026-11-25.md);
+        # application replay's one-pass groups are one execution's values.
+        for key, tol in (("l1_bytes", 0.05), ("l2_bytes", 0.05)):
             x, y = kc.get(key), ac.get(key)
             if x is None or y is None:
                 bad("%s %s missing (kernel %s, application %s)" % (s, key, x, y))
             elif abs(x - y) > tol * max(abs(x), 1024):
                 bad("%s %s: kernel %s, application %s (tolerance %d %%)" % (s, key, x, y, tol * 100))
-        print("%s: %d groups; flops %s; l2 %s vs %s; dram %s vs %s; time_ns %s vs %s" % (
-            s[0], groups, kc.get("flops"), kc.get("l2_bytes"), ac.get("l2_bytes"),
-            kc.get("dram_bytes"), ac.get("dram_bytes"), kc.get("time_ns"), ac.get("time_ns")))
+        print("%s: %d groups; flops %s; l2 %s vs %s; dram read %s vs %s, write %s vs %s "
+              "(DRAM not compared); time_ns %s vs %s" % (
+                  s[0], groups, kc.get("flops"), kc.get("l2_bytes"), ac.get("l2_bytes"),
+                  kc.get("dram_read_bytes"), ac.get("dram_read_bytes"), kc.get("dram_write_bytes"),
+                  ac.get("dram_write_bytes"), kc.get("time_ns"), ac.get("time_ns")))
     inc = [l for l in a.get("launches", []) if "counters_incomplete" in l]
     if inc:
         bad("%d application records incomplete: %s" % (len(inc), inc[0]["counters_incomplete"]))
