@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // fake_instrumented.cu - a CUDA program that carries, written by hand, what
 // the hroof pass adds to an instrumented module (the runtime's interface):
-//   __hroof_counters_<mangled>  unsigned long long[49] per instrumented kernel
+//   __hroof_counters_<mangled>  unsigned long long[NumCounters] per instrumented kernel
 //   __hroof_model               the module's static model, NUL-terminated JSON
 // Kernels have extern "C" linkage so <mangled> is their plain name. Each
 // thread adds its own known counts with atomics; the static model says the
@@ -23,10 +23,13 @@
 #include <thread>
 #include <vector>
 
-// Counter indices (common/include/hroof/CounterLayout.h).
-constexpr int FlopsF32 = 1;
-constexpr int BytesGlobalLoad = 34, BytesGlobalStore = 35;
-constexpr int NumCounters = 49;
+// Counter indices and the array's size from the one layout (it was once
+// written out here and fell behind when the warp-level counters were added).
+#include "hroof/CounterLayout.h"
+using hroof::NumCounters;
+constexpr int FlopsF32 = hroof::flopsIndex(hroof::Precision::F32);
+constexpr int BytesGlobalLoad = hroof::bytesIndex(hroof::MemSpace::Global, hroof::MemDir::Load);
+constexpr int BytesGlobalStore = hroof::bytesIndex(hroof::MemSpace::Global, hroof::MemDir::Store);
 
 extern "C" {
 __device__ unsigned long long __hroof_counters_fake_saxpy[NumCounters];
