@@ -13,7 +13,8 @@
 # then corpus-compare.py (run where hroof is built) sets them side by side,
 # and footprint-compare.py the footprint beside the DRAM bytes.
 # Writes $OUT/warpcorpus/ and a tarball of it after each program
-# ($OUT/warpcorpus.tgz), so a run cut short keeps what it finished.
+# ($OUT/warpcorpus.tgz), so a run cut short keeps what it finished; starts no
+# program after BUDGET_S seconds (unset: no limit); ONLY="a b": those programs.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
@@ -40,8 +41,10 @@ METRICS+=,dram__bytes_read.sum,dram__bytes_write.sum
   echo "ncu --clock-control none --cache-control all --csv --launch-count $LAUNCHES --metrics $METRICS NAME.plain ARGS"
   echo "hroof run --counters none --launch-limit $LAUNCHES --output NAME.profile.json -- NAME.inst ARGS"; } >"$O/env.txt" 2>&1
 WORK=$(mktemp -d)
+START=$SECONDS
 while read -r name args; do
   [[ -z $name || $name == \#* ]] && continue
+  if ((SECONDS - START > ${BUDGET_S:-100000})); then echo "budget: stopped before $name" >>"$O/status.txt"; break; fi
   # The dynamic warp-level counts are opt-in: NAME.warp has them.
   inst=$C/bin/$name.warp; [ -x "$inst" ] || inst=$C/bin/$name.inst
   [ -x "$inst" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
