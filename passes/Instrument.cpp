@@ -124,6 +124,7 @@ public:
     std::vector<Function *> Funcs;
     for (Function *F : Work) {
       if (isKernel(*F)) {
+        capRegisters(*F);
         Funcs.push_back(F);
         continue;
       }
@@ -519,6 +520,20 @@ private:
     GlobalVariable *Counters = counterArray(F);
     for (auto &[R, Final] : Exits)
       flush(R, Final, Mine, Counters);
+  }
+
+  /// The warp-level counts need registers: without launch bounds, ptxas may
+  /// give a kernel more than 64, and a launch of 1024-thread blocks (65536
+  /// registers per SM) then fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+  /// where the plain kernel ran (cuda-samples matrixMul<32> on the H100).
+  /// With warp counts on, such kernels are capped at 64 registers (spills
+  /// rather than a failed launch; the warp-count build is for counting, not
+  /// for timing). Kernels with launch bounds or a register limit keep them.
+  void capRegisters(Function &F) {
+    if (!warpCountsEnabled() || F.hasFnAttribute("nvvm.maxntid") ||
+        F.hasFnAttribute("nvvm.maxnreg"))
+      return;
+    F.addFnAttr("nvvm.maxnreg", "64");
   }
 
   GlobalVariable *counterArray(Function &F) {

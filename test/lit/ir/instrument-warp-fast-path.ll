@@ -69,4 +69,15 @@ entry:
   ret void
 }
 
+; With warp counts on, a kernel without launch bounds is capped at 64
+; registers (1024-thread blocks must still launch); one with them keeps them.
+; CHECK-LABEL: define ptx_kernel void @bounded(
+define ptx_kernel void @bounded(ptr addrspace(1) %in) #0 {
+  store float 1.0, ptr addrspace(1) %in, align 4
+  ret void
+}
+attributes #0 = { "nvvm.maxntid"="256" }
+; CHECK-DAG: attributes #{{[0-9]+}} = { "nvvm.maxnreg"="64" }
+; CHECK-DAG: attributes #{{[0-9]+}} = { "nvvm.maxntid"="256" }
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
