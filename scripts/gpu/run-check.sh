@@ -24,6 +24,9 @@
 #   hw-decomposition[-scan]  test/gpu/runtime/hw/cost_decomposition.sh
 #   deep-learning      test/gpu/deep-learning/run.sh     carry build/bin/hroof,
 #                      build/lib/libhroof_rt.so (PyTorch NVTX example, FP32 + AMP, BUDGET_S)
+#   dl-exit            test/gpu/deep-learning/exit-check.sh  carry build/bin/hroof,
+#                      build/lib/libhroof_rt.so (the PyTorch example's exit status under
+#                      hroof run: --counters none, --counters-per-shape, --replay application)
 #   dram               test/gpu/warp/dram-run.sh         carry .carry/warpcorpus (corpus-build.sh
 #                      SRC test/gpu/warp/hecbench-dram.txt), build/bin/hroof,
 #                      build/lib/libhroof_rt.so (DRAM bytes with --cache-control all vs ncu)
@@ -74,6 +77,7 @@ check_command() {
     deep-learning) echo "env OUT=$dir bash test/gpu/deep-learning/run.sh" ;;
     multi-gpu) echo "env OUT=$dir bash test/gpu/multi-gpu/run.sh" ;;
     dram) echo "env OUT=$dir bash test/gpu/warp/dram-run.sh" ;;
+    dl-exit) echo "env OUT=$dir bash test/gpu/deep-learning/exit-check.sh" ;;
     warp) echo "env OUT=$dir bash test/gpu/warp/run.sh" ;;
     overhead) echo "env OUT=$dir bash test/gpu/warp/overhead-run.sh" ;;
     warpcorpus) echo "env OUT=$dir bash test/gpu/warp/corpus-run.sh" ;;

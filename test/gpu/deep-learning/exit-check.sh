@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Does the PyTorch example exit cleanly under hroof run? On the GPU machine,
+# from the repository root; builds nothing (carry build/bin/hroof and
+# build/lib/libhroof_rt.so). examples/pytorch_nvtx.py (FP32, STEPS steps,
+# default 20) runs once plain and once under each configuration:
+#   none    hroof run --counters none
+#   shape   hroof run --range 'step 10' --counters-per-shape 1 (kernel replay)
+#   app     the same with --replay application
+# and the exit status and wall time of each are printed (a profiler must not
+# change the program's exit status). Writes $OUT/exit/ (stderr tails, times).
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 77; fi
+HROOF=${HROOF:-$ROOT/build/bin/hroof}
+SCRIPT=$ROOT/examples/pytorch_nvtx.py
+STEPS=${STEPS:-20}
+O=${OUT:-$ROOT/gpu-out}/exit
+mkdir -p "$O"
+fail=0
+for cfg in plain none shape app; do
+  case $cfg in
+    plain) cmd=(python3 "$SCRIPT" --steps "$STEPS") ;;
+    none) cmd=("$HROOF" run --counters none --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
+    shape) cmd=("$HROOF" run --type-cache none --range 'step 10(/|$)' --counters-per-shape 1
+                --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
+    app) cmd=("$HROOF" run --type-cache none --range 'step 10(/|$)' --counters-per-shape 1
+              --replay application --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
+  esac
+  t0=$(date +%s%N)
+  timeout 150 "${cmd[@]}" >"$O/$cfg.stdout" 2>"$O/$cfg.stderr"
+  rc=$?
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  echo "$cfg: exit $rc, wall $((ms / 1000)).$(printf %03d $((ms % 1000))) s" | tee -a "$O/summary.txt"
+  tail -c 4000 "$O/$cfg.stderr" >"$O/$cfg.stderr.tail"; rm -f "$O/$cfg.stderr"
+  [ $rc = 0 ] || fail=1
+done
+exit $fail
