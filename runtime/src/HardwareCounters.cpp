@@ -39,13 +39,14 @@ void HardwareCounters::onInit() {
   PerShape = T.S.CountersPerShape;
   AppMode = T.S.AppReplay;
   if (AppMode) {
-    // Said where the user looks: the H100 runs of 2026-11-25 found the
-    // groups after the first not evaluated; the fix (one object per group's
-    // config) has not run on a GPU yet (docs/runtime.md).
-    const char *Warn = "HROOF_REPLAY=application is experimental and not validated: on the "
-                       "H100 (2026-11-25) the counter groups after the first came back not "
-                       "evaluated; the fix has not run on a GPU yet (docs/runtime.md, "
-                       "\"Application replay\"); kernel replay is the default";
+    // Said where the user looks: on the H100 (2026-11-25, after the fix of
+    // one object per group's config) every group evaluated, but PyTorch
+    // processes died of SIGSEGV at exit and it cost more than kernel
+    // replay (docs/runtime.md).
+    const char *Warn = "HROOF_REPLAY=application is experimental: on the H100 (2026-11-25) "
+                       "its counters evaluated, but PyTorch processes were killed by SIGSEGV "
+                       "at exit and it cost more than kernel replay with --counters-per-shape "
+                       "(docs/runtime.md, \"Application replay\"); kernel replay is the default";
     logLine("%s", Warn);
     if (T.P)
       T.P->note(Warn);

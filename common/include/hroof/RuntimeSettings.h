@@ -137,9 +137,9 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
       {"HROOF_REPLAY", "replay", SettingKind::String, "kernel",
        "kernel: each profiled launch is replayed once per counter pass (CUPTI "
        "saves and restores device memory when there are several); application "
-       "(experimental, NOT VALIDATED: on the H100 the groups after the "
-       "first came back not evaluated and it cost more than kernel replay; "
-       "fixed since, not yet run on a GPU, docs/runtime.md): "
+       "(experimental, DO NOT USE YET: on the H100 its counters evaluate, but "
+       "PyTorch processes were killed by SIGSEGV at exit and it cost more than "
+       "kernel replay, docs/runtime.md): "
        "the metric set is split into groups that need one pass each and group g "
        "is collected on the g-th launch of the same shape (kernel, grid, block, "
        "dynamic shared memory, CUDA context), like Nsight Compute's --replay-mode "
