@@ -13,22 +13,28 @@ std::string tensorMetric(const std::string &Suffix) {
   return "sm__ops_path_tensor_src_" + Suffix + ".sum";
 }
 
+// The tables are built on first use and never destroyed: the runtime
+// evaluates counters from its own atexit handler (records still waiting for
+// application-replay groups at exit), and a function-local static built after
+// that handler was registered is destroyed before it runs (last registered,
+// first run). On the H100 that was a SIGSEGV at the exit of every PyTorch
+// run under --replay application (docs/validation/deep-learning-2026-11-25.md).
 const std::vector<FlopRule> &flopRules() {
-  static const std::vector<FlopRule> R = {{"f64", "dadd", "dmul", "dfma", 1, 2},
-                                          {"f32", "fadd", "fmul", "ffma", 1, 2},
-                                          {"f16", "hadd", "hmul", "hfma", 2, 4}};
+  static const auto &R = *new std::vector<FlopRule>{{"f64", "dadd", "dmul", "dfma", 1, 2},
+                                                    {"f32", "fadd", "fmul", "ffma", 1, 2},
+                                                    {"f16", "hadd", "hmul", "hfma", 2, 4}};
   return R;
 }
 
 const std::vector<TensorRule> &tensorRules() {
-  static const std::vector<TensorRule> R = {{"fp16", "f16"},           {"bf16_dst_fp32", "bf16"},
-                                            {"tf32_dst_fp32", "tf32"}, {"fp64", "f64"},
-                                            {"int8", "int8"},          {"fp8_sparsity_off", "fp8"}};
+  static const auto &R = *new std::vector<TensorRule>{
+      {"fp16", "f16"}, {"bf16_dst_fp32", "bf16"}, {"tf32_dst_fp32", "tf32"},
+      {"fp64", "f64"}, {"int8", "int8"},          {"fp8_sparsity_off", "fp8"}};
   return R;
 }
 
 const std::vector<SumRule> &byteRules() {
-  static const std::vector<SumRule> R = [] {
+  static const auto &R = *new std::vector<SumRule>([] {
     std::vector<SumRule> V;
     auto Sass = [](const std::string &Space, const char *Op) {
       return "sm__sass_data_bytes_mem_" + Space + "_op_" + Op + ".sum";
@@ -60,7 +66,7 @@ const std::vector<SumRule> &byteRules() {
     V.push_back({"dram_read_bytes", {{"dram__bytes_read.sum"}}});
     V.push_back({"dram_write_bytes", {{"dram__bytes_write.sum"}}});
     return V;
-  }();
+  }());
   return R;
 }
 

@@ -50,7 +50,7 @@ nlohmann::json num(double V) {
 } // namespace
 
 const std::vector<std::string> &rooflineMetrics() {
-  static const std::vector<std::string> M = [] {
+  static const auto &M = *new std::vector<std::string>([] { // never destroyed: used at exit
     std::vector<std::string> V = {"gpu__time_duration.sum", "sm__cycles_elapsed.avg.per_second"};
     for (const metrics::FlopRule &P : metrics::flopRules())
       for (const char *Op : {P.Add, P.Mul, P.Fma})
@@ -84,27 +84,27 @@ const std::vector<std::string> &rooflineMetrics() {
     V.push_back("dram__bytes.sum.peak_sustained");
     V.push_back("dram__cycles_elapsed.avg.per_second");
     return V;
-  }();
+  }());
   return M;
 }
 
 const std::vector<std::string> &tensorTypeMetrics() {
-  static const std::vector<std::string> M = [] {
+  static const auto &M = *new std::vector<std::string>([] { // never destroyed: used at exit
     std::vector<std::string> V;
     for (const metrics::TensorRule &T : metrics::tensorRules())
       V.push_back(tensorMetric(T.Suffix));
     return V;
-  }();
+  }());
   return M;
 }
 
 const std::vector<std::string> &tensorPipeMetrics() {
-  static const std::vector<std::string> M = [] {
+  static const auto &M = *new std::vector<std::string>([] { // never destroyed: used at exit
     std::vector<std::string> V;
     for (const char *Pipe : TensorPipes)
       V.push_back(pipeMetric(Pipe));
     return V;
-  }();
+  }());
   return M;
 }
 

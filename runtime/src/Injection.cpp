@@ -335,6 +335,11 @@ void atExit() {
   try {
     finish();
   } catch (...) {
+    // A finish that threw must still leave the runtime inert: CUPTI
+    // callbacks of the driver's teardown would otherwise run in full.
+    Runtime &T = rt();
+    T.Finished = true;
+    T.Active = false;
   }
 }
 

@@ -297,3 +297,33 @@ TEST(RuntimeSettings, TypeCacheRowAndProfileSettings) {
   EXPECT_EQ(S.toJson()["type_cache"], "/tmp/hroof-test-types.tsv");
   EXPECT_EQ(Settings::fromEnvironment().TypeCache, "auto");
 }
+
+// The runtime evaluates counters from its atexit handler (application-replay
+// records still waiting at exit). The metric tables must outlive every atexit
+// handler, also one registered before their first use: a table destroyed
+// first made every PyTorch run under --replay application die of SIGSEGV at
+// exit on the H100. This test's handler fails the process (exit 3) if the
+// exit-time evaluation differs; a destroyed table crashes it. Runs alone
+// (gtest_discover_tests gives each test its own process), so the tables are
+// built only after the handler is registered.
+namespace {
+std::string &exitExpected() {
+  static std::string &S = *new std::string;
+  return S;
+}
+nlohmann::json exitTimeCounters() {
+  return hroof::rt::countersToJson({{"lts__t_bytes.sum", 4096.0},
+                                    {"sm__sass_data_bytes_mem_global_op_ld.sum", 512.0},
+                                    {"dram__bytes_read.sum", 256.0}});
+}
+void checkAtExit() {
+  if (exitTimeCounters().dump() != exitExpected())
+    std::_Exit(3);
+}
+} // namespace
+
+TEST(HwMetrics, TablesOutliveAtExitHandlers) {
+  std::atexit(checkAtExit); // before the tables' first use in this process
+  exitExpected() = exitTimeCounters().dump();
+  EXPECT_NE(exitExpected().find("l2_bytes"), std::string::npos) << exitExpected();
+}
