@@ -39,13 +39,12 @@ void HardwareCounters::onInit() {
   PerShape = T.S.CountersPerShape;
   AppMode = T.S.AppReplay;
   if (AppMode) {
-    // Said where the user looks: on the H100 (2026-11-25, after the fix of
-    // one object per group's config) every group evaluated, but PyTorch
-    // processes died of SIGSEGV at exit and it cost more than kernel
-    // replay (docs/runtime.md).
+    // Said where the user looks: on the H100 (2026-11-25) its counters
+    // evaluate, but in a 20-step PyTorch run it cost more than kernel
+    // replay and left records incomplete (docs/runtime.md).
     const char *Warn = "HROOF_REPLAY=application is experimental: on the H100 (2026-11-25) "
-                       "its counters evaluated, but PyTorch processes were killed by SIGSEGV "
-                       "at exit and it cost more than kernel replay with --counters-per-shape "
+                       "its counters evaluated, but a PyTorch run cost more than kernel replay "
+                       "with --counters-per-shape and left many records incomplete "
                        "(docs/runtime.md, \"Application replay\"); kernel replay is the default";
     logLine("%s", Warn);
     if (T.P)

@@ -137,9 +137,8 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
       {"HROOF_REPLAY", "replay", SettingKind::String, "kernel",
        "kernel: each profiled launch is replayed once per counter pass (CUPTI "
        "saves and restores device memory when there are several); application "
-       "(experimental, DO NOT USE YET: on the H100 its counters evaluate, but "
-       "PyTorch processes were killed by SIGSEGV at exit and it cost more than "
-       "kernel replay, docs/runtime.md): "
+       "(experimental: on the H100 its counters evaluate, but a PyTorch run cost "
+       "more than kernel replay and left many records incomplete, docs/runtime.md): "
        "the metric set is split into groups that need one pass each and group g "
        "is collected on the g-th launch of the same shape (kernel, grid, block, "
        "dynamic shared memory, CUDA context), like Nsight Compute's --replay-mode "
