@@ -22,7 +22,7 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
-if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 0; fi
+if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 77; fi
 HROOF=$ROOT/.carry/gpu/bin/hroof
 P=$ROOT/.carry/launchcost
 for f in "$HROOF" "$P/many.plain" "$P/many.inst"; do

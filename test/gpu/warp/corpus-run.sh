@@ -16,18 +16,7 @@
 # ($OUT/warpcorpus.tgz), so a run cut short keeps what it finished; starts no
 # program after BUDGET_S seconds (unset: no limit); ONLY="a b": those programs.
 set -uo pipefail
-ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
-cd "$ROOT"
-if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 0; fi
-C=$ROOT/.carry/warpcorpus
-HROOF=$ROOT/.carry/gpu/bin/hroof
-for f in "$HROOF" "$C/programs.txt"; do
-  [ -e "$f" ] || { echo "corpus-run.sh: $f missing (see the header)" >&2; exit 1; }
-done
-export LD_LIBRARY_PATH="$ROOT/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-BASE=${OUT:-$ROOT/gpu-out}
-O=$BASE/warpcorpus
-mkdir -p "$O"
+. "$(dirname "$0")/corpus-lib.sh" warpcorpus
 LAUNCHES=${LAUNCHES:-40}
 METRICS=sm__sass_data_bytes_mem_global_op_ld.sum,sm__sass_data_bytes_mem_global_op_st.sum
 METRICS+=,sm__sass_data_bytes_mem_shared_op_ld.sum,sm__sass_data_bytes_mem_shared_op_st.sum

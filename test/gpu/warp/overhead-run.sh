@@ -16,18 +16,7 @@
 # after each program ($OUT/overhead.tgz). Stops starting programs after
 # BUDGET_S seconds (default 300).
 set -uo pipefail
-ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
-cd "$ROOT"
-if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 0; fi
-C=$ROOT/.carry/warpcorpus
-HROOF=$ROOT/.carry/gpu/bin/hroof
-for f in "$HROOF" "$C/programs.txt"; do
-  [ -e "$f" ] || { echo "overhead-run.sh: $f missing (see the header)" >&2; exit 1; }
-done
-export LD_LIBRARY_PATH="$ROOT/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-BASE=${OUT:-$ROOT/gpu-out}
-O=$BASE/overhead
-mkdir -p "$O"
+. "$(dirname "$0")/corpus-lib.sh" overhead
 LAUNCHES=${LAUNCHES:-200}
 REPS=${REPS:-2}
 BUDGET_S=${BUDGET_S:-300}

@@ -15,7 +15,7 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
-if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 0; fi
+if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 77; fi
 PROG=$ROOT/.carry/warp/bin/warp_traffic
 [ -x "$PROG" ] || { echo "run.sh: $PROG missing (see the header)" >&2; exit 1; }
 O=${OUT:-$ROOT/gpu-out}/warp

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Sourced by corpus-run.sh and overhead-run.sh (GPU machine, repository root):
+# skips without a GPU (exit 77: run-check.sh's SKIP, never a pass), checks the
+# carried inputs, sets ROOT, C (.carry/warpcorpus), HROOF, LD_LIBRARY_PATH,
+# BASE ($OUT) and O ($BASE/$1, created). Usage: . corpus-lib.sh NAME
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+cd "$ROOT"
+if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 77; fi
+C=$ROOT/.carry/warpcorpus
+HROOF=$ROOT/.carry/gpu/bin/hroof
+for f in "$HROOF" "$C/programs.txt"; do
+  [ -e "$f" ] || { echo "$(basename "$0"): $f missing (see its header)" >&2; exit 1; }
+done
+export LD_LIBRARY_PATH="$ROOT/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+BASE=${OUT:-$ROOT/gpu-out}
+O=$BASE/$1
+mkdir -p "$O"
