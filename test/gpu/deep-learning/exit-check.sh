@@ -9,6 +9,7 @@
 #   app     the same with --replay application
 # and the exit status and wall time of each are printed (a profiler must not
 # change the program's exit status). Writes $OUT/exit/ (stderr tails, times).
+# CONFIGS="plain shape": only those; AMP=1: the example's --amp (mixed precision).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
@@ -19,7 +20,8 @@ STEPS=${STEPS:-20}
 O=${OUT:-$ROOT/gpu-out}/exit
 mkdir -p "$O"
 fail=0
-for cfg in plain none shape app; do
+AMPFLAG=(); [ "${AMP:-0}" = 1 ] && AMPFLAG=(--amp)
+for cfg in ${CONFIGS:-plain none shape app}; do
   case $cfg in
     plain) cmd=(python3 "$SCRIPT" --steps "$STEPS") ;;
     none) cmd=("$HROOF" run --counters none --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
@@ -29,10 +31,10 @@ for cfg in plain none shape app; do
               --replay application --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
   esac
   t0=$(date +%s%N)
-  timeout 150 "${cmd[@]}" >"$O/$cfg.stdout" 2>"$O/$cfg.stderr"
+  timeout 150 "${cmd[@]}" "${AMPFLAG[@]}" >"$O/$cfg.stdout" 2>"$O/$cfg.stderr"
   rc=$?
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  echo "$cfg: exit $rc, wall $((ms / 1000)).$(printf %03d $((ms % 1000))) s" | tee -a "$O/summary.txt"
+  echo "$cfg${AMPFLAG:+ (amp)}: exit $rc, wall $((ms / 1000)).$(printf %03d $((ms % 1000))) s" | tee -a "$O/summary.txt"
   tail -c 4000 "$O/$cfg.stderr" >"$O/$cfg.stderr.tail"; rm -f "$O/$cfg.stderr"
   [ $rc = 0 ] || fail=1
 done
