@@ -31,7 +31,7 @@ for cfg in ${CONFIGS:-plain none shape app}; do
               --replay application --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
   esac
   t0=$(date +%s%N)
-  timeout 150 "${cmd[@]}" "${AMPFLAG[@]}" >"$O/$cfg.stdout" 2>"$O/$cfg.stderr"
+  timeout 150 "${cmd[@]}" ${AMPFLAG[@]+"${AMPFLAG[@]}"} >"$O/$cfg.stdout" 2>"$O/$cfg.stderr"
   rc=$?
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   echo "$cfg${AMPFLAG:+ (amp)}: exit $rc, wall $((ms / 1000)).$(printf %03d $((ms % 1000))) s" | tee -a "$O/summary.txt"

@@ -62,6 +62,7 @@ for mode in async sync; do
   done
 done
 rm -rf "$W"
+BAD=$(awk -F'\t' 'NR > 1 && $5 != 0' "$O/times.tsv" | wc -l)
 python3 - "$O/times.tsv" "$LAUNCHES" <<'PY' | tee "$O/summary.txt"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
@@ -95,3 +96,4 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "profile-*.json"))):
     for x in host:
         print(f"    {x}")
 PY
+[ "$BAD" = 0 ] || { echo "launch-cost.sh: $BAD run(s) exited non-zero (times.tsv)" >&2; exit 1; }

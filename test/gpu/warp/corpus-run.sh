@@ -31,7 +31,8 @@ METRICS+=,dram__bytes_read.sum,dram__bytes_write.sum
   echo "hroof run --counters none --launch-limit $LAUNCHES --output NAME.profile.json -- NAME.inst ARGS"; } >"$O/env.txt" 2>&1
 WORK=$(mktemp -d)
 START=$SECONDS
-while read -r name args; do
+BAD=0 # programs whose hroof run failed: the check fails (ncu may fail on its own)
+while read -r -u3 name args; do
   [[ -z $name || $name == \#* ]] && continue
   if ((SECONDS - START > ${BUDGET_S:-100000})); then echo "budget: stopped before $name" >>"$O/status.txt"; break; fi
   # The dynamic warp-level counts are opt-in: NAME.warp has them.
@@ -40,16 +41,18 @@ while read -r name args; do
   [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]] && continue
   cd "$WORK"
   timeout 60 "$HROOF" run --counters none --launch-limit "$LAUNCHES" --no-summary \
-    --output "$O/$name.profile.json" -- "$inst" $args >"$O/$name.run.log" 2>&1
+    --output "$O/$name.profile.json" -- "$inst" $args >"$O/$name.run.log" 2>&1 </dev/null
   rc1=$?
+  [ $rc1 = 0 ] || BAD=$((BAD + 1))
   timeout 120 ncu --clock-control none --cache-control all --csv --launch-count "$LAUNCHES" \
     --metrics "$METRICS" \
-    "$C/bin/$name.plain" $args >"$O/$name.ncu.csv" 2>"$O/$name.ncu.stderr"
+    "$C/bin/$name.plain" $args >"$O/$name.ncu.csv" 2>"$O/$name.ncu.stderr" </dev/null
   rc2=$?
   cd "$ROOT"
   echo "$name: run rc=$rc1 ncu rc=$rc2" >>"$O/status.txt"
   tail -c 20000 "$O/$name.run.log" >"$O/$name.run.tail" && rm -f "$O/$name.run.log"
-  (cd "$BASE" && tar czf warpcorpus.tgz warpcorpus)
-done <"$C/programs.txt"
+  (cd "$BASE" && tar czf warpcorpus.tgz.tmp warpcorpus && mv warpcorpus.tgz.tmp warpcorpus.tgz)
+done 3<"$C/programs.txt"
 rm -rf "$WORK"
 cat "$O/status.txt"
+[ $BAD = 0 ] || { echo "corpus-run.sh: $BAD program(s) failed under hroof run" >&2; exit 1; }

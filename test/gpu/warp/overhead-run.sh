@@ -24,8 +24,9 @@ BUDGET_S=${BUDGET_S:-300}
   echo "hroof run --counters none --static-eval 0 --launch-limit $LAUNCHES --no-summary --output NAME.VARIANT.ROUND.json -- NAME.VARIANT ARGS (REPS=$REPS)"; } >"$O/env.txt" 2>&1
 WORK=$(mktemp -d)
 START=$SECONDS
+BAD=0 # runs that exited non-zero: the check fails
 for ((round = 1; round <= REPS; ++round)); do
-  while read -r name args; do
+  while read -r -u3 name args; do
     [[ -z $name || $name == \#* ]] && continue
     [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]] && continue
     if ((SECONDS - START > BUDGET_S)); then echo "budget: stopped before $name round $round" >>"$O/status.txt"; break 2; fi
@@ -36,15 +37,17 @@ for ((round = 1; round <= REPS; ++round)); do
       cd "$WORK"
       t0=$(date +%s%N)
       timeout 90 "$HROOF" run --counters none --static-eval 0 --launch-limit "$LAUNCHES" --no-summary \
-        --output "$O/$name.$v.$round.json" -- "$C/bin/$name.$v" $args >"$O/$name.$v.log" 2>&1
+        --output "$O/$name.$v.$round.json" -- "$C/bin/$name.$v" $args >"$O/$name.$v.log" 2>&1 </dev/null
       rc=$?
+      [ $rc = 0 ] || BAD=$((BAD + 1))
       line+=" $v rc=$rc $(( ($(date +%s%N) - t0) / 1000000 ))ms"
       cd "$ROOT"
     done
     echo "$line" >>"$O/status.txt"
     find "$O" -name '*.log' -size +20k -exec sh -c 'tail -c 20000 "$1" >"$1.t" && mv "$1.t" "$1"' _ {} \;
     (cd "$BASE" && tar czf overhead.tgz.tmp overhead && mv overhead.tgz.tmp overhead.tgz)
-  done <"$C/programs.txt"
+  done 3<"$C/programs.txt"
 done
 rm -rf "$WORK"
 cat "$O/status.txt"
+[ $BAD = 0 ] || { echo "overhead-run.sh: $BAD run(s) failed (status.txt)" >&2; exit 1; }
