@@ -221,6 +221,16 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
           noteIssued(CB->correlationId, IssueKind::Transfer, Range);
         return;
       }
+      if (Id == CUPTI_DRIVER_TRACE_CBID_cuLaunch || Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid ||
+          Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync ||
+          Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice) {
+        // Launches the runtime does not decode (legacy and multi-device
+        // APIs): not profiled, but their kernels may add to a counter array
+        // whose slots a sum left zero, so arrays are zeroed before each
+        // counted launch from now on (as after a graph launch).
+        T.GraphLaunched = true;
+        return;
+      }
       if (Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
           Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
         if (CB->callbackSite == CUPTI_API_ENTER) {
@@ -442,6 +452,13 @@ int initialize() {
   for (CUpti_CallbackId Id : Launches)
     if ((R = cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id)) != CUPTI_SUCCESS)
       Fail = "enabling launch callbacks: " + cuptiErr(R);
+  // Only watched (counter arrays zeroed from then on); a CUPTI that refuses
+  // one of these deprecated APIs costs nothing else.
+  for (CUpti_CallbackId Id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice})
+    cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id);
   for (CUpti_CallbackId Id :
        {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
         CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING, CUPTI_CBID_RESOURCE_MODULE_LOADED})

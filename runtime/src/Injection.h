@@ -186,8 +186,9 @@ struct Runtime {
   std::unordered_map<uint32_t, PendingLaunch> Pending;
   std::unordered_map<CUdeviceptr, std::unique_ptr<CounterArray>> Arrays;
   CounterSummer Summer;
-  /// A CUDA graph was launched: its kernels run uncounted, so every counted
-  /// launch zeroes its array first (CounterArray).
+  /// A CUDA graph or a launch through an API the runtime does not decode
+  /// (cuLaunch, cuLaunchGrid*, multi-device cooperative) ran: counter
+  /// arrays are zeroed before every counted launch from then on.
   std::atomic<bool> GraphLaunched{false};
   std::unordered_map<std::string, bool> NameSelected;
   std::unordered_set<std::string> InstrumentedNames;
