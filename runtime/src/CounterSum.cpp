@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "CounterSum.h"
 #include "CounterSumPtx.h"
+#include "RuntimeKernel.h"
 
 #include "hroof/CounterLayout.h"
 
@@ -14,20 +15,12 @@ constexpr size_t EntryBytes = (sizeof(uint64_t) * NumCounters + 511) / 512 * 512
 /// Entries per arena (64 KiB of device and of pinned host memory).
 constexpr size_t ArenaEntries = 128;
 
-std::string driverErr(const char *What, CUresult R) {
-  const char *Name = nullptr;
-  cuGetErrorName(R, &Name);
-  return std::string("counter sum kernel: ") + What + " failed: " + (Name ? Name : "unknown error");
-}
+constexpr const char *Who = "counter sum kernel";
+std::string driverErr(const char *What, CUresult R) { return driverFailure(Who, What, R); }
 } // namespace
 
 std::string CounterSummer::load(PerContext &P) {
-  CUresult R;
-  if ((R = cuModuleLoadData(&P.Module, CounterSumPtx)) != CUDA_SUCCESS)
-    return driverErr("cuModuleLoadData", R);
-  if ((R = cuModuleGetFunction(&P.Kernel, P.Module, CounterSumKernelName)) != CUDA_SUCCESS)
-    return driverErr("cuModuleGetFunction", R);
-  return "";
+  return loadRuntimeKernel(Who, CounterSumPtx, CounterSumKernelName, P.Module, P.Kernel);
 }
 
 std::string CounterSummer::allocate(PerContext &P, Buffers &B) {

@@ -228,13 +228,13 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
         // APIs): not profiled, but their kernels may add to a counter array
         // whose slots a sum left zero, so arrays are zeroed before each
         // counted launch from now on (as after a graph launch).
-        T.GraphLaunched = true;
+        T.UnseenLaunches = true;
         return;
       }
       if (Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
           Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
         if (CB->callbackSite == CUPTI_API_ENTER) {
-          T.GraphLaunched = true; // counter arrays: zeroed before each launch
+          T.UnseenLaunches = true; // counter arrays: zeroed before each launch
           noteIssued(CB->correlationId, IssueKind::Graph, Range);
         } else
           onGraphLaunch();

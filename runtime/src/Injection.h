@@ -189,7 +189,7 @@ struct Runtime {
   /// A CUDA graph or a launch through an API the runtime does not decode
   /// (cuLaunch, cuLaunchGrid*, multi-device cooperative) ran: counter
   /// arrays are zeroed before every counted launch from then on.
-  std::atomic<bool> GraphLaunched{false};
+  std::atomic<bool> UnseenLaunches{false};
   std::unordered_map<std::string, bool> NameSelected;
   std::unordered_set<std::string> InstrumentedNames;
   NvtxRanges Ranges;

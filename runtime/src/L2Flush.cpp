@@ -2,16 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "L2Flush.h"
 #include "L2FlushPtx.h"
+#include "RuntimeKernel.h"
 
 namespace hroof {
 namespace rt {
 
 namespace {
 std::string driverErr(const char *What, CUresult R) {
-  const char *Name = nullptr;
-  cuGetErrorName(R, &Name);
-  return std::string("L2 flush (cache-control all): ") + What + " failed: " +
-         (Name ? Name : "unknown error");
+  return driverFailure("L2 flush (cache-control all)", What, R);
 }
 } // namespace
 
@@ -37,10 +35,13 @@ std::string L2Flusher::prepare(CUcontext Ctx, PerContext &P) {
   // Twice the L2: the L2 is not a strict LRU, one pass of its size may leave
   // some earlier lines in it.
   size_t Bytes = 2 * size_t(L2Bytes > 0 ? L2Bytes : 0);
-  if ((R = cuModuleLoadData(&P.Module, L2FlushPtx)) != CUDA_SUCCESS)
-    return Fail("cuModuleLoadData", R);
-  if ((R = cuModuleGetFunction(&P.Kernel, P.Module, L2FlushKernelName)) != CUDA_SUCCESS)
-    return Fail("cuModuleGetFunction", R);
+  if (std::string E = loadRuntimeKernel("L2 flush (cache-control all)", L2FlushPtx,
+                                        L2FlushKernelName, P.Module, P.Kernel);
+      !E.empty()) {
+    CUcontext Popped;
+    cuCtxPopCurrent(&Popped);
+    return E;
+  }
   if ((R = cuMemAlloc(&P.Buffer, Bytes ? Bytes : 4)) != CUDA_SUCCESS)
     return Fail("cuMemAlloc", R);
   if ((R = cuMemAlloc(&P.Sink, 4)) != CUDA_SUCCESS)

@@ -320,7 +320,7 @@ CUresult prepareCounts(FuncInfo &F, InFlight &IF, CUstream Stream) {
     }
   }
   IF.Summed = A.SumProblem.empty();
-  bool Zero = !IF.Summed || !A.Zeroed || A.Uncounted || T.GraphLaunched;
+  bool Zero = !IF.Summed || !A.Zeroed || A.Uncounted || T.UnseenLaunches;
   A.Zeroed = false; // until the sum kernel zeroes it again
   if (!Zero)
     return CUDA_SUCCESS;
