@@ -12,7 +12,9 @@ For every .cu file under DIR (device side only, sm_90, -O2, through ptxas):
             static model written to JSON each time (it must be the same bytes
             every run);
   instr     N runs with -fpass-plugin in the default (instrumenting) mode,
-            through ptxas (-c), so a plugin that emits bad PTX shows up.
+            through ptxas (-c), so a plugin that emits bad PTX shows up;
+  warp      the same with the opt-in -mllvm -hroof-warp-counts (the
+            warp-level instrumentation: block splits, shuffles, votes).
 --asan loads build/lib/hroof-asan.so (ASan + UBSan) with the shared ASan
 runtime preloaded into clang; any sanitizer report counts as a crash.
 
@@ -124,11 +126,13 @@ def compile_file(cc, path, runs):
     digests, model, times = set(), None, []
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "model.json")
-        for mode in ("static", "instr"):
+        for mode in ("static", "instr", "warp"):
             for _ in range(runs):
                 extra = ["-fpass-plugin=" + cc.plugin]
                 if mode == "static":
                     extra += ["-mllvm", "-hroof-mode=static"]
+                if mode == "warp":
+                    extra += ["-mllvm", "-hroof-warp-counts"]
                 if os.path.exists(js):
                     os.unlink(js)
                 rc, err, t = cc.run(path, extra, {"HROOF_STATIC_JSON": js})
