@@ -4,8 +4,7 @@
 per kernel, the median CUPTI duration of its launches in the plain binary,
 the instrumented one (thread-level counts, the default) and the one built
 with the opt-in warp-level counts (-mllvm -hroof-warp-counts), over every
-round, and the ratios to plain. (Profiles of the first runs of 2026-11-25
-named the variants inst = with warp counts and nowarp = without: --legacy.)
+round, and the ratios to plain.
 
     python3 test/gpu/warp/overhead-compare.py DIR [--min-ns N] [--json FILE]
 
@@ -44,20 +43,15 @@ def read_profile(path):
     return out
 
 
-LEGACY = False
-
-
 def collect(directory):
     """{(program, mangled): {"name": str, variant: [durations per round...]}}."""
     runs = defaultdict(lambda: defaultdict(list))
     names = {}
     for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
-        m = re.match(r"(.+)\.(plain|inst|nowarp|warp)\.(\d+)\.json$", os.path.basename(path))
+        m = re.match(r"(.+)\.(plain|inst|warp)\.(\d+)\.json$", os.path.basename(path))
         if not m:
             continue
         prog, variant, _ = m.groups()
-        if LEGACY:
-            variant = {"inst": "warp", "nowarp": "inst"}.get(variant, variant)
         prof = read_profile(path)
         if prof is None:
             continue
@@ -77,11 +71,7 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--min-ns", type=float, default=0.0)
     ap.add_argument("--json", help="write the rows and summary here")
-    ap.add_argument("--legacy", action="store_true",
-                    help="profiles named inst (with warp counts) and nowarp (without)")
     a = ap.parse_args()
-    global LEGACY
-    LEGACY = a.legacy
     runs, names = collect(a.dir)
     if not runs:
         print(f"overhead-compare: no NAME.VARIANT.ROUND.json profiles in {a.dir}", file=sys.stderr)
