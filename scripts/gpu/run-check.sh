@@ -43,6 +43,9 @@
 #   multi-gpu          test/gpu/multi-gpu/run.sh         carry build/bin/hroof,
 #                      build/lib/libhroof_rt.so (DDP example under torchrun: NCCL on 2+ GPUs,
 #                      two processes sharing one GPU with gloo otherwise; report --by rank)
+#   multi-gpu-programs test/gpu/multi-gpu/programs.sh    carry .carry/mgpu (cuda-samples
+#                      simpleMultiGPU, simpleP2P, simpleIPC built plain and with the plugin),
+#                      build/bin/hroof, build/lib/libhroof_rt.so
 # (.carry/hw and .carry/big: test/gpu/runtime/hw/README.md.) A check that exits 77 is
 # skipped (no GPU, or its inputs missing). Exit status: the number of failed checks.
 # Usage (device tool): bash scripts/gpu/run-check.sh gpu-suite runtime-smoke ert-quick
@@ -76,6 +79,7 @@ check_command() {
     hw-decomposition-scan) echo "env OUT=$dir bash $HW/cost_decomposition.sh scan" ;;
     deep-learning) echo "env OUT=$dir bash test/gpu/deep-learning/run.sh" ;;
     multi-gpu) echo "env OUT=$dir bash test/gpu/multi-gpu/run.sh" ;;
+    multi-gpu-programs) echo "env OUT=$dir bash test/gpu/multi-gpu/programs.sh" ;;
     dram) echo "env OUT=$dir bash test/gpu/warp/dram-run.sh" ;;
     dl-exit) echo "env OUT=$dir bash test/gpu/deep-learning/exit-check.sh" ;;
     warp) echo "env OUT=$dir bash test/gpu/warp/run.sh" ;;
