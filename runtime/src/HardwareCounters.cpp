@@ -32,6 +32,19 @@ void HardwareCounters::off(const std::string &Why) {
   }
 }
 
+void HardwareCounters::toApplicationReplay(const std::string &Cause) {
+  if (!Enabled || AppMode.exchange(true))
+    return;
+  std::string Why = "hardware counters: " + Cause +
+                    ", so from here on each launch is profiled by application replay (one pass "
+                    "a launch, no memory restore: kernel replay's restore erases what other GPUs "
+                    "and processes write meanwhile; docs/multi-gpu.md); records may be "
+                    "counters_incomplete";
+  logLine("%s", Why.c_str());
+  if (rt().P)
+    rt().P->note(Why);
+}
+
 void HardwareCounters::onInit() {
   Runtime &T = rt();
   Set = parseCountersSetting(T.S.Counters);
@@ -51,9 +64,9 @@ void HardwareCounters::onInit() {
       T.P->note(Warn);
   }
   // Application mode checks (or learns) a kernel's tensor types on the
-  // assembled counters of a record, as kernel mode does on one range's.
-  if (AppMode)
-    App.setTypeCheck([this](const AppTypes &K, const std::map<std::string, double> &V,
+  // assembled counters of a record, as kernel mode does on one range's (set
+  // in kernel mode too: toApplicationReplay may switch later).
+  App.setTypeCheck([this](const AppTypes &K, const std::map<std::string, double> &V,
                             std::vector<std::string> &Zero) {
       return Set.LearnTensorTypes ? checkTypes(K, V, Zero) : std::string();
     });

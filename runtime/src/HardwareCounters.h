@@ -120,8 +120,9 @@ struct HardwareCounters {
   uint64_t codeHash(const std::string &Mangled);
   std::string ProfilerInitProblem;
 
-  /// HROOF_REPLAY=application (ApplicationReplay.h; set once in onInit).
-  bool AppMode = false;
+  /// HROOF_REPLAY=application (ApplicationReplay.h): set in onInit, or by
+  /// toApplicationReplay when a communication kernel appears.
+  std::atomic<bool> AppMode{false};
   ApplicationReplay App;
   std::atomic<uint64_t> AppPlanNs{0}, AppOracleCalls{0}, AppReplayOutside{0};
   /// Application ranges (the GPU check reads them in the finish note): of
@@ -156,6 +157,14 @@ struct HardwareCounters {
   void onContextDestroy(CUcontext Ctx);
   void onFinish();
   void off(const std::string &Why);
+  /// Kernel replay restores device memory between a launch's passes, which
+  /// erases what another GPU or process writes into it meanwhile: on 2 H100s
+  /// (2026-11-25) a DDP run with NCCL hung in its first backward pass, and
+  /// cuda-samples simpleIPC computed wrong results. So once \p Cause (a
+  /// communication kernel, or an API sharing device memory with another
+  /// process) appears, the process goes on in application replay (one pass a
+  /// launch, no restore), saying so on stderr and in the profile.
+  void toApplicationReplay(const std::string &Cause);
   std::string setup(HwContext &C, CUcontext Ctx);
   std::string setupContext(HwContext &C, CUcontext Ctx);
   /// The context's HwConfig with the tensor types of \p TypeMask (a mask

@@ -206,6 +206,20 @@ std::vector<bool> &transferCallbacks() {
   return Ids;
 }
 
+/// The name of a driver API that shares device memory with another process
+/// (another process may write it while kernel replay restores it), or null.
+const char *memorySharingApi(CUpti_CallbackId Id) {
+  switch (Id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuIpcGetMemHandle: return "cuIpcGetMemHandle";
+  case CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle:
+  case CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2: return "cuIpcOpenMemHandle";
+  case CUPTI_DRIVER_TRACE_CBID_cuMemExportToShareableHandle: return "cuMemExportToShareableHandle";
+  case CUPTI_DRIVER_TRACE_CBID_cuMemImportFromShareableHandle:
+    return "cuMemImportFromShareableHandle";
+  default: return nullptr;
+  }
+}
+
 void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id, const void *Data) {
   Runtime &T = rt();
   if (!T.Active || T.Finished)
@@ -229,6 +243,11 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
         // whose slots a sum left zero, so arrays are zeroed before each
         // counted launch from now on (as after a graph launch).
         T.UnseenLaunches = true;
+        return;
+      }
+      if (const char *Api = memorySharingApi(Id)) {
+        if (CB->callbackSite == CUPTI_API_EXIT)
+          T.Hw.toApplicationReplay(std::string(Api) + " shares device memory with another process");
         return;
       }
       if (Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
@@ -458,6 +477,13 @@ int initialize() {
        {CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice})
+    cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id);
+  // Memory shared with other processes: kernel replay stops (toApplicationReplay).
+  for (CUpti_CallbackId Id : {CUPTI_DRIVER_TRACE_CBID_cuIpcGetMemHandle,
+                              CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle,
+                              CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemExportToShareableHandle,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemImportFromShareableHandle})
     cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id);
   for (CUpti_CallbackId Id :
        {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,

@@ -342,6 +342,16 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
     json J = parseProfileJson(Path, Text);
     if (!J.is_object() || !J.contains("kernels") || !J["kernels"].is_array())
       continue; // loadInputs has already said what is wrong with it
+    // A launcher (torchrun, mpirun's or a forking program's parent) that
+    // used no GPU: a row of zeros would only skew the mean and imbalance.
+    const json &Tr = J.contains("transfers") ? J["transfers"] : json();
+    bool NoTransfers = !Tr.is_object() || ((!Tr.contains("records") || Tr["records"].empty()) &&
+                                           (!Tr.contains("by_kind") || Tr["by_kind"].empty()));
+    if (J["kernels"].empty() && NoTransfers) {
+      V.Notes.push_back("'" + Path + "' launched no kernels and made no copies (a launcher " +
+                        "process): not a row");
+      continue;
+    }
     ProfileFields F(Path);
     ProcessDevices PD = devicesOf(J, F);
     bool First = true;

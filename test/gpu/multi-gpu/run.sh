@@ -6,7 +6,8 @@
 #   hroof run -- torchrun ...                       every rank profiled with counters
 # with NCCL, one process per GPU, when the machine has 2+ GPUs; on one GPU, two
 # processes share it with the gloo backend (no NCCL kernels then). Then
-# hroof report --by rank (table, JSON, HTML) on the profiles, and --rank 0.
+# hroof report --by rank (table, JSON; the HTML is made where the profiles are
+# brought back: the GPU machine has no report-js) on the profiles, and --rank 0.
 # Builds nothing: needs the carried build/bin/hroof and build/lib/libhroof_rt.so
 # and python3 with torch and CUDA. Outputs under $OUT (default ./mg-out): log.txt,
 # summary.txt, <mode>.{stdout,stderr}, profiles/, reports/; $OUT/multi-gpu.tgz
@@ -43,17 +44,21 @@ step() { # step NAME CMD...: runs CMD with the time left, logs rc and wall time
   local s=$(date +%s.%N)
   timeout "$t" "$@" >"$OUT/$name.stdout" 2>"$OUT/$name.stderr"
   local rc=$?
-  log "$name: rc $rc, wall $(echo "$(date +%s.%N) - $s" | bc) s"
+  log "$name: rc $rc, wall $(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f", b-a}') s"
   [ $rc -eq 0 ] || failed=1
   pack
 }
 step plain "${TORCHRUN[@]}" "${APP[@]}"
-step profiled "$HROOF" run --output "$OUT/profiles" -- "${TORCHRUN[@]}" "${APP[@]}"
+# PROFILE_ARGS: hroof run's options; by default one step's launches, each
+# shape's first with counters (the recipe of docs/multi-gpu.md).
+read -r -a PA <<<"${PROFILE_ARGS:---range train/step.2/ --counters-per-shape 1}"
+log "hroof run ${PA[*]}"
+step profiled "$HROOF" run "${PA[@]}" --output "$OUT/profiles" -- "${TORCHRUN[@]}" "${APP[@]}"
 mapfile -t P < <(ls "$OUT"/profiles/hroof-*.json 2>/dev/null)
 log "profiles: ${#P[@]} (${P[*]##*/})"
 if [ ${#P[@]} -gt 0 ]; then
   step report-by-rank "$HROOF" report "${P[@]}" --any-machine --by rank:3 \
-    --rank-json "$OUT/reports/by-rank.json" --html "$OUT/reports/by-rank.html" --json "$OUT/reports/report.json"
+    --rank-json "$OUT/reports/by-rank.json" --json "$OUT/reports/report.json"
   step report-rank0 "$HROOF" report "${P[@]}" --any-machine --rank 0 --by range:3
 fi
 grep -h '^RESULT' "$OUT"/*.stdout >>"$S" 2>/dev/null
