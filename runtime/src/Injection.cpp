@@ -395,6 +395,22 @@ void enableRangesAndTransfers() {
                  ")");
 }
 
+/// Driver APIs that are only watched; a CUPTI that refuses one costs nothing
+/// else. Legacy launches: counter arrays are zeroed from then on. Memory
+/// shared with other processes: kernel replay stops (toApplicationReplay).
+void enableWatchedApis() {
+  Runtime &T = rt();
+  for (CUpti_CallbackId Id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+        CUPTI_DRIVER_TRACE_CBID_cuIpcGetMemHandle, CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle,
+        CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuMemExportToShareableHandle,
+        CUPTI_DRIVER_TRACE_CBID_cuMemImportFromShareableHandle})
+    cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id);
+}
+
 int initialize() {
   Runtime &T = rt();
   std::lock_guard<std::mutex> L(T.InitLock);
@@ -471,20 +487,7 @@ int initialize() {
   for (CUpti_CallbackId Id : Launches)
     if ((R = cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id)) != CUPTI_SUCCESS)
       Fail = "enabling launch callbacks: " + cuptiErr(R);
-  // Only watched (counter arrays zeroed from then on); a CUPTI that refuses
-  // one of these deprecated APIs costs nothing else.
-  for (CUpti_CallbackId Id :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice})
-    cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id);
-  // Memory shared with other processes: kernel replay stops (toApplicationReplay).
-  for (CUpti_CallbackId Id : {CUPTI_DRIVER_TRACE_CBID_cuIpcGetMemHandle,
-                              CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle,
-                              CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2,
-                              CUPTI_DRIVER_TRACE_CBID_cuMemExportToShareableHandle,
-                              CUPTI_DRIVER_TRACE_CBID_cuMemImportFromShareableHandle})
-    cuptiEnableCallback(1, T.Sub, CUPTI_CB_DOMAIN_DRIVER_API, Id);
+  enableWatchedApis();
   for (CUpti_CallbackId Id :
        {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
         CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING, CUPTI_CBID_RESOURCE_MODULE_LOADED})
