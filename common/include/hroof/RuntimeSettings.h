@@ -136,7 +136,10 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "as many launches of that shape as the metric set has one-pass groups"},
       {"HROOF_REPLAY", "replay", SettingKind::String, "kernel",
        "kernel: each profiled launch is replayed once per counter pass (CUPTI "
-       "saves and restores device memory when there are several); application "
+       "saves and restores device memory when there are several; a process that "
+       "launches NCCL or other communication kernels, or shares device memory with "
+       "other processes by CUDA IPC, switches to application replay, since the "
+       "restore would erase what the others write: docs/multi-gpu.md); application "
        "(experimental: on the H100 its counters evaluate, but a PyTorch run cost "
        "more than kernel replay and left many records incomplete, docs/runtime.md): "
        "the metric set is split into groups that need one pass each and group g "
