@@ -1,6 +1,7 @@
 //===- IterationCondition.cpp - branches on a loop's iteration index ------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "IterationCondition.h"
+#include "ShiftLoop.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Dominators.h"
@@ -53,6 +54,49 @@ bool exactEveryIteration(const Value *V, const Loop &L, ScalarEvolution &SE,
          exactEveryIteration(BO->getOperand(1), L, SE, DT, Depth - 1);
 }
 
+/// A compare of a halving loop variable v_k = S0 >> (c*k) (ShiftLoop.h), or
+/// of its next value v_(k+1), with an invariant Y >= 0: v > Y holds while
+/// k + j < N(Y), N the count of rightShiftCount; v <= Y from there on.
+std::optional<JExpr> shiftAtom(const ICmpInst &Cmp, CmpInst::Predicate P, const Loop &L,
+                               ScalarEvolution &SE, ExprBuilder &EB) {
+  auto SL = matchShiftLoop(L);
+  if (!SL || !SL->Right)
+    return std::nullopt;
+  const Value *X = Cmp.getOperand(0), *Y = Cmp.getOperand(1);
+  if (X != SL->Phi && X != SL->Next) {
+    std::swap(X, Y);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  if ((X != SL->Phi && X != SL->Next) || !L.isLoopInvariant(Y))
+    return std::nullopt;
+  bool Below;
+  switch (P) {
+  case CmpInst::ICMP_UGT:
+  case CmpInst::ICMP_SGT:
+    Below = true;
+    break;
+  case CmpInst::ICMP_ULE:
+  case CmpInst::ICMP_SLE:
+    Below = false;
+    break;
+  default:
+    return std::nullopt;
+  }
+  bool Signed = SL->Signed || CmpInst::isSigned(P);
+  if (Signed && !(SE.isKnownNonNegative(SE.getSCEV(SL->Start)) &&
+                  SE.isKnownNonNegative(SE.getSCEV(const_cast<Value *>(Y)))))
+    return std::nullopt;
+  auto S = EB.build(SL->Start), B = EB.build(Y);
+  if (!S || !B)
+    return std::nullopt;
+  unsigned W = SL->Width;
+  JExpr N = rightShiftCount(jExt(Signed, W, std::move(*S)), jExt(Signed, W, std::move(*B)),
+                            SL->Shift);
+  if (X == SL->Next)
+    N = jOp(ExprOp::Sub, std::move(N), 1);
+  return json::Array{Below ? BelowMarker : FromMarker, std::move(N)};
+}
+
 } // namespace
 
 std::optional<JExpr> iterationAtom(const Value *C, bool Polarity, const BasicBlock &Branch,
@@ -73,6 +117,9 @@ std::optional<JExpr> iterationAtom(const Value *C, bool Polarity, const BasicBlo
     P = CmpInst::getSwappedPredicate(P);
     AR = affineIn(X, L, SE);
   }
+  if (!AR)
+    return shiftAtom(*Cmp, Polarity ? Cmp->getPredicate() : Cmp->getInversePredicate(), L, SE,
+                     EB);
   // Signed compares of a recurrence that does not wrap: the compare is then
   // one of the exact integers a + s*k.
   if (!AR || !CmpInst::isSigned(P))

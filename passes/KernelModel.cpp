@@ -3,6 +3,7 @@
 #include "KernelModel.h"
 #include "InductionLoop.h"
 #include "IterationCondition.h"
+#include "ShiftLoop.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -239,7 +240,34 @@ private:
       if (auto E = EB.build(BTC))
         return jOp(ExprOp::Add, jExt(false, BTC->getType()->getIntegerBitWidth(), std::move(*E)),
                    1);
-    return inductionTripCount(L);
+    if (auto T = inductionTripCount(L))
+      return T;
+    return shiftTripCount(L);
+  }
+
+  /// Header executions of a loop that halves or doubles its variable
+  /// (ShiftLoop.h): 1 + the tests that pass.
+  std::optional<JExpr> shiftTripCount(Loop *L) {
+    auto SL = matchShiftLoop(*L);
+    if (!SL)
+      return std::nullopt;
+    const SCEV *Start = SE.getSCEV(SL->Start), *Bound = SE.getSCEV(SL->Bound);
+    if (SL->Right && SL->Signed && !(SE.isKnownNonNegative(Start) && SE.isKnownNonNegative(Bound)))
+      return std::nullopt; // a negative value would shift towards -1, never 0
+    if (!SL->Right && !SE.isKnownPositive(Start))
+      return std::nullopt; // 0 << c stays 0: no count
+    auto S = EB.build(SL->Start), B = EB.build(SL->Bound);
+    if (!S || !B)
+      return std::nullopt;
+    JExpr SX = jExt(SL->Signed, SL->Width, std::move(*S));
+    JExpr BX = jExt(SL->Signed, SL->Width, std::move(*B));
+    if (SL->BoundPlusOne) // X >= B is X > B - 1; X <= B is X < B + 1
+      BX = jOp(SL->Right ? ExprOp::Sub : ExprOp::Add, std::move(BX), 1);
+    JExpr Passing = SL->Right ? rightShiftCount(std::move(SX), std::move(BX), SL->Shift)
+                              : leftShiftCount(std::move(SX), std::move(BX), SL->Shift);
+    if (SL->PostInc) // the test reads the next value: one fewer passes
+      Passing = jOp(ExprOp::Max, 0, jOp(ExprOp::Sub, std::move(Passing), 1));
+    return jOp(ExprOp::Add, 1, std::move(Passing));
   }
 
   /// Header executions of a rotated loop with a linear induction variable.

@@ -232,6 +232,8 @@ int64_t Expr::eval(const EvalEnv &Env) const {
     return sextBits(A, Width);
   if (Op == ExprOp::ZExt)
     return zextBits(A, Width);
+  if (Op == ExprOp::BitLen) // bits of a positive value: floor(log2(A)) + 1; 0 for A <= 0
+    return A <= 0 ? 0 : 64 - __builtin_clzll(uint64_t(A));
   if (Op == ExprOp::Select)
     return A != 0 ? Ops[1]->eval(Env) : Ops[2]->eval(Env);
   int64_t B = Ops[1]->eval(Env);

@@ -18,6 +18,8 @@
 //   ["select", C, A, B]
 //   ["sext"|"zext", W, A]               extend from W bits
 //   ["max"|"min", A, B], ["ceildiv", A, B]   exact integer math (int64)
+//   ["bitlen", A]                       floor(log2(A)) + 1 for A > 0, else 0 (the trip
+//                                       counts of loops that shift their variable)
 // Values are int64 holding the low bits of the IR value; operations that
 // depend on the width (compares, division, extension) name it, so evaluation
 // is exact modulo 2^W like the IR itself.

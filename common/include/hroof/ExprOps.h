@@ -44,7 +44,8 @@ enum class ExprOp : uint8_t {
   ZExt,
   Max,
   Min,
-  CeilDiv
+  CeilDiv,
+  BitLen
 };
 
 enum class CmpPred : uint8_t { EQ, NE, SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE };
@@ -71,6 +72,7 @@ inline constexpr ExprOpInfo ExprOpTable[] = {
     {"select", ExprOp::Select, 3, false}, {"sext", ExprOp::SExt, 1, true},
     {"zext", ExprOp::ZExt, 1, true},      {"max", ExprOp::Max, 2, false},
     {"min", ExprOp::Min, 2, false},       {"ceildiv", ExprOp::CeilDiv, 2, false},
+    {"bitlen", ExprOp::BitLen, 1, false},
 };
 
 /// The table row of \p Op, or nullptr for Const, Arg, SReg and ICmp.
