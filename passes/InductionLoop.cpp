@@ -8,9 +8,9 @@ using namespace llvm;
 
 namespace hroof {
 
-std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
-  BasicBlock *Latch = L.getLoopLatch(), *Pred = L.getLoopPredecessor();
-  if (!Latch || !Pred || L.getExitingBlock() != Latch)
+std::optional<LatchTest> matchLatchTest(const Loop &L) {
+  BasicBlock *Latch = L.getLoopLatch();
+  if (!Latch || !L.getLoopPredecessor() || L.getExitingBlock() != Latch)
     return std::nullopt;
   auto *BI = dyn_cast<BranchInst>(Latch->getTerminator());
   if (!BI || !BI->isConditional())
@@ -18,16 +18,28 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
   auto *Cmp = dyn_cast<ICmpInst>(BI->getCondition());
   if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
     return std::nullopt;
-  InductionLoop R;
-  R.Pred = L.contains(BI->getSuccessor(0)) ? Cmp->getPredicate() : Cmp->getInversePredicate();
-  Value *X = Cmp->getOperand(0);
-  R.Bound = Cmp->getOperand(1);
-  if (!L.isLoopInvariant(R.Bound)) {
-    std::swap(X, R.Bound);
-    R.Pred = CmpInst::getSwappedPredicate(R.Pred);
+  LatchTest T;
+  T.Pred = L.contains(BI->getSuccessor(0)) ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  T.X = Cmp->getOperand(0);
+  T.Bound = Cmp->getOperand(1);
+  if (!L.isLoopInvariant(T.Bound)) {
+    std::swap(T.X, T.Bound);
+    T.Pred = CmpInst::getSwappedPredicate(T.Pred);
   }
-  if (!L.isLoopInvariant(R.Bound))
+  if (!L.isLoopInvariant(T.Bound))
     return std::nullopt;
+  return T;
+}
+
+std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
+  auto T = matchLatchTest(L);
+  if (!T)
+    return std::nullopt;
+  BasicBlock *Latch = L.getLoopLatch(), *Pred = L.getLoopPredecessor();
+  InductionLoop R;
+  R.Pred = T->Pred;
+  R.Bound = T->Bound;
+  Value *X = T->X;
   PHINode *Phi = dyn_cast<PHINode>(X);
   if (!Phi || Phi->getParent() != L.getHeader()) {
     Phi = nullptr;

@@ -31,6 +31,15 @@ struct InductionLoop {
 
 std::optional<InductionLoop> matchInductionLoop(const llvm::Loop &L);
 
+/// The exit test of a rotated loop whose single latch is its only exiting
+/// block: the loop continues while X Pred Bound, with Bound loop-invariant
+/// (the compare's operands swapped to put it second). Shared with ShiftLoop.
+struct LatchTest {
+  llvm::Value *X = nullptr, *Bound = nullptr;
+  llvm::CmpInst::Predicate Pred;
+};
+std::optional<LatchTest> matchLatchTest(const llvm::Loop &L);
+
 } // namespace hroof
 
 #endif

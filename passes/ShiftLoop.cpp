@@ -1,6 +1,7 @@
 //===- ShiftLoop.cpp - loops that halve or double their variable -----------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ShiftLoop.h"
+#include "InductionLoop.h"
 
 #include "llvm/IR/Constants.h"
 
@@ -47,24 +48,12 @@ bool isShiftOf(const Value *V, const PHINode *Phi, bool &Right, unsigned &Shift)
 }
 
 std::optional<ShiftLoop> matchShiftLoop(const Loop &L) {
+  auto T = matchLatchTest(L);
+  if (!T)
+    return std::nullopt;
   BasicBlock *Latch = L.getLoopLatch(), *Pre = L.getLoopPredecessor();
-  if (!Latch || !Pre || L.getExitingBlock() != Latch)
-    return std::nullopt;
-  auto *BI = dyn_cast<BranchInst>(Latch->getTerminator());
-  if (!BI || !BI->isConditional())
-    return std::nullopt;
-  auto *Cmp = dyn_cast<ICmpInst>(BI->getCondition());
-  if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
-    return std::nullopt;
-  CmpInst::Predicate P =
-      L.contains(BI->getSuccessor(0)) ? Cmp->getPredicate() : Cmp->getInversePredicate();
-  Value *X = Cmp->getOperand(0), *B = Cmp->getOperand(1);
-  if (!L.isLoopInvariant(B)) {
-    std::swap(X, B);
-    P = CmpInst::getSwappedPredicate(P);
-  }
-  if (!L.isLoopInvariant(B))
-    return std::nullopt;
+  CmpInst::Predicate P = T->Pred;
+  Value *X = T->X, *B = T->Bound;
   ShiftLoop R;
   for (PHINode &Phi : L.getHeader()->phis()) {
     if (!Phi.getType()->isIntegerTy() || Phi.getNumIncomingValues() != 2)
