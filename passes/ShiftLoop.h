@@ -9,8 +9,8 @@
 // iteration k the variable is v_k = S0 >> (c*k) (or S0 << (c*k)), so
 //   #{m >= 0 : S0 >> (c*m) > B} = ceildiv(bitlen(S0 / (B + 1)), c)   (B >= 0)
 //   #{m >= 0 : S0 << (c*m) < B} = ceildiv(bitlen(ceildiv(B, S0) - 1), c)
-// (bitlen(x) = floor(log2 x) + 1, 0 for x <= 0; the left shift assumes S0 > 0
-// and no wrap, as for every counted induction variable). The same count
+// (bitlen(x) = floor(log2 x) + 1, 0 for x <= 0; the left shift needs S0 > 0,
+// and a bound whose range keeps the shifted values from wrapping). The same count
 // gives the iterations where a branch `tid < s` holds (IterationCondition).
 //
 // KernelModel turns the trip count into an expression; Instrument does not
@@ -36,9 +36,10 @@ struct ShiftLoop {
   bool Right = true;    ///< >> (halving) or << (doubling)
   bool Signed = false;  ///< ashr/sdiv/signed compares: values read signed
   bool PostInc = false; ///< the latch tests Next (else the variable itself)
-  /// The latch continues while X > Bound (Right) or X < Bound (left), with
-  /// Bound already adjusted for >=, <= and != 0.
-  bool BoundPlusOne = false; ///< continue while X >= Bound (right) / X <= Bound (left)
+  /// The latch continues while X > Bound (right; != 0 is > 0) or X < Bound
+  /// (left); with BoundPlusOne, X >= Bound (right) or X <= Bound (left), which
+  /// the trip count adjusts by one.
+  bool BoundPlusOne = false;
   unsigned Width = 32;
 };
 

@@ -246,7 +246,9 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
         return;
       }
       if (const char *Api = memorySharingApi(Id)) {
-        if (CB->callbackSite == CUPTI_API_EXIT)
+        bool Ok = !CB->functionReturnValue ||
+                  *static_cast<const CUresult *>(CB->functionReturnValue) == CUDA_SUCCESS;
+        if (CB->callbackSite == CUPTI_API_EXIT && Ok)
           T.Hw.toApplicationReplay(std::string(Api) + " shares device memory with another process");
         return;
       }

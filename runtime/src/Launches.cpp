@@ -89,7 +89,8 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
     if (T.Hw.Enabled && T.P)
       T.P->note("hardware counters: not collected for " + C.Library +
                 " communication kernels (replaying a kernel that waits on other GPUs can "
-                "hang); their time comes from activity records");    // Filtered out or not, it runs (and writes into other GPUs' memory).
+                "hang); their time comes from activity records");
+    // Filtered out or not, it runs (and writes into other GPUs' memory).
     T.Hw.toApplicationReplay(C.Library + " communication kernels run in this process");
   }
   if (F->Selected && Name && cuFuncGetModule(&F->Module, Real) == CUDA_SUCCESS) {

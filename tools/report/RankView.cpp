@@ -344,9 +344,13 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
       continue; // loadInputs has already said what is wrong with it
     // A launcher (torchrun, mpirun's or a forking program's parent) that
     // used no GPU: a row of zeros would only skew the mean and imbalance.
-    const json &Tr = J.contains("transfers") ? J["transfers"] : json();
-    bool NoTransfers = !Tr.is_object() || ((!Tr.contains("records") || Tr["records"].empty()) &&
-                                           (!Tr.contains("by_kind") || Tr["by_kind"].empty()));
+    auto TrIt = J.find("transfers");
+    auto EmptyOrAbsent = [&](const char *Key) {
+      auto It = TrIt->find(Key);
+      return It == TrIt->end() || It->empty();
+    };
+    bool NoTransfers = TrIt == J.end() || !TrIt->is_object() ||
+                       (EmptyOrAbsent("records") && EmptyOrAbsent("by_kind"));
     if (J["kernels"].empty() && NoTransfers) {
       V.Notes.push_back("'" + Path + "' launched no kernels and made no copies (a launcher " +
                         "process): not a row");
