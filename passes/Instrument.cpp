@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Instrument.h"
 #include "Counting.h"
+#include "Flush.h"
 #include "InductionLoop.h"
 #include "KernelModel.h"
 #include "WarpInstrument.h"
@@ -38,12 +39,6 @@ static cl::opt<std::string>
          cl::desc("hroof: 'dynamic' (default) instruments kernels and embeds the "
                   "static model; 'static' embeds only the static model"),
          cl::init("dynamic"));
-static cl::opt<unsigned>
-    CounterSlots("hroof-counter-slots",
-                 cl::desc("hroof: copies of each kernel's counter array; each warp adds to "
-                          "the copy (8*smid + warpid%8) mod slots, which spreads the "
-                          "atomics over addresses (power of two)"),
-                 cl::init(1024));
 static cl::opt<bool>
     HoistLoops("hroof-hoist-loops",
                cl::desc("hroof: count once per loop entry (trip count x counts) where "
@@ -57,8 +52,6 @@ bool dynamicModeEnabled() { return Mode != "static"; }
 std::string counterArrayName(StringRef Mangled) { return (CounterArrayPrefix + Mangled).str(); }
 
 namespace {
-
-using CounterSet = std::set<int>;
 
 bool isKernel(const Function &F) { return F.getCallingConv() == CallingConv::PTX_Kernel; }
 
@@ -86,12 +79,6 @@ CountVector staticCounts(BasicBlock &BB) {
   return C.Counts;
 }
 
-/// A per-thread value at an exit and the count vector it multiplies.
-struct FinalValue {
-  WeakTrackingVH Value; ///< promotion replaces the loads by SSA values
-  CountVector Vec;
-  uint64_t Bound = ~uint64_t(0); ///< largest per-thread value, if known
-};
 
 class ModuleInstrumenter {
 public:
@@ -517,9 +504,9 @@ private:
     PromoteMemToReg(P.Promote, DT);
     if (!isKernel(F))
       return;
-    GlobalVariable *Counters = counterArray(F);
+    KernelFlush Flush(F, Mine);
     for (auto &[R, Final] : Exits)
-      flush(R, Final, Mine, Counters);
+      Flush.emit(R, Final);
   }
 
   /// The warp-level counts need registers: without launch bounds, ptxas may
@@ -536,132 +523,6 @@ private:
     F.addFnAttr("nvvm.maxnreg", "64");
   }
 
-  GlobalVariable *counterArray(Function &F) {
-    std::string Name = counterArrayName(F.getName());
-    if (auto *G = M.getNamedGlobal(Name))
-      return G;
-    auto *Ty = ArrayType::get(BufTy, slots());
-    auto *G = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage,
-                                 ConstantAggregateZero::get(Ty), Name, nullptr,
-                                 GlobalValue::NotThreadLocal, 1);
-    G->setAlignment(Align(8));
-    appendToUsed(M, {G});
-    return G;
-  }
-
-  /// Warp-sums each final count with redux.sync and lets the lowest active
-  /// lane add it to the kernel's counter array: one atomic per warp per counter.
-  void flush(ReturnInst *R, std::vector<FinalValue> Final, const CounterSet &Used,
-             GlobalVariable *Counters) {
-    if (Final.empty())
-      return;
-    IRBuilder<> B(R);
-    // Warp-sum whichever is fewer: the points, or the per-counter totals.
-    if (Final.size() > Used.size()) {
-      std::vector<FinalValue> PerCounter;
-      for (int K : Used) {
-        Value *T = ConstantInt::get(I64, 0);
-        unsigned __int128 Bd = 0;
-        for (FinalValue &FV : Final)
-          if (FV.Vec[K]) {
-            T = B.CreateAdd(T, B.CreateMul(FV.Value, ConstantInt::get(I64, FV.Vec[K])));
-            Bd += (unsigned __int128)FV.Bound * FV.Vec[K];
-          }
-        CountVector U{};
-        U[K] = 1;
-        PerCounter.push_back({T, U, Bd > ~uint64_t(0) ? ~uint64_t(0) : uint64_t(Bd)});
-      }
-      Final = std::move(PerCounter);
-    }
-    Value *Mask = B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_activemask));
-    Value *Lane =
-        B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_laneid));
-    Value *Leader = B.CreateIntrinsic(Intrinsic::cttz, {I32}, {Mask, B.getTrue()});
-    // Atomics of all warps to one address serialize in L2: warps add to one
-    // of many copies of the array, by SM and warp slot; the runtime sums them.
-    Value *SM =
-        B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_smid));
-    Value *Warp =
-        B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_read_ptx_sreg_warpid));
-    Value *Slot = B.CreateAnd(B.CreateAdd(B.CreateShl(SM, 3), B.CreateAnd(Warp, 7)),
-                              ConstantInt::get(I32, slots() - 1));
-    // Warp sums. Fast path: every lane's counts are below 2^27, so one
-    // redux.sync (u32) per counter cannot overflow (32 lanes). Otherwise
-    // each count is summed in chunks of 27, 27 and 10 bits.
-    auto Redux = [&](IRBuilder<> &IB, Value *V32) {
-      return IB.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_redux_sync_add),
-                           {V32, Mask});
-    };
-    // Values provably below 2^27 in every lane (straight-line code) need no
-    // overflow check: one redux each.
-    bool ProvablySmall = std::all_of(Final.begin(), Final.end(), [](const FinalValue &FV) {
-      return FV.Bound < (uint64_t(1) << 27);
-    });
-    std::vector<Value *> Sums;
-    if (ProvablySmall) {
-      for (FinalValue &FV : Final)
-        Sums.push_back(B.CreateZExt(Redux(B, B.CreateTrunc(FV.Value, I32)), I64));
-      leaderAdds(B, R, Lane, Leader, Final, Sums, Used, Counters, Slot);
-      return;
-    }
-    Value *High = ConstantInt::get(I64, 0);
-    for (FinalValue &FV : Final)
-      High = B.CreateOr(High, B.CreateLShr(FV.Value, 27));
-    Value *AllSmall =
-        B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::nvvm_vote_all_sync),
-                     {Mask, B.CreateICmpEQ(High, ConstantInt::get(I64, 0))});
-    Instruction *FastT = nullptr, *SlowT = nullptr;
-    SplitBlockAndInsertIfThenElse(AllSmall, R, &FastT, &SlowT);
-    IRBuilder<> FB(FastT), SB(SlowT);
-    B.SetInsertPoint(R);
-    for (FinalValue &FV : Final) {
-      Value *V = FV.Value;
-      Value *Fast = FB.CreateZExt(Redux(FB, FB.CreateTrunc(V, I32)), I64);
-      Value *Slow = ConstantInt::get(I64, 0);
-      for (unsigned Shift : {0u, 27u, 54u}) {
-        Value *Chunk = SB.CreateTrunc(
-            SB.CreateAnd(SB.CreateLShr(V, Shift), ConstantInt::get(I64, (1ull << 27) - 1)), I32);
-        Slow = SB.CreateAdd(Slow, SB.CreateShl(SB.CreateZExt(Redux(SB, Chunk), I64), Shift));
-      }
-      PHINode *Total = B.CreatePHI(I64, 2);
-      Total->addIncoming(Fast, FastT->getParent());
-      Total->addIncoming(Slow, SlowT->getParent());
-      Sums.push_back(Total);
-    }
-    leaderAdds(B, R, Lane, Leader, Final, Sums, Used, Counters, Slot);
-  }
-
-  /// The lowest active lane turns the warp's sums into counter totals and adds
-  /// each to the warp's slot of the counter array.
-  void leaderAdds(IRBuilder<> &B, ReturnInst *R, Value *Lane, Value *Leader,
-                  const std::vector<FinalValue> &Final, const std::vector<Value *> &Sums,
-                  const CounterSet &Used, GlobalVariable *Counters, Value *Slot) {
-    B.SetInsertPoint(R);
-    Instruction *Then = SplitBlockAndInsertIfThen(B.CreateICmpEQ(Lane, Leader), R, false);
-    IRBuilder<> TB(Then);
-    // The leader turns the warp's point sums into counter totals.
-    for (int K : Used) {
-      Value *Total = ConstantInt::get(I64, 0);
-      for (size_t I = 0; I < Final.size(); ++I)
-        if (uint64_t C = Final[I].Vec[K])
-          Total = TB.CreateAdd(Total,
-                               C == 1 ? Sums[I] : TB.CreateMul(Sums[I], ConstantInt::get(I64, C)));
-      // Only a nonzero total: warps that counted nothing (idle lanes of a
-      // small problem, early exits) add no atomic traffic.
-      Instruction *Add =
-          SplitBlockAndInsertIfThen(TB.CreateICmpNE(Total, TB.getInt64(0)), Then, false);
-      IRBuilder<> AB(Add);
-      Value *P = AB.CreateInBoundsGEP(Counters->getValueType(), Counters,
-                                      {AB.getInt32(0), Slot, AB.getInt32(K)});
-      AB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8), AtomicOrdering::Monotonic);
-      TB.SetInsertPoint(Then);
-    }
-  }
-
-  static unsigned slots() {
-    unsigned S = std::max(1u, unsigned(CounterSlots));
-    return (S & (S - 1)) ? 1u << (32 - __builtin_clz(S)) : S; // power of two
-  }
 
   Module &M;
   LLVMContext &Ctx;

@@ -13,7 +13,7 @@
 //  - device functions that are only called directly get one extra parameter,
 //    a local buffer in which they return their counts to the caller;
 //  - at every kernel exit each warp sums each counter with redux.sync (sm_80+)
-//    and one lane adds it to __hroof_counters_<kernel> with one atomic.
+//    and one lane adds it to __hroof_counters_<kernel> with one atomic (Flush.h).
 // The module's static model is embedded as the string __hroof_model (always,
 // also with -hroof-mode=static), so nothing travels beside the binary.
 //

@@ -3,7 +3,8 @@
 """Compile a corpus of CUDA sources with and without the hroof plugin.
 
 Usage (from anywhere; fetches nothing, the corpus is yours):
-  scripts/corpus.sh DIR [--runs N] [--jobs J] [--asan] [--limit K] [-I INC] [--out FILE.md]
+  scripts/corpus.sh DIR [--runs N] [--jobs J] [--asan] [--limit K] [--modes static,instr,warp]
+                     [-I INC] [--out FILE.md]
 
 For every .cu file under DIR (device side only, sm_90, -O2, through ptxas):
   plain     clang++ without the plugin (a file that fails here is skipped: the
@@ -49,6 +50,8 @@ def parse_args():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel files")
     ap.add_argument("--asan", action="store_true", help="use build/lib/hroof-asan.so")
     ap.add_argument("--limit", type=int, default=0, help="only the first K files (sorted)")
+    ap.add_argument("--modes", default="static,instr,warp",
+                    help="plugin modes, comma-separated (static,instr,warp: all three)")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per compile (300)")
     ap.add_argument("--build", default=os.environ.get("HROOF_BUILD", os.path.join(ROOT, "build")))
     ap.add_argument("--clang", default=os.environ.get("HROOF_CLANG", "clang++-22"))
@@ -61,6 +64,10 @@ def parse_args():
         ap.error(f"'{a.dir}' is not a directory")
     if a.runs < 1 or a.jobs < 1:
         ap.error("--runs and --jobs take a whole number >= 1")
+    a.modes = [m.strip() for m in a.modes.split(",") if m.strip()]
+    bad = [m for m in a.modes if m not in ("static", "instr", "warp")]
+    if bad or not a.modes:
+        ap.error(f"--modes takes static, instr and/or warp, not {', '.join(bad) or 'nothing'}")
     return a
 
 
@@ -114,8 +121,8 @@ def first_line(err, *keys):
     return err.strip().splitlines()[-1][:200] if err.strip() else ""
 
 
-def compile_file(cc, path, runs):
-    """One file: plain once, then `runs` static and `runs` instrumenting compiles."""
+def compile_file(cc, path, runs, modes=("static", "instr", "warp")):
+    """One file: plain once, then `runs` compiles in each plugin mode of `modes`."""
     row = {"file": path, "plain_ok": False, "crash": "", "plugin_error": "", "ptxas": "",
            "nondeterministic": False, "ratio": None, "kernels": []}
     rc, err, t_plain = cc.run(path, [])
@@ -126,7 +133,7 @@ def compile_file(cc, path, runs):
     digests, model, times = set(), None, []
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "model.json")
-        for mode in ("static", "instr", "warp"):
+        for mode in modes:
             for _ in range(runs):
                 extra = ["-fpass-plugin=" + cc.plugin]
                 if mode == "static":
@@ -193,7 +200,8 @@ def table(rows, a, seconds):
     ratios = [r["ratio"] for r in compiled if r["ratio"]]
     bad = lambda key: [r for r in compiled if r[key]]
     lines = [
-        f"corpus: {a.dir} ({len(rows)} .cu files), {a.runs} run(s) per mode, "
+        f"corpus: {a.dir} ({len(rows)} .cu files), {a.runs} run(s) per mode "
+        f"({', '.join(a.modes)}), "
         f"plugin {'hroof-asan.so' if a.asan else 'hroof.so'}, {seconds:.0f} s",
         "",
         "| files | plain ok | plugin ok | crashes | plugin-introduced errors | ptxas failures "
@@ -233,7 +241,7 @@ def main():
     cc = Compiler(a)
     t0, rows = time.monotonic(), []
     with cf.ThreadPoolExecutor(a.jobs) as pool:
-        futs = {pool.submit(compile_file, cc, f, a.runs): f for f in files}
+        futs = {pool.submit(compile_file, cc, f, a.runs, a.modes): f for f in files}
         for i, fut in enumerate(cf.as_completed(futs), 1):
             r = fut.result()
             rows.append(r)

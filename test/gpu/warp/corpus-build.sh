@@ -16,7 +16,8 @@
 # CUDA with cuda-samples' Common/ headers (SRC/../Common); the binary is then
 # named after the last path component.
 # Fetches nothing: SRC is a checkout you made.
-# VARIANTS (default "plain inst warp"): which binaries to build; one already built
+# VARIANTS (default "plain inst warp"; also inst-base: BASE_PLUGIN's build, for
+# a before/after in one GPU run): which binaries to build; one already built
 # is kept when KEEP=1 (after a plugin change: KEEP=1 VARIANTS=inst rebuilds
 # nothing else). JOBS (default 2): programs built at once.
 # Usage: bash test/gpu/warp/corpus-build.sh SRC [LIST]
@@ -58,6 +59,9 @@ build_one() {
       plain) extra=() ;;
       inst) extra=(-fpass-plugin="$PLUGIN") ;;
       warp) extra=(-fpass-plugin="$PLUGIN" -mllvm -hroof-warp-counts) ;;
+      # before/after in one GPU run: BASE_PLUGIN is the plugin of an earlier commit
+      inst-base) extra=(-fpass-plugin="${BASE_PLUGIN:?inst-base needs BASE_PLUGIN}") ;;
+      inst-clock) extra=(-fpass-plugin="$PLUGIN" -mllvm -hroof-flush-slot=clock) ;;
       *) echo "FAILED $name (unknown variant $v)"; return ;;
     esac
     if ! timeout 900 "$CLANG" -x cuda "${FLAGS[@]}" -I"$dir" "${inc[@]}" "${extra[@]}" \
@@ -76,7 +80,7 @@ while read -r name args; do
   grep -q "^$bin\( \|$\)" "$OUTD/programs.txt" || echo "$bin${args:+ $args}" >>"$OUTD/programs.txt"
 done <"$LIST"
 export -f build_one
-export SRC OUTD CLANG PLUGIN VARIANTS KEEP CUDA
+export SRC OUTD CLANG PLUGIN VARIANTS KEEP CUDA BASE_PLUGIN
 export FLAGS_S="${FLAGS[*]}" LINK_S="${LINK[*]}"
 results=$(for n in "${names[@]}"; do echo "$n"; done |
   xargs -P "$JOBS" -I{} bash -c 'FLAGS=($FLAGS_S); LINK=($LINK_S); build_one "$1"' _ {})

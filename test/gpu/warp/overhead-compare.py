@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Instrumentation overhead from the output of test/gpu/warp/overhead-run.sh:
 per kernel, the median CUPTI duration of its launches in the plain binary,
-the instrumented one (thread-level counts, the default) and the one built
-with the opt-in warp-level counts (-mllvm -hroof-warp-counts), over every
-round, and the ratios to plain.
+the instrumented one (thread-level counts, the default), the one built
+with the opt-in warp-level counts (-mllvm -hroof-warp-counts) and any other
+variant found (NAME.inst-X.ROUND.json: corpus-build.sh's timing experiments),
+over every round, and the ratios to plain.
 
     python3 test/gpu/warp/overhead-compare.py DIR [--min-ns N] [--json FILE]
 
-A kernel is compared only where all three binaries recorded the same number
+A kernel is compared only where all the binaries recorded the same number
 of launches of it (the same work); kernels whose plain median is under
 --min-ns (default 0) are listed but left out of the geomean and worst (a few
 nanoseconds of noise on a 2 us kernel is a large ratio). Prints a markdown
@@ -23,7 +24,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-VARIANTS = ("plain", "inst", "warp")
+LABELS = {"inst": "instrumented (default)", "warp": "instrumented with warp-level counts"}
 
 
 def read_profile(path):
@@ -48,7 +49,8 @@ def collect(directory):
     runs = defaultdict(lambda: defaultdict(list))
     names = {}
     for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
-        m = re.match(r"(.+)\.(plain|inst|warp)\.(\d+)\.json$", os.path.basename(path))
+        m = re.match(r"(.+?)\.(plain|inst|warp|inst-[a-z0-9]+)\.(\d+)\.json$",
+                     os.path.basename(path))
         if not m:
             continue
         prog, variant, _ = m.groups()
@@ -76,6 +78,12 @@ def main():
     if not runs:
         print(f"overhead-compare: no NAME.VARIANT.ROUND.json profiles in {a.dir}", file=sys.stderr)
         return 2
+    seen = {x for v in runs.values() for x in v}
+    if "plain" not in seen:
+        print(f"overhead-compare: no plain profiles in {a.dir}", file=sys.stderr)
+        return 2
+    others = sorted(seen - {"plain"}, key=lambda x: (x != "inst", x != "warp", x))
+    VARIANTS = ["plain"] + others
     rows, skipped = [], []
     for key in sorted(runs):
         v = runs[key]
@@ -84,21 +92,23 @@ def main():
             skipped.append((key, {x: sorted(c) for x, c in counts.items()}))
             continue
         med = {x: statistics.median([d for r in v[x] for d in r]) for x in VARIANTS}
-        rows.append({"program": key[0], "kernel": names[key], "launches": next(iter(counts["plain"])),
-                     "rounds": len(v["plain"]), "plain_ns": med["plain"],
-                     "inst_ns": med["inst"], "warp_ns": med["warp"],
-                     "inst": med["inst"] / med["plain"], "warp": med["warp"] / med["plain"],
-                     "counted": med["plain"] >= a.min_ns})
-    print("| program | kernel | launches x rounds | plain median (us) | inst | ratio | inst + warp counts | ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+        row = {"program": key[0], "kernel": names[key], "launches": next(iter(counts["plain"])),
+               "rounds": len(v["plain"]), "plain_ns": med["plain"], "counted": med["plain"] >= a.min_ns}
+        for x in others:
+            row[x + "_ns"] = med[x]
+            row[x] = med[x] / med["plain"]
+        rows.append(row)
+    print("| program | kernel | launches x rounds | plain median (us) | "
+          + " | ".join(f"{x} | ratio" for x in others) + " |")
+    print("|---|---|---|---|" + "---|---|" * len(others))
     for r in rows:
         mark = "" if r["counted"] else " (short)"
         print(f"| {r['program']} | {short(r['kernel'])}{mark} | {r['launches']} x {r['rounds']} | "
-              f"{r['plain_ns'] / 1e3:.2f} | {r['inst_ns'] / 1e3:.2f} | {r['inst']:.3f} | "
-              f"{r['warp_ns'] / 1e3:.2f} | {r['warp']:.3f} |")
+              f"{r['plain_ns'] / 1e3:.2f} | "
+              + " | ".join(f"{r[x + '_ns'] / 1e3:.2f} | {r[x]:.3f}" for x in others) + " |")
     counted = [r for r in rows if r["counted"]]
     summary = {"kernels": len(counted), "listed": len(rows), "skipped": len(skipped)}
-    for x in ("inst", "warp"):
+    for x in others:
         if counted:
             summary[x + "_geomean"] = math.exp(sum(math.log(r[x]) for r in counted) / len(counted))
             worst = max(counted, key=lambda r: r[x])
@@ -106,8 +116,9 @@ def main():
             summary[x + "_worst_kernel"] = f"{worst['program']}: {short(worst['kernel'], 80)}"
     print()
     print(f"{summary['kernels']} kernels counted ({len(rows) - len(counted)} under {a.min_ns:.0f} ns "
-          f"listed only; {len(skipped)} without the same launches in all three binaries)")
-    for x, label in (("inst", "instrumented (default)"), ("warp", "instrumented with warp-level counts")):
+          f"listed only; {len(skipped)} without the same launches in every binary)")
+    for x in others:
+        label = LABELS.get(x, x)
         if counted:
             print(f"{label}: geomean {summary[x + '_geomean']:.3f}x, worst {summary[x + '_worst']:.3f}x "
                   f"({summary[x + '_worst_kernel']})")

@@ -6,7 +6,7 @@
 # and .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh).
 # For each program of .carry/warpcorpus/programs.txt (or ONLY="a b"), REPS
 # rounds of: NAME.plain, NAME.inst (thread-level counts, the default), NAME.warp (with the
-# opt-in warp-level counts), each under
+# opt-in warp-level counts) or the VARIANTS named, each under
 #   hroof run --counters none --static-eval 0 --launch-limit LAUNCHES
 # whose launch records carry CUPTI's kernel durations (the same tracing for
 # all three, so only the kernel code differs); the order of the three rotates
@@ -18,6 +18,9 @@
 set -uo pipefail
 . "$(dirname "$0")/corpus-lib.sh" overhead
 LAUNCHES=${LAUNCHES:-200}
+# The binaries timed, in the order of round 1 (rotated by one each round):
+# corpus-build.sh's variants, e.g. VARIANTS="plain inst inst-noatomic".
+read -r -a VARS <<<"${VARIANTS:-plain inst warp}"
 REPS=${REPS:-2}
 BUDGET_S=${BUDGET_S:-300}
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
@@ -30,8 +33,9 @@ for ((round = 1; round <= REPS; ++round)); do
     [[ -z $name || $name == \#* ]] && continue
     [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]] && continue
     if ((SECONDS - START > BUDGET_S)); then echo "budget: stopped before $name round $round" >>"$O/status.txt"; break 2; fi
-    [ -x "$C/bin/$name.warp" ] || { echo "$name: not built" >>"$O/status.txt"; continue; }
-    case $((round % 3)) in 1) order="plain inst warp" ;; 2) order="inst warp plain" ;; *) order="warp plain inst" ;; esac
+    missing=""; for v in "${VARS[@]}"; do [ -x "$C/bin/$name.$v" ] || missing+=" $v"; done
+    [ -z "$missing" ] || { echo "$name: not built:$missing" >>"$O/status.txt"; continue; }
+    order=""; for ((k = 0; k < ${#VARS[@]}; ++k)); do order+=" ${VARS[(k + round - 1) % ${#VARS[@]}]}"; done
     line="$name round $round:"
     for v in $order; do
       cd "$WORK"

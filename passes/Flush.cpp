@@ -1,0 +1,246 @@
+//===- Flush.cpp - dynamic counting: a kernel's exit flush -----------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// What the flush does and why: Flush.h and docs/instrumentation.md ("Flush").
+#include "Flush.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+static cl::opt<unsigned>
+    CounterSlots("hroof-counter-slots",
+                 cl::desc("hroof: copies of each kernel's counter array; a warp adds to "
+                          "the copy the SM clock's low bits name, which spreads the "
+                          "atomics over addresses (power of two)"),
+                 cl::init(1024));
+static cl::opt<std::string> SlotSource(
+    "hroof-flush-slot", cl::Hidden,
+    cl::desc("hroof: how a warp picks its slot: 'smid' (8*smid + warpid%8, the default) or "
+             "'clock' (the SM clock's low bits; a timing experiment, "
+             "docs/validation/flush-2026-11-26.md)"),
+    cl::init("smid"));
+namespace hroof {
+
+unsigned counterSlots() {
+  unsigned S = std::max(1u, unsigned(CounterSlots));
+  return (S & (S - 1)) ? 1u << (32 - __builtin_clz(S)) : S; // power of two
+}
+
+KernelFlush::KernelFlush(Function &Kernel, const CounterSet &Used)
+    : M(*Kernel.getParent()), UsedList(Used.begin(), Used.end()) {
+  for (size_t I = 0; I + 1 < UsedList.size(); I += 2)
+    Pairs.push_back({UsedList[I], UsedList[I + 1]});
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  std::string Name = (CounterArrayPrefix + Kernel.getName()).str();
+  Counters = M.getNamedGlobal(Name);
+  if (!Counters) {
+    auto *Slot = ArrayType::get(I64, Pairs.empty() ? NumCounters : PackedSlotWords);
+    auto *Ty = ArrayType::get(Slot, counterSlots());
+    Counters = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage,
+                                  ConstantAggregateZero::get(Ty), Name, nullptr,
+                                  GlobalValue::NotThreadLocal, 1);
+    Counters->setAlignment(Align(8));
+    appendToUsed(M, {Counters});
+  }
+  if (Pairs.empty())
+    return;
+  std::vector<uint8_t> Table;
+  for (auto [A, B] : Pairs) {
+    Table.push_back(uint8_t(A));
+    Table.push_back(uint8_t(B));
+  }
+  Constant *Init = ConstantDataArray::get(M.getContext(), Table);
+  auto *G = new GlobalVariable(M, Init->getType(), true, GlobalValue::ExternalLinkage, Init,
+                               (PairArrayPrefix + Kernel.getName()).str(), nullptr,
+                               GlobalValue::NotThreadLocal, 1);
+  appendToUsed(M, {G});
+}
+
+Value *KernelFlush::intrinsic(IRBuilder<> &B, unsigned ID, ArrayRef<Value *> Args) {
+  return B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::ID(ID)), Args);
+}
+
+/// Warp sums of the final values. Fast path: every lane's values are below
+/// 2^27, so one redux.sync (u32) each cannot overflow (32 lanes); otherwise
+/// each value is summed in chunks of 27, 27 and 10 bits. Values provably
+/// below 2^27 (straight-line code) skip the check.
+std::vector<Value *> KernelFlush::warpSums(IRBuilder<> &B, Instruction *At,
+                                          const std::vector<FinalValue> &Final, Value *Mask) {
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  auto Redux = [&](IRBuilder<> &IB, Value *V32) {
+    return intrinsic(IB, Intrinsic::nvvm_redux_sync_add, {V32, Mask});
+  };
+  std::vector<Value *> Sums;
+  B.SetInsertPoint(At);
+  if (std::all_of(Final.begin(), Final.end(),
+                  [](const FinalValue &FV) { return FV.Bound < (uint64_t(1) << 27); })) {
+    for (const FinalValue &FV : Final)
+      Sums.push_back(B.CreateZExt(Redux(B, B.CreateTrunc(FV.Value, I32)), I64));
+    return Sums;
+  }
+  Value *High = B.getInt64(0);
+  for (const FinalValue &FV : Final)
+    High = B.CreateOr(High, B.CreateLShr(FV.Value, 27));
+  Value *AllSmall =
+      intrinsic(B, Intrinsic::nvvm_vote_all_sync, {Mask, B.CreateICmpEQ(High, B.getInt64(0))});
+  Instruction *FastT = nullptr, *SlowT = nullptr;
+  SplitBlockAndInsertIfThenElse(AllSmall, At, &FastT, &SlowT);
+  IRBuilder<> FB(FastT), SB(SlowT);
+  B.SetInsertPoint(At);
+  for (const FinalValue &FV : Final) {
+    Value *V = FV.Value;
+    Value *Fast = FB.CreateZExt(Redux(FB, FB.CreateTrunc(V, I32)), I64);
+    Value *Slow = B.getInt64(0);
+    for (unsigned Shift : {0u, 27u, 54u}) {
+      Value *Chunk =
+          SB.CreateTrunc(SB.CreateAnd(SB.CreateLShr(V, Shift), SB.getInt64((1ull << 27) - 1)), I32);
+      Slow = SB.CreateAdd(Slow, SB.CreateShl(SB.CreateZExt(Redux(SB, Chunk), I64), Shift));
+    }
+    PHINode *Total = B.CreatePHI(I64, 2);
+    Total->addIncoming(Fast, FastT->getParent());
+    Total->addIncoming(Slow, SlowT->getParent());
+    Sums.push_back(Total);
+  }
+  return Sums;
+}
+
+/// Counter \p K's warp total: the point sums times their count vectors.
+Value *KernelFlush::counterTotal(IRBuilder<> &B, const std::vector<FinalValue> &Final,
+                                 const std::vector<Value *> &Sums, int K) {
+  Value *Total = B.getInt64(0);
+  for (size_t I = 0; I < Final.size(); ++I)
+    if (uint64_t C = Final[I].Vec[K])
+      Total = B.CreateAdd(Total, C == 1 ? Sums[I] : B.CreateMul(Sums[I], B.getInt64(C)));
+  return Total;
+}
+
+/// A slot of the global array: by SM and warp slot, so that warps of
+/// different SMs never share one (-hroof-flush-slot=clock: the SM clock's
+/// low bits, which measured slower on atomic-heavy kernels).
+Value *KernelFlush::slot(IRBuilder<> &B) {
+  Value *Mask = B.getInt32(counterSlots() - 1);
+  if (SlotSource == "clock")
+    return B.CreateAnd(intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_clock), Mask);
+  Value *SM = intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_smid);
+  Value *Warp = intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_warpid);
+  return B.CreateAnd(B.CreateAdd(B.CreateShl(SM, 3), B.CreateAnd(Warp, 7)), Mask);
+}
+
+/// Adds \p Total to counter \p K of \p Slot, only when nonzero (idle lanes of
+/// a small problem add no atomic traffic).
+void KernelFlush::globalAdd(IRBuilder<> &B, Instruction *Before, Value *Slot, int K,
+                            Value *Total) {
+  B.SetInsertPoint(Before);
+  Instruction *Add =
+      SplitBlockAndInsertIfThen(B.CreateICmpNE(Total, B.getInt64(0)), Before, false);
+  IRBuilder<> AB(Add);
+  Value *P = AB.CreateInBoundsGEP(Counters->getValueType(), Counters,
+                                  {AB.getInt32(0), Slot, AB.getInt32(K)});
+  AB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8), AtomicOrdering::Monotonic);
+}
+
+/// popc(Mask) << (31 - bitlen(threads of the launch)), or 0 where that
+/// shift is not positive: a pair packs when both its warp totals are below
+/// it, so each 32-bit field's sum over every flush of the launch (each thread
+/// flushes once) stays below threads << (31 - bitlen(threads)) <= 2^31.
+Value *KernelFlush::packLimit(IRBuilder<> &B, Value *Mask) {
+  Type *I64 = B.getInt64Ty();
+  auto BitLen = [&](Value *V32) {
+    return B.CreateSub(B.getInt32(32), B.CreateBinaryIntrinsic(Intrinsic::ctlz, V32, B.getFalse()));
+  };
+  Value *Dims[] = {intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
+                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
+                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
+                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_y),
+                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_z)};
+  // The product fits in 64 bits when the sum of the bit lengths is below 64.
+  Value *BitSum = B.getInt32(0), *Threads = ConstantInt::get(I64, 1);
+  for (Value *D : Dims) {
+    BitSum = B.CreateAdd(BitSum, BitLen(D));
+    Threads = B.CreateMul(Threads, B.CreateZExt(D, I64));
+  }
+  Value *Bits = B.CreateSelect(
+      B.CreateICmpULT(BitSum, B.getInt32(64)),
+      B.CreateSub(B.getInt64(64), B.CreateBinaryIntrinsic(Intrinsic::ctlz, Threads, B.getFalse())),
+      B.getInt64(64));
+  Value *Shift = B.CreateSub(B.getInt64(31), Bits);
+  Value *Lanes = B.CreateZExt(B.CreateUnaryIntrinsic(Intrinsic::ctpop, Mask), I64);
+  return B.CreateSelect(B.CreateICmpSGT(Shift, B.getInt64(0)), B.CreateShl(Lanes, Shift),
+                        B.getInt64(0), "hroof.pack.limit");
+}
+
+/// Pair \p J's totals: one atomic on its packed word where both are below
+/// \p Limit, else one per nonzero counter.
+void KernelFlush::addPair(IRBuilder<> &B, Instruction *Before, Value *Slot, Value *Limit,
+                          size_t J, Value *TA, Value *TB) {
+  B.SetInsertPoint(Before);
+  Value *Fits = B.CreateAnd(B.CreateICmpULT(TA, Limit), B.CreateICmpULT(TB, Limit));
+  Instruction *PackT = nullptr, *SplitT = nullptr;
+  SplitBlockAndInsertIfThenElse(Fits, Before, &PackT, &SplitT);
+  IRBuilder<> PB(PackT);
+  globalAdd(PB, PackT, Slot, NumCounters + int(J), PB.CreateOr(PB.CreateShl(TB, 32), TA));
+  IRBuilder<> SB(SplitT);
+  globalAdd(SB, SplitT, Slot, Pairs[J].first, TA);
+  globalAdd(SB, SplitT, Slot, Pairs[J].second, TB);
+}
+
+void KernelFlush::emit(ReturnInst *R, std::vector<FinalValue> Final) {
+  if (Final.empty())
+    return;
+  IRBuilder<> B(R);
+  Type *I64 = B.getInt64Ty();
+  // Warp-sum whichever is fewer: the points, or the per-counter totals.
+  if (Final.size() > UsedList.size()) {
+    std::vector<FinalValue> PerCounter;
+    for (int K : UsedList) {
+      Value *T = B.getInt64(0);
+      unsigned __int128 Bd = 0;
+      for (FinalValue &FV : Final)
+        if (FV.Vec[K]) {
+          T = B.CreateAdd(T, B.CreateMul(FV.Value, B.getInt64(FV.Vec[K])));
+          Bd += (unsigned __int128)FV.Bound * FV.Vec[K];
+        }
+      CountVector U{};
+      U[K] = 1;
+      PerCounter.push_back({T, U, Bd > ~uint64_t(0) ? ~uint64_t(0) : uint64_t(Bd)});
+    }
+    Final = std::move(PerCounter);
+  }
+  Value *Mask = intrinsic(B, Intrinsic::nvvm_activemask);
+  Value *Lane = intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_laneid);
+  Value *IsLeader = B.CreateICmpEQ(Lane, B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
+                                                           {Mask, B.getTrue()}));
+  // A warp whose lanes all counted nothing skips the sums (warps left idle
+  // by a small problem in a large block).
+  Value *Any = B.getFalse();
+  for (const FinalValue &FV : Final)
+    Any = B.CreateOr(Any, B.CreateICmpNE(FV.Value, B.getInt64(0)));
+  Value *WarpAny = intrinsic(B, Intrinsic::nvvm_vote_any_sync, {Mask, Any});
+  Instruction *Counted = SplitBlockAndInsertIfThen(WarpAny, R, false);
+  std::vector<Value *> Sums = warpSums(B, Counted, Final, Mask);
+  B.SetInsertPoint(Counted);
+  Instruction *LeadT = SplitBlockAndInsertIfThen(IsLeader, Counted, false);
+  IRBuilder<> LB(LeadT);
+  Value *Slot = slot(LB);
+  Value *Limit = Pairs.empty() ? nullptr : packLimit(LB, Mask);
+  for (size_t J = 0; J < Pairs.size(); ++J) {
+    LB.SetInsertPoint(LeadT);
+    Value *TA = counterTotal(LB, Final, Sums, Pairs[J].first);
+    Value *TB = counterTotal(LB, Final, Sums, Pairs[J].second);
+    addPair(LB, LeadT, Slot, Limit, J, TA, TB);
+  }
+  if (UsedList.size() % 2) {
+    LB.SetInsertPoint(LeadT);
+    globalAdd(LB, LeadT, Slot, UsedList.back(), counterTotal(LB, Final, Sums, UsedList.back()));
+  }
+}
+
+} // namespace hroof
