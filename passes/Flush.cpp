@@ -35,13 +35,11 @@ unsigned counterSlots() {
 
 KernelFlush::KernelFlush(Function &Kernel, const CounterSet &Used)
     : M(*Kernel.getParent()), UsedList(Used.begin(), Used.end()) {
-  for (size_t I = 0; I + 1 < UsedList.size(); I += 2)
-    Pairs.push_back({UsedList[I], UsedList[I + 1]});
   Type *I64 = Type::getInt64Ty(M.getContext());
   std::string Name = (CounterArrayPrefix + Kernel.getName()).str();
   Counters = M.getNamedGlobal(Name);
   if (!Counters) {
-    auto *Slot = ArrayType::get(I64, Pairs.empty() ? NumCounters : PackedSlotWords);
+    auto *Slot = ArrayType::get(I64, NumCounters);
     auto *Ty = ArrayType::get(Slot, counterSlots());
     Counters = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage,
                                   ConstantAggregateZero::get(Ty), Name, nullptr,
@@ -49,18 +47,6 @@ KernelFlush::KernelFlush(Function &Kernel, const CounterSet &Used)
     Counters->setAlignment(Align(8));
     appendToUsed(M, {Counters});
   }
-  if (Pairs.empty())
-    return;
-  std::vector<uint8_t> Table;
-  for (auto [A, B] : Pairs) {
-    Table.push_back(uint8_t(A));
-    Table.push_back(uint8_t(B));
-  }
-  Constant *Init = ConstantDataArray::get(M.getContext(), Table);
-  auto *G = new GlobalVariable(M, Init->getType(), true, GlobalValue::ExternalLinkage, Init,
-                               (PairArrayPrefix + Kernel.getName()).str(), nullptr,
-                               GlobalValue::NotThreadLocal, 1);
-  appendToUsed(M, {G});
 }
 
 Value *KernelFlush::intrinsic(IRBuilder<> &B, unsigned ID, ArrayRef<Value *> Args) {
@@ -146,52 +132,6 @@ void KernelFlush::globalAdd(IRBuilder<> &B, Instruction *Before, Value *Slot, in
   AB.CreateAtomicRMW(AtomicRMWInst::Add, P, Total, MaybeAlign(8), AtomicOrdering::Monotonic);
 }
 
-/// popc(Mask) << (31 - bitlen(threads of the launch)), or 0 where that
-/// shift is not positive: a pair packs when both its warp totals are below
-/// it, so each 32-bit field's sum over every flush of the launch (each thread
-/// flushes once) stays below threads << (31 - bitlen(threads)) <= 2^31.
-Value *KernelFlush::packLimit(IRBuilder<> &B, Value *Mask) {
-  Type *I64 = B.getInt64Ty();
-  auto BitLen = [&](Value *V32) {
-    return B.CreateSub(B.getInt32(32), B.CreateBinaryIntrinsic(Intrinsic::ctlz, V32, B.getFalse()));
-  };
-  Value *Dims[] = {intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x),
-                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y),
-                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z),
-                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
-                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_y),
-                   intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_z)};
-  // The product fits in 64 bits when the sum of the bit lengths is below 64.
-  Value *BitSum = B.getInt32(0), *Threads = ConstantInt::get(I64, 1);
-  for (Value *D : Dims) {
-    BitSum = B.CreateAdd(BitSum, BitLen(D));
-    Threads = B.CreateMul(Threads, B.CreateZExt(D, I64));
-  }
-  Value *Bits = B.CreateSelect(
-      B.CreateICmpULT(BitSum, B.getInt32(64)),
-      B.CreateSub(B.getInt64(64), B.CreateBinaryIntrinsic(Intrinsic::ctlz, Threads, B.getFalse())),
-      B.getInt64(64));
-  Value *Shift = B.CreateSub(B.getInt64(31), Bits);
-  Value *Lanes = B.CreateZExt(B.CreateUnaryIntrinsic(Intrinsic::ctpop, Mask), I64);
-  return B.CreateSelect(B.CreateICmpSGT(Shift, B.getInt64(0)), B.CreateShl(Lanes, Shift),
-                        B.getInt64(0), "hroof.pack.limit");
-}
-
-/// Pair \p J's totals: one atomic on its packed word where both are below
-/// \p Limit, else one per nonzero counter.
-void KernelFlush::addPair(IRBuilder<> &B, Instruction *Before, Value *Slot, Value *Limit,
-                          size_t J, Value *TA, Value *TB) {
-  B.SetInsertPoint(Before);
-  Value *Fits = B.CreateAnd(B.CreateICmpULT(TA, Limit), B.CreateICmpULT(TB, Limit));
-  Instruction *PackT = nullptr, *SplitT = nullptr;
-  SplitBlockAndInsertIfThenElse(Fits, Before, &PackT, &SplitT);
-  IRBuilder<> PB(PackT);
-  globalAdd(PB, PackT, Slot, NumCounters + int(J), PB.CreateOr(PB.CreateShl(TB, 32), TA));
-  IRBuilder<> SB(SplitT);
-  globalAdd(SB, SplitT, Slot, Pairs[J].first, TA);
-  globalAdd(SB, SplitT, Slot, Pairs[J].second, TB);
-}
-
 void KernelFlush::emit(ReturnInst *R, std::vector<FinalValue> Final) {
   if (Final.empty())
     return;
@@ -230,17 +170,8 @@ void KernelFlush::emit(ReturnInst *R, std::vector<FinalValue> Final) {
   Instruction *LeadT = SplitBlockAndInsertIfThen(IsLeader, Counted, false);
   IRBuilder<> LB(LeadT);
   Value *Slot = slot(LB);
-  Value *Limit = Pairs.empty() ? nullptr : packLimit(LB, Mask);
-  for (size_t J = 0; J < Pairs.size(); ++J) {
-    LB.SetInsertPoint(LeadT);
-    Value *TA = counterTotal(LB, Final, Sums, Pairs[J].first);
-    Value *TB = counterTotal(LB, Final, Sums, Pairs[J].second);
-    addPair(LB, LeadT, Slot, Limit, J, TA, TB);
-  }
-  if (UsedList.size() % 2) {
-    LB.SetInsertPoint(LeadT);
-    globalAdd(LB, LeadT, Slot, UsedList.back(), counterTotal(LB, Final, Sums, UsedList.back()));
-  }
+  for (int K : UsedList)
+    globalAdd(LB, LeadT, Slot, K, counterTotal(LB, Final, Sums, K));
 }
 
 } // namespace hroof

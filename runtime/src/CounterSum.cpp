@@ -10,10 +10,8 @@ namespace hroof {
 namespace rt {
 
 namespace {
-/// One counter array's result: a slot's words (NumCounters, or
-/// PackedSlotWords with packed pairs, hroof/CounterLayout.h), rounded up to
-/// 512 bytes.
-constexpr size_t EntryBytes = (sizeof(uint64_t) * PackedSlotWords + 511) / 512 * 512;
+/// One counter array's result: NumCounters u64, rounded up to 512 bytes.
+constexpr size_t EntryBytes = (sizeof(uint64_t) * NumCounters + 511) / 512 * 512;
 /// Entries per arena (64 KiB of device and of pinned host memory).
 constexpr size_t ArenaEntries = 128;
 

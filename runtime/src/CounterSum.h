@@ -1,9 +1,8 @@
-//===- CounterSum.h - read a launch's counts: sum on the GPU, copy them ---===//
+//===- CounterSum.h - read a launch's counts: sum on the GPU, copy 456 B ---===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // After a counted launch, the kernel of CounterSumPtx.h runs on the
-// launch's stream: it sums the counter array's slots into a slot's words
-// (NumCounters u64, or PackedSlotWords with packed pairs: hroof/CounterLayout.h)
+// launch's stream: it sums the counter array's slots into NumCounters u64
 // and zeroes the slots it read. Those u64 are copied into pinned host
 // memory on the same stream, and the stream is synchronized. The array is
 // then zero for the kernel's next counted launch, which needs no memset

@@ -41,6 +41,7 @@
 namespace hroof {
 namespace rt {
 
+constexpr size_t CounterBytes = sizeof(uint64_t) * NumCounters;
 
 /// One stderr line "hroof: ...", printf-style.
 void logLine(const char *Fmt, ...);
@@ -89,11 +90,6 @@ struct FuncInfo {
   /// Copies of the counter array (the pass spreads warps' atomics over
   /// slots by SM to avoid contention); the counts are their sum.
   size_t CounterSlots = 1;
-  /// u64 per slot: NumCounters, or PackedSlotWords for a kernel with a pair
-  /// table (Pairs: two counter indices per packed word; hroof/CounterLayout.h).
-  size_t SlotWords = NumCounters;
-  std::vector<uint8_t> Pairs;
-  size_t slotBytes() const { return sizeof(uint64_t) * SlotWords; }
   CUmodule Module = nullptr;
   std::shared_ptr<ModuleInfo> Mod;
   const KernelModel *Model = nullptr; ///< in Mod->Model

@@ -63,30 +63,6 @@ std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod) {
   return T.Modules.emplace(Mod, MI).first->second;
 }
 
-/// The kernel's pair table (__hroof_pairs_<mangled>, hroof/CounterLayout.h),
-/// if it has one: its counter array then has PackedSlotWords u64 a slot.
-/// Returns what is wrong with the table, or "".
-std::string readPairTable(FuncInfo &F) {
-  CUdeviceptr Ptr = 0;
-  size_t Size = 0;
-  std::string Sym = PairArrayPrefix + F.Mangled;
-  if (cuModuleGetGlobal(&Ptr, &Size, F.Module, Sym.c_str()) != CUDA_SUCCESS)
-    return ""; // no pairs: NumCounters u64 a slot
-  if (Size == 0 || Size % 2 || Size > 2 * size_t(NumPackedWords))
-    return Sym + " has " + std::to_string(Size) + " bytes, expected an even number up to " +
-           std::to_string(2 * NumPackedWords);
-  std::vector<uint8_t> Pairs(Size);
-  if (CUresult R = cuMemcpyDtoH(Pairs.data(), Ptr, Size); R != CUDA_SUCCESS)
-    return "reading " + Sym + " failed: " + cuErr(R);
-  for (uint8_t K : Pairs)
-    if (K >= NumCounters)
-      return Sym + " names counter " + std::to_string(K) + ", beyond the layout's " +
-             std::to_string(NumCounters);
-  F.Pairs = std::move(Pairs);
-  F.SlotWords = PackedSlotWords;
-  return "";
-}
-
 std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
   Runtime &T = rt();
   {
@@ -122,18 +98,14 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
     size_t Size = 0;
     std::string Sym = CounterArrayPrefix + F->Mangled;
     if (cuModuleGetGlobal(&Ptr, &Size, F->Module, Sym.c_str()) == CUDA_SUCCESS) {
-      std::string PairProblem = readPairTable(*F);
-      if (!PairProblem.empty()) {
-        F->ModelProblem = PairProblem;
-        logLine("kernel %s: %s; not counted", F->Name.c_str(), F->ModelProblem.c_str());
-      } else if (Size < F->slotBytes() || Size % F->slotBytes()) {
+      if (Size < CounterBytes || Size % CounterBytes) {
         F->ModelProblem = Sym + " has " + std::to_string(Size) + " bytes, expected a multiple of " +
-                          std::to_string(F->slotBytes());
+                          std::to_string(CounterBytes);
         logLine("kernel %s: %s; not counted", F->Name.c_str(), F->ModelProblem.c_str());
       } else {
         F->Instrumented = true;
         F->Counters = Ptr;
-        F->CounterSlots = Size / F->slotBytes();
+        F->CounterSlots = Size / CounterBytes;
       }
     }
     if (F->Instrumented) {
@@ -354,7 +326,7 @@ CUresult prepareCounts(FuncInfo &F, InFlight &IF, CUstream Stream) {
   A.Zeroed = false; // until the sum kernel zeroes it again
   if (!Zero)
     return CUDA_SUCCESS;
-  return cuMemsetD8Async(F.Counters, 0, F.slotBytes() * F.CounterSlots, Stream);
+  return cuMemsetD8Async(F.Counters, 0, CounterBytes * F.CounterSlots, Stream);
 }
 
 void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
@@ -487,29 +459,18 @@ void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
   *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
 }
 
-/// The counters from one slot-sized sum: the first NumCounters words, plus
-/// the packed pairs' 32-bit fields where the kernel has a pair table.
-void foldSums(const FuncInfo &F, const uint64_t *Sum, CountVector &C) {
-  std::copy(Sum, Sum + NumCounters, C.begin());
-  if (!F.Pairs.empty())
-    unpackPairs(Sum + NumCounters, F.Pairs.data(), int(F.Pairs.size() / 2), C.data());
-}
-
 /// The counts of a launch whose array could not be summed on the GPU: the
 /// whole array copied back on the launch's stream, its copies summed here.
 CUresult readWholeArray(const InFlight &IF, CountVector &C) {
-  const FuncInfo &F = *IF.F;
-  std::vector<uint64_t> Slots(F.SlotWords * F.CounterSlots);
-  CUresult R = cuMemcpyDtoHAsync(Slots.data(), F.Counters, F.slotBytes() * F.CounterSlots, IF.Stream);
+  std::vector<uint64_t> Slots(size_t(NumCounters) * IF.F->CounterSlots);
+  CUresult R =
+      cuMemcpyDtoHAsync(Slots.data(), IF.F->Counters, CounterBytes * IF.F->CounterSlots, IF.Stream);
   if (R == CUDA_SUCCESS)
     R = cuStreamSynchronize(IF.Stream);
-  if (R == CUDA_SUCCESS) {
-    std::vector<uint64_t> Sum(F.SlotWords, 0);
-    for (size_t S = 0; S < F.CounterSlots; ++S)
-      for (size_t K = 0; K < F.SlotWords; ++K)
-        Sum[K] += Slots[S * F.SlotWords + K];
-    foldSums(F, Sum.data(), C);
-  }
+  if (R == CUDA_SUCCESS)
+    for (size_t S = 0; S < IF.F->CounterSlots; ++S)
+      for (int K = 0; K < NumCounters; ++K)
+        C[K] += Slots[S * NumCounters + K];
   return R;
 }
 
@@ -527,7 +488,7 @@ void readCounts(InFlight &IF) {
   CountVector C{};
   CUresult R = CUDA_SUCCESS;
   if (IF.Summed &&
-      (R = CounterSummer::launch(F.Counters, F.CounterSlots, F.SlotWords, A.Sum, IF.Stream)) !=
+      (R = CounterSummer::launch(F.Counters, F.CounterSlots, NumCounters, A.Sum, IF.Stream)) !=
           CUDA_SUCCESS) {
     // Not launched, the array untouched: read it whole. A fault of the
     // kernel fails that copy too, with the error of before.
@@ -540,11 +501,11 @@ void readCounts(InFlight &IF) {
                                 "each counted launch");
     }
   } else if (IF.Summed) {
-    R = cuMemcpyDtoHAsync(A.Sum.Host, A.Sum.Dev, F.slotBytes(), IF.Stream);
+    R = cuMemcpyDtoHAsync(A.Sum.Host, A.Sum.Dev, CounterBytes, IF.Stream);
     if (R == CUDA_SUCCESS)
       R = cuStreamSynchronize(IF.Stream);
     if (R == CUDA_SUCCESS) {
-      foldSums(F, A.Sum.Host, C);
+      std::copy(A.Sum.Host, A.Sum.Host + NumCounters, C.begin());
       A.Zeroed = true;
     }
   } else {

@@ -98,34 +98,6 @@ constexpr int sectorsIndex(MemDir D) { return WarpBase + 4 + (D == MemDir::Store
 constexpr int wavefrontsIndex(MemDir D) { return WarpBase + 6 + (D == MemDir::Store ? 1 : 0); }
 constexpr bool isWarpCounter(int Index) { return Index >= WarpBase && Index < NumCounters; }
 
-/// Packed pairs (docs/instrumentation.md, "Flush"): a kernel whose flush adds
-/// two counters with one atomic has, in each slot of its counter array, after
-/// the NumCounters u64, NumPackedWords u64: word j holds the 32-bit sums of
-/// two counters (the first in bits 0-31, the second in bits 32-63), named by
-/// the kernel's pair table PairArrayPrefix + mangled name (u8 counter
-/// indices, two per word). The kernel packs only when the launch's sum of
-/// each field is below 2^31, so the runtime's u64 sum over the slots keeps
-/// the fields apart. A kernel without a pair table has NumCounters u64 a slot.
-constexpr const char *PairArrayPrefix = "__hroof_pairs_";
-constexpr int NumPackedWords = (NumCounters + 1) / 2;
-constexpr int PackedSlotWords = NumCounters + NumPackedWords;
-
-/// Adds the packed words \p Packed (NumPackedWords sums over the slots) to
-/// the counters \p C (NumCounters u64) as \p Pairs (2 indices a word) names.
-/// Returns false, adding nothing, if a pair names a counter out of range.
-inline bool unpackPairs(const uint64_t *Packed, const uint8_t *Pairs, int NumPairs, uint64_t *C) {
-  if (NumPairs < 0 || NumPairs > NumPackedWords)
-    return false;
-  for (int J = 0; J < NumPairs; ++J)
-    if (Pairs[2 * J] >= NumCounters || Pairs[2 * J + 1] >= NumCounters)
-      return false;
-  for (int J = 0; J < NumPairs; ++J) {
-    C[Pairs[2 * J]] += Packed[J] & 0xffffffffu;
-    C[Pairs[2 * J + 1]] += Packed[J] >> 32;
-  }
-  return true;
-}
-
 /// Key path of counter \p Index as its parts, e.g. {"bytes","global","load"}.
 /// Unused trailing parts are null.
 struct CounterKey {

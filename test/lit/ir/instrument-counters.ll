@@ -11,10 +11,7 @@ target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK: @__hroof_model = addrspace(1) constant [{{[0-9]+}} x i8] c"{\22arch\22
-; 6 counters used: 3 pairs, so 57 counters + 29 packed words a slot, and the
-; pair table (flops.f32 = 1 with bytes.global.load = 34, 35 with 38, 41 with 44).
-; CHECK: @__hroof_counters_dot = addrspace(1) global [1024 x [86 x i64]] zeroinitializer
-; CHECK: @__hroof_pairs_dot = addrspace(1) constant [6 x i8] c"\01\22#&),"
+; CHECK: @__hroof_counters_dot = addrspace(1) global [1024 x [57 x i64]] zeroinitializer
 ; STATIC: @__hroof_model = addrspace(1) constant
 ; STATIC-NOT: __hroof_counters_
 ; STATIC-NOT: redux.sync
@@ -48,10 +45,8 @@ loop:
 ; FLOPs, loop point x8 + exit point x8 + callee bytes for the global load, ...),
 ; a warp whose lanes counted nothing skips the rest (vote.any), warp sums (one
 ; redux.sync each when every lane's values are below 2^27, else three 27/27/10-bit
-; chunks), then the leader lane, into the copy of the array of the warp's SM and
-; warp slot: a pair of counters whose totals are both below popc(mask) <<
-; (31 - bitlen(threads of the launch)) with one atomic on its packed word
-; (57 + pair), otherwise one atomic per counter.
+; chunks), one atomic per counter by the leader lane, into the copy of the array
+; of the warp's SM and warp slot.
 ; CHECK: exit:
 ; Generic pointer loaded from memory: classified at run time.
 ; CHECK: call i1 @llvm.nvvm.isspacep.global(ptr %pp)
@@ -68,23 +63,10 @@ loop:
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.smid()
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.warpid()
 ; CHECK: %[[SLOT:[0-9]+]] = and i32 %{{[0-9]+}}, 1023
-; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
-; CHECK: %[[SHIFT:[0-9]+]] = sub i64 31,
-; CHECK: %[[LANES:[0-9]+]] = zext i32 %{{[0-9]+}} to i64
-; CHECK: %[[SH:[0-9]+]] = shl i64 %[[LANES]], %[[SHIFT]]
-; CHECK: %hroof.pack.limit = select i1 %{{[0-9]+}}, i64 %[[SH]], i64 0
-; CHECK: %[[A:[0-9]+]] = icmp ult i64 %[[TA:[0-9]+]], %hroof.pack.limit
-; CHECK: %[[B:[0-9]+]] = icmp ult i64 %[[TB:[0-9]+]], %hroof.pack.limit
-; CHECK: and i1 %[[A]], %[[B]]
-; CHECK: %[[HI:[0-9]+]] = shl i64 %[[TB]], 32
-; CHECK: or i64 %[[HI]], %[[TA]]
-; CHECK: getelementptr inbounds [1024 x [86 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 57
+; CHECK: getelementptr inbounds [1024 x [57 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 1
 ; CHECK-NEXT: atomicrmw add
-; CHECK: getelementptr inbounds [1024 x [86 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 1
-; CHECK-NEXT: atomicrmw add
-; CHECK: getelementptr inbounds [1024 x [86 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 34
-; CHECK: getelementptr inbounds [1024 x [86 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 58
-; CHECK: getelementptr inbounds [1024 x [86 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 35
+; CHECK: getelementptr inbounds [1024 x [57 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 34
+; CHECK: getelementptr inbounds [1024 x [57 x i64]], ptr addrspace(1) @__hroof_counters_dot, i32 0, i32 %[[SLOT]], i32 35
 exit:
   %r = phi float [ 0.0, %entry ], [ %s.next, %loop ]
   %pp = load ptr, ptr %out
@@ -119,23 +101,18 @@ declare float @llvm.fma.f32(float, float, float)
 
 ; A guarded straight-line kernel has one counting point, at most 1 per thread
 ; (no loop): no overflow check, one warp sum, and the leader multiplies it by
-; each counter's count (2 FLOPs and 8 bytes, a pair; 4 bytes alone).
+; each counter's count (2 FLOPs, 8 and 4 bytes).
 ; CHECK-LABEL: define ptx_kernel void @saxpy(
 ; CHECK-NOT: vote.all.sync
 ; CHECK: call i32 @llvm.nvvm.redux.sync.add(
 ; CHECK-NOT: call i32 @llvm.nvvm.redux.sync.add(
 ; CHECK: br i1
 ; CHECK: mul i64 %[[SUM:[0-9]+]], 2
+; CHECK: atomicrmw add
 ; CHECK: mul i64 %[[SUM]], 8
-; CHECK: i32 57
-; CHECK-NEXT: atomicrmw add
-; CHECK: i32 1
-; CHECK-NEXT: atomicrmw add
-; CHECK: i32 34
-; CHECK-NEXT: atomicrmw add
+; CHECK: atomicrmw add
 ; CHECK: mul i64 %[[SUM]], 4
-; CHECK: i32 35
-; CHECK-NEXT: atomicrmw add
+; CHECK: atomicrmw add
 define ptx_kernel void @saxpy(i32 %n, float %a, ptr %x, ptr %y) {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()

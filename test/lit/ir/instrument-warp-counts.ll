@@ -14,8 +14,8 @@ target triple = "nvptx64-nvidia-cuda"
 
 @tile = internal addrspace(3) global [256 x double] undef, align 16
 
-; CHECK: @__hroof_counters_k = addrspace(1) global [1024 x [86 x i64]] zeroinitializer
-; OFF: @__hroof_counters_k = addrspace(1) global [1024 x [86 x i64]] zeroinitializer
+; CHECK: @__hroof_counters_k = addrspace(1) global [1024 x [57 x i64]] zeroinitializer
+; OFF: @__hroof_counters_k = addrspace(1) global [1024 x [57 x i64]] zeroinitializer
 ; OFF-NOT: match.any
 ; OFF-NOT: redux.sync.umax
 
