@@ -20,12 +20,6 @@ static cl::opt<unsigned>
                           "the copy the SM clock's low bits name, which spreads the "
                           "atomics over addresses (power of two)"),
                  cl::init(1024));
-static cl::opt<std::string> SlotSource(
-    "hroof-flush-slot", cl::Hidden,
-    cl::desc("hroof: how a warp picks its slot: 'smid' (8*smid + warpid%8, the default) or "
-             "'clock' (the SM clock's low bits; a timing experiment, "
-             "docs/validation/flush-2026-11-26.md)"),
-    cl::init("smid"));
 namespace hroof {
 
 unsigned counterSlots() {
@@ -107,13 +101,10 @@ Value *KernelFlush::counterTotal(IRBuilder<> &B, const std::vector<FinalValue> &
   return Total;
 }
 
-/// A slot of the global array: by SM and warp slot, so that warps of
-/// different SMs never share one (-hroof-flush-slot=clock: the SM clock's
-/// low bits, which measured slower on atomic-heavy kernels).
+/// A slot of the global array by SM and warp slot, so that warps of
+/// different SMs never share one.
 Value *KernelFlush::slot(IRBuilder<> &B) {
   Value *Mask = B.getInt32(counterSlots() - 1);
-  if (SlotSource == "clock")
-    return B.CreateAnd(intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_clock), Mask);
   Value *SM = intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_smid);
   Value *Warp = intrinsic(B, Intrinsic::nvvm_read_ptx_sreg_warpid);
   return B.CreateAnd(B.CreateAdd(B.CreateShl(SM, 3), B.CreateAnd(Warp, 7)), Mask);
@@ -159,12 +150,18 @@ void KernelFlush::emit(ReturnInst *R, std::vector<FinalValue> Final) {
   Value *IsLeader = B.CreateICmpEQ(Lane, B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
                                                            {Mask, B.getTrue()}));
   // A warp whose lanes all counted nothing skips the sums (warps left idle
-  // by a small problem in a large block).
-  Value *Any = B.getFalse();
-  for (const FinalValue &FV : Final)
-    Any = B.CreateOr(Any, B.CreateICmpNE(FV.Value, B.getInt64(0)));
-  Value *WarpAny = intrinsic(B, Intrinsic::nvvm_vote_any_sync, {Mask, Any});
-  Instruction *Counted = SplitBlockAndInsertIfThen(WarpAny, R, false);
+  // by a loop over fewer items than the block has threads). Not in
+  // straight-line code (every value provably small): there the check only
+  // adds to warps that all count (measured: docs/validation/flush-2026-11-26.md).
+  Instruction *Counted = R;
+  if (!std::all_of(Final.begin(), Final.end(),
+                   [](const FinalValue &FV) { return FV.Bound < (uint64_t(1) << 27); })) {
+    Value *Any = B.getFalse();
+    for (const FinalValue &FV : Final)
+      Any = B.CreateOr(Any, B.CreateICmpNE(FV.Value, B.getInt64(0)));
+    Value *WarpAny = intrinsic(B, Intrinsic::nvvm_vote_any_sync, {Mask, Any});
+    Counted = SplitBlockAndInsertIfThen(WarpAny, R, false);
+  }
   std::vector<Value *> Sums = warpSums(B, Counted, Final, Mask);
   B.SetInsertPoint(Counted);
   Instruction *LeadT = SplitBlockAndInsertIfThen(IsLeader, Counted, false);

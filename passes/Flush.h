@@ -6,14 +6,14 @@
 // counter array __hroof_counters_<kernel>: 1024 copies ("slots") of the
 // NumCounters u64 of hroof/CounterLayout.h, which the runtime sums after the
 // launch. How, cheapest first (docs/instrumentation.md, "Flush"):
-//  - a warp whose lanes all counted nothing adds nothing (one vote.any);
+//  - a warp whose lanes all counted nothing adds nothing (one vote.any; not
+//    in straight-line code, where every warp that runs counts);
 //  - the warp sums each value with redux.sync (in 27-bit chunks where a lane's
 //    value may reach 2^27);
 //  - the lowest lane adds each nonzero counter total to a slot of the global
 //    array with one atomic: one atomic per counter per warp.
 // The slot is (8*smid + warpid%8) mod slots: warps of different SMs never
-// share one (-hroof-flush-slot=clock, the SM clock's low bits, measured
-// slower: docs/validation/flush-2026-11-26.md).
+// share one.
 //
 //   opt -load-pass-plugin=build/lib/hroof.so -passes=hroof-instrument -S k.ll
 //===----------------------------------------------------------------------===//

@@ -61,7 +61,6 @@ build_one() {
       warp) extra=(-fpass-plugin="$PLUGIN" -mllvm -hroof-warp-counts) ;;
       # before/after in one GPU run: BASE_PLUGIN is the plugin of an earlier commit
       inst-base) extra=(-fpass-plugin="${BASE_PLUGIN:?inst-base needs BASE_PLUGIN}") ;;
-      inst-clock) extra=(-fpass-plugin="$PLUGIN" -mllvm -hroof-flush-slot=clock) ;;
       *) echo "FAILED $name (unknown variant $v)"; return ;;
     esac
     if ! timeout 900 "$CLANG" -x cuda "${FLAGS[@]}" -I"$dir" "${inc[@]}" "${extra[@]}" \

@@ -19,7 +19,7 @@ set -uo pipefail
 . "$(dirname "$0")/corpus-lib.sh" overhead
 LAUNCHES=${LAUNCHES:-200}
 # The binaries timed, in the order of round 1 (rotated by one each round):
-# corpus-build.sh's variants, e.g. VARIANTS="plain inst inst-noatomic".
+# corpus-build.sh's variants, e.g. VARIANTS="plain inst inst-base" (before/after).
 read -r -a VARS <<<"${VARIANTS:-plain inst warp}"
 REPS=${REPS:-2}
 BUDGET_S=${BUDGET_S:-300}

@@ -100,9 +100,11 @@ define internal float @twice(float %a) noinline {
 declare float @llvm.fma.f32(float, float, float)
 
 ; A guarded straight-line kernel has one counting point, at most 1 per thread
-; (no loop): no overflow check, one warp sum, and the leader multiplies it by
-; each counter's count (2 FLOPs, 8 and 4 bytes).
+; (no loop): no idle-warp check (every warp that runs counts), no overflow
+; check, one warp sum, and the leader multiplies it by each counter's count
+; (2 FLOPs, 8 and 4 bytes).
 ; CHECK-LABEL: define ptx_kernel void @saxpy(
+; CHECK-NOT: vote.any.sync
 ; CHECK-NOT: vote.all.sync
 ; CHECK: call i32 @llvm.nvvm.redux.sync.add(
 ; CHECK-NOT: call i32 @llvm.nvvm.redux.sync.add(
