@@ -17,9 +17,10 @@ using namespace llvm;
 static cl::opt<unsigned>
     CounterSlots("hroof-counter-slots",
                  cl::desc("hroof: copies of each kernel's counter array; a warp adds to "
-                          "the copy the SM clock's low bits name, which spreads the "
-                          "atomics over addresses (power of two)"),
+                          "copy (8*smid + warpid%8) mod slots, which spreads the atomics "
+                          "over addresses (power of two)"),
                  cl::init(1024));
+
 namespace hroof {
 
 unsigned counterSlots() {
