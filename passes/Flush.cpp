@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the flush does and why: Flush.h and docs/instrumentation.md ("Flush").
 #include "Flush.h"
+#include "Instrument.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -23,6 +24,15 @@ static cl::opt<unsigned>
 
 namespace hroof {
 
+namespace {
+/// Every lane's value is provably below 2^27 (straight-line code): one u32
+/// redux.sync each cannot overflow, and every warp that runs counts.
+bool provablySmall(const std::vector<FinalValue> &Final) {
+  return std::all_of(Final.begin(), Final.end(),
+                     [](const FinalValue &FV) { return FV.Bound < (uint64_t(1) << 27); });
+}
+} // namespace
+
 unsigned counterSlots() {
   unsigned S = std::max(1u, unsigned(CounterSlots));
   return (S & (S - 1)) ? 1u << (32 - __builtin_clz(S)) : S; // power of two
@@ -31,7 +41,7 @@ unsigned counterSlots() {
 KernelFlush::KernelFlush(Function &Kernel, const CounterSet &Used)
     : M(*Kernel.getParent()), UsedList(Used.begin(), Used.end()) {
   Type *I64 = Type::getInt64Ty(M.getContext());
-  std::string Name = (CounterArrayPrefix + Kernel.getName()).str();
+  std::string Name = counterArrayName(Kernel.getName());
   Counters = M.getNamedGlobal(Name);
   if (!Counters) {
     auto *Slot = ArrayType::get(I64, NumCounters);
@@ -44,8 +54,8 @@ KernelFlush::KernelFlush(Function &Kernel, const CounterSet &Used)
   }
 }
 
-Value *KernelFlush::intrinsic(IRBuilder<> &B, unsigned ID, ArrayRef<Value *> Args) {
-  return B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, Intrinsic::ID(ID)), Args);
+Value *KernelFlush::intrinsic(IRBuilder<> &B, Intrinsic::ID ID, ArrayRef<Value *> Args) {
+  return B.CreateCall(Intrinsic::getOrInsertDeclaration(&M, ID), Args);
 }
 
 /// Warp sums of the final values. Fast path: every lane's values are below
@@ -60,8 +70,7 @@ std::vector<Value *> KernelFlush::warpSums(IRBuilder<> &B, Instruction *At,
   };
   std::vector<Value *> Sums;
   B.SetInsertPoint(At);
-  if (std::all_of(Final.begin(), Final.end(),
-                  [](const FinalValue &FV) { return FV.Bound < (uint64_t(1) << 27); })) {
+  if (provablySmall(Final)) {
     for (const FinalValue &FV : Final)
       Sums.push_back(B.CreateZExt(Redux(B, B.CreateTrunc(FV.Value, I32)), I64));
     return Sums;
@@ -155,8 +164,7 @@ void KernelFlush::emit(ReturnInst *R, std::vector<FinalValue> Final) {
   // straight-line code (every value provably small): there the check only
   // adds to warps that all count (measured: docs/validation/flush-2026-11-26.md).
   Instruction *Counted = R;
-  if (!std::all_of(Final.begin(), Final.end(),
-                   [](const FinalValue &FV) { return FV.Bound < (uint64_t(1) << 27); })) {
+  if (!provablySmall(Final)) {
     Value *Any = B.getFalse();
     for (const FinalValue &FV : Final)
       Any = B.CreateOr(Any, B.CreateICmpNE(FV.Value, B.getInt64(0)));

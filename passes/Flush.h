@@ -63,7 +63,8 @@ private:
                  llvm::Value *Total);
   llvm::Value *slot(llvm::IRBuilder<> &B);
 
-  llvm::Value *intrinsic(llvm::IRBuilder<> &B, unsigned ID, llvm::ArrayRef<llvm::Value *> Args = {});
+  llvm::Value *intrinsic(llvm::IRBuilder<> &B, llvm::Intrinsic::ID ID,
+                         llvm::ArrayRef<llvm::Value *> Args = {});
 
   llvm::Module &M;
   llvm::GlobalVariable *Counters = nullptr;

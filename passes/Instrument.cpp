@@ -79,7 +79,6 @@ CountVector staticCounts(BasicBlock &BB) {
   return C.Counts;
 }
 
-
 class ModuleInstrumenter {
 public:
   ModuleInstrumenter(Module &M, ModuleAnalysisManager &MAM)
