@@ -4,7 +4,7 @@
 per kernel, the median CUPTI duration of its launches in the plain binary,
 the instrumented one (thread-level counts, the default), the one built
 with the opt-in warp-level counts (-mllvm -hroof-warp-counts) and any other
-variant found (NAME.inst-X.ROUND.json: corpus-build.sh's timing experiments),
+variant found (NAME.inst-X.ROUND.json, e.g. inst-base: an earlier plugin's build),
 over every round, and the ratios to plain.
 
     python3 test/gpu/warp/overhead-compare.py DIR [--min-ns N] [--json FILE]
