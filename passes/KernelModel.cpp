@@ -3,6 +3,7 @@
 #include "KernelModel.h"
 #include "InductionLoop.h"
 #include "IterationCondition.h"
+#include "OpaqueCondition.h"
 #include "ShiftLoop.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -175,7 +176,8 @@ private:
         P.push_back(std::move(*K)); // folded into the trip count by multiplicity()
         return;
       }
-    unknown("branch on data or on a loop variable in " + at(Where), /*BoundsHold=*/true);
+    unknown("branch on " + describeOpaqueCondition(C, Where, LI, IterLoop) + " in " + at(Where),
+            /*BoundsHold=*/true);
     AtomFailed = true;
   }
 
@@ -212,7 +214,9 @@ private:
     if (auto *SI = dyn_cast<SwitchInst>(T)) {
       auto Cond = EB.build(SI->getCondition());
       if (!Cond) {
-        unknown("switch on data or on a loop variable in " + at(*P), /*BoundsHold=*/true);
+        unknown("switch on " + describeOpaqueCondition(SI->getCondition(), *P, LI, IterLoop) +
+                    " in " + at(*P),
+                /*BoundsHold=*/true);
         AtomFailed = true;
         return {Product{}};
       }

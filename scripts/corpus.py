@@ -172,7 +172,11 @@ def compile_file(cc, path, runs, modes=("static", "instr", "warp")):
 
 
 REASON_PATTERNS = [  # reason text -> short class, for the top-reasons list
-    (r"branch|condition", "branch on data or a loop variable"),
+    (r"(branch|switch) on (data|an atomic)", "branch on data"),
+    (r"(branch|switch) on the result of a call", "branch on a call's result"),
+    (r"(branch|switch) on a floating-point", "branch on a floating-point value"),
+    (r"(branch|switch) on a loop'?s? (variable|value)", "branch on a loop variable"),
+    (r"branch|switch|condition", "branch on another value"),
     (r"trip count", "trip count not expressible"),
     (r"indirect call|calls? ", "call not modelled"),
     (r"irreducible", "irreducible control flow"),

@@ -96,7 +96,7 @@ __global__ void unrolled_tile_edge(int n, int tiles, const float *__restrict__ x
 // with tx < 22: the upper bound is 536 - 44 + 128 = 620 FLOPs, 2480 B.
 // CHECK-LABEL: kernel unrolled_tile_edge(
 // CHECK-NEXT: exact=false
-// CHECK-NEXT: unknown=branch on data or on a loop variable in {{.*}}unrolled_tile_edge{{.*}}:%for.body.epil.preheader
+// CHECK-NEXT: unknown=branch on a loop's value after the loop (e.g. the remainder of an unrolled loop) in {{.*}}unrolled_tile_edge{{.*}}:%for.body.epil.preheader
 // CHECK-NEXT: bytes.global.load=2480
 // CHECK-NEXT: bytes.global.store=512
 // CHECK-NEXT: flops.f32=620

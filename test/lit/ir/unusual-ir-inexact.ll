@@ -54,7 +54,7 @@ exit:
 
 ; CHECK-LABEL: kernel data_dependent
 ; CHECK-NEXT: exact: no
-; CHECK-NEXT: unknown: branch on data or on a loop variable in data_dependent:%entry
+; CHECK-NEXT: unknown: branch on data loaded from memory in data_dependent:%entry
 ; CHECK-NEXT: unknown: loop at data_dependent:%loop has a trip count hroof cannot express
 ; CHECK-NEXT: unknown: call to external function vprintf in data_dependent:%loop
 ; CHECK-NEXT: unknown: unparsed inline asm 'vabsdiff4.u32.u32.u32.add $0, $1, $2, $3' in data_dependent:%exit

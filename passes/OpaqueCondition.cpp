@@ -1,0 +1,142 @@
+//===- OpaqueCondition.cpp - why a branch condition is not expressible ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "OpaqueCondition.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace hroof {
+
+namespace {
+
+/// What the walk found, most telling first (the smallest value wins).
+enum class Leaf { Load, Atomic, Call, Float, LoopVar, Other, None };
+
+struct Walk {
+  Leaf Kind = Leaf::None;
+  std::string Callee;             ///< for Leaf::Call
+  const PHINode *Phi = nullptr;   ///< for Leaf::LoopVar: a loop header's phi
+  bool BitOrRemainder = false;    ///< urem/srem/and/shifts on the way to the phi
+  bool Multiplied = false;        ///< the phi times a non-constant
+  bool Wide = false;              ///< a compare wider than 32 bits
+
+  void note(Leaf K) {
+    if (K < Kind)
+      Kind = K;
+  }
+};
+
+bool isSpecialRegister(const CallBase &CB) {
+  const Function *F = CB.getCalledFunction();
+  return F && F->getName().starts_with("llvm.nvvm.read.ptx.sreg.");
+}
+
+void visit(const Value *V, const LoopInfo &LI, Walk &W, SmallPtrSetImpl<const Value *> &Seen,
+           unsigned Depth) {
+  if (!Depth || !Seen.insert(V).second || isa<Constant>(V) || isa<Argument>(V))
+    return;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return W.note(Leaf::Other);
+  if (isa<LoadInst>(I))
+    return W.note(Leaf::Load);
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+    return W.note(Leaf::Atomic);
+  if (const auto *CB = dyn_cast<CallBase>(I)) {
+    if (isSpecialRegister(*CB))
+      return;
+    const Function *F = CB->getCalledFunction();
+    if (W.Kind > Leaf::Call)
+      W.Callee = F ? F->getName().str() : "an indirect callee";
+    return W.note(Leaf::Call);
+  }
+  if (I->getType()->isFloatingPointTy() || isa<FCmpInst>(I))
+    W.note(Leaf::Float); // and on: a loaded float is data first
+  if (const auto *Phi = dyn_cast<PHINode>(I)) {
+    const Loop *L = LI.getLoopFor(Phi->getParent());
+    if (L && L->getHeader() == Phi->getParent()) {
+      if (W.Kind > Leaf::LoopVar)
+        W.Phi = Phi;
+      return W.note(Leaf::LoopVar);
+    }
+  }
+  if (const auto *Cmp = dyn_cast<ICmpInst>(I))
+    if (Cmp->getOperand(0)->getType()->isIntegerTy() &&
+        Cmp->getOperand(0)->getType()->getIntegerBitWidth() > 32)
+      W.Wide = true;
+  switch (I->getOpcode()) {
+  case Instruction::URem:
+  case Instruction::SRem:
+  case Instruction::And:
+  case Instruction::Or:
+  case Instruction::Xor:
+  case Instruction::Shl:
+  case Instruction::LShr:
+  case Instruction::AShr:
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+    W.BitOrRemainder = true;
+    break;
+  case Instruction::Mul:
+    if (!isa<Constant>(I->getOperand(0)) && !isa<Constant>(I->getOperand(1)))
+      W.Multiplied = true;
+    break;
+  default:
+    break;
+  }
+  for (const Value *Op : I->operands())
+    visit(Op, LI, W, Seen, Depth - 1);
+}
+
+/// How a loop variable enters the branch, for the reason's parenthesis.
+std::string loopVariableUse(const Walk &W, const Value *C, const BasicBlock &Where,
+                            const LoopInfo &LI, const Loop *Counted) {
+  const Loop *Owner = LI.getLoopFor(W.Phi->getParent());
+  if (!Owner->contains(&Where))
+    return "a loop's value after the loop (e.g. the remainder of an unrolled loop)";
+  if (Owner != LI.getLoopFor(&Where))
+    return "a loop variable (of an enclosing loop: a triangular or nested-tile bound)";
+  if (Owner != Counted)
+    return "a loop variable (in a loop without a trip count hroof can express)";
+  if (W.BitOrRemainder)
+    return "a loop variable (through a remainder, division, shift or bit operation)";
+  if (W.Multiplied)
+    return "a loop variable (multiplied by a non-constant)";
+  if (W.Wide)
+    return "a loop variable (a compare wider than 32 bits)";
+  if (const auto *Cmp = dyn_cast<ICmpInst>(C); Cmp && Cmp->isUnsigned())
+    return "a loop variable (an unsigned compare)";
+  if (const auto *Cmp = dyn_cast<ICmpInst>(C); Cmp && Cmp->isEquality())
+    return "a loop variable (an equality compare)";
+  return "a loop variable (not affine, or it may wrap)";
+}
+
+} // namespace
+
+std::string describeOpaqueCondition(const Value *C, const BasicBlock &Where, const LoopInfo &LI,
+                                    const Loop *Counted) {
+  Walk W;
+  SmallPtrSet<const Value *, 32> Seen;
+  visit(C, LI, W, Seen, /*Depth=*/24);
+  switch (W.Kind) {
+  case Leaf::Load:
+    return "data loaded from memory";
+  case Leaf::Atomic:
+    return "an atomic's result";
+  case Leaf::Call:
+    return "the result of a call to " + W.Callee;
+  case Leaf::Float:
+    return "a floating-point value";
+  case Leaf::LoopVar:
+    return loopVariableUse(W, C, Where, LI, Counted);
+  case Leaf::Other:
+  case Leaf::None:
+    break;
+  }
+  return "a value hroof cannot express";
+}
+
+} // namespace hroof
