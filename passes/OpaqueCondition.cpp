@@ -13,11 +13,12 @@ namespace hroof {
 namespace {
 
 /// What the walk found, most telling first (the smallest value wins).
-enum class Leaf { Load, Atomic, Call, Float, LoopVar, Other, None };
+enum class Leaf { Load, Atomic, Call, Float, LoopVar, PathPhi, Pointer, Other, None };
 
 struct Walk {
   Leaf Kind = Leaf::None;
   std::string Callee;             ///< for Leaf::Call
+  std::string Opcode;             ///< for Leaf::Other
   const PHINode *Phi = nullptr;   ///< for Leaf::LoopVar: a loop header's phi
   bool BitOrRemainder = false;    ///< urem/srem/and/shifts on the way to the phi
   bool Multiplied = false;        ///< the phi times a non-constant
@@ -39,8 +40,10 @@ void visit(const Value *V, const LoopInfo &LI, Walk &W, SmallPtrSetImpl<const Va
   if (!Depth || !Seen.insert(V).second || isa<Constant>(V) || isa<Argument>(V))
     return;
   const auto *I = dyn_cast<Instruction>(V);
-  if (!I)
+  if (!I) {
+    W.Opcode = "a non-instruction value";
     return W.note(Leaf::Other);
+  }
   if (isa<LoadInst>(I))
     return W.note(Leaf::Load);
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
@@ -49,6 +52,14 @@ void visit(const Value *V, const LoopInfo &LI, Walk &W, SmallPtrSetImpl<const Va
     if (isSpecialRegister(*CB))
       return;
     const Function *F = CB->getCalledFunction();
+    if (F && F->isIntrinsic() && CB->doesNotAccessMemory()) {
+      // min, max, abs, fabs...: what matters is what they are applied to.
+      if (I->getType()->isFloatingPointTy())
+        W.note(Leaf::Float);
+      for (const Value *Op : CB->args())
+        visit(Op, LI, W, Seen, Depth - 1);
+      return;
+    }
     if (W.Kind > Leaf::Call)
       W.Callee = F ? F->getName().str() : "an indirect callee";
     return W.note(Leaf::Call);
@@ -62,11 +73,20 @@ void visit(const Value *V, const LoopInfo &LI, Walk &W, SmallPtrSetImpl<const Va
         W.Phi = Phi;
       return W.note(Leaf::LoopVar);
     }
+    W.note(Leaf::PathPhi); // a merge of values from different paths
   }
-  if (const auto *Cmp = dyn_cast<ICmpInst>(I))
-    if (Cmp->getOperand(0)->getType()->isIntegerTy() &&
-        Cmp->getOperand(0)->getType()->getIntegerBitWidth() > 32)
+  if (const auto *Cmp = dyn_cast<ICmpInst>(I)) {
+    if (Cmp->getOperand(0)->getType()->isPointerTy())
+      W.note(Leaf::Pointer);
+    else if (Cmp->getOperand(0)->getType()->getIntegerBitWidth() > 32)
       W.Wide = true;
+  }
+  if (!isa<BinaryOperator>(I) && !isa<CastInst>(I) && !isa<CmpInst>(I) && !isa<SelectInst>(I) &&
+      !isa<PHINode>(I) && !isa<FreezeInst>(I) && !I->getType()->isFloatingPointTy()) {
+    if (W.Kind > Leaf::Other)
+      W.Opcode = I->getOpcodeName();
+    W.note(Leaf::Other);
+  }
   switch (I->getOpcode()) {
   case Instruction::URem:
   case Instruction::SRem:
@@ -132,7 +152,12 @@ std::string describeOpaqueCondition(const Value *C, const BasicBlock &Where, con
     return "a floating-point value";
   case Leaf::LoopVar:
     return loopVariableUse(W, C, Where, LI, Counted);
+  case Leaf::PathPhi:
+    return "a value that depends on the path taken to it (a phi)";
+  case Leaf::Pointer:
+    return "a pointer compare";
   case Leaf::Other:
+    return "a value hroof cannot express ('" + W.Opcode + "')";
   case Leaf::None:
     break;
   }
