@@ -36,6 +36,10 @@ endif()
 
 # Toolkit flags of every CUDA compilation (the GPU architecture comes next to them).
 set(HROOF_CUDA_TOOLKIT_FLAGS --cuda-path=${HROOF_CUDA_PATH} -Wno-unknown-cuda-version)
+# CUDA 13 keeps Thrust, CUB and libcu++ under include/cccl (nvcc searches it, clang does not).
+if(EXISTS ${HROOF_CUDA_PATH}/include/cccl)
+  list(APPEND HROOF_CUDA_TOOLKIT_FLAGS -isystem ${HROOF_CUDA_PATH}/include/cccl)
+endif()
 
 function(hroof_add_cuda_program NAME)
   cmake_parse_arguments(P "INSTRUMENTED;PLAIN;BOTH"

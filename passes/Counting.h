@@ -28,6 +28,18 @@ namespace hroof {
 
 using CountVector = std::array<uint64_t, NumCounters>;
 
+/// Counts of one asm instruction guarded by the lane predicate of a shuffle
+/// in the same asm statement (CUB's `@p add.f32`); see ShflPredicate.h.
+enum class ShflMode { Up, Down, Bfly, Idx };
+struct ShflGuardedCounts {
+  CountVector Counts{};
+  const llvm::CallBase *Asm = nullptr; ///< the inline asm call
+  ShflMode Mode = ShflMode::Down;
+  const llvm::Value *B = nullptr; ///< the shuffle's b operand (a constant for an immediate)
+  const llvm::Value *C = nullptr; ///< the shuffle's c operand
+  std::string Line;               ///< the predicated instruction, for reasons
+};
+
 /// Counts of one basic block (per execution by one thread).
 struct BlockCounts {
   CountVector Counts{};
@@ -38,6 +50,9 @@ struct BlockCounts {
   /// Bytes accessed through a pointer argument of a device function whose
   /// call sites pass different spaces: resolved per call site by the caller.
   std::map<std::pair<unsigned, MemDir>, uint64_t> ArgBytes;
+  /// Instructions that run on the lanes a shuffle's predicate selects: not
+  /// in Counts.
+  std::vector<ShflGuardedCounts> ShflGuarded;
   void add(int Index, uint64_t N) { Counts[Index] += N; }
 };
 

@@ -140,6 +140,16 @@ std::optional<JExpr> ExprBuilder::buildBinary(const BinaryOperator *BO, unsigned
   }
 }
 
+JExpr laneIdExpr() {
+  // Lanes are assigned in order of the linear thread index in the block.
+  auto S = [](const char *R) { return JExpr(Array{exprOpName(ExprOp::SReg), R}); };
+  JExpr Linear =
+      jOp(ExprOp::Add, S("tid.x"),
+          jOp(ExprOp::Mul, S("ntid.x"),
+              jOp(ExprOp::Add, S("tid.y"), jOp(ExprOp::Mul, S("ntid.y"), S("tid.z")))));
+  return jWOp(ExprOp::URem, 32, std::move(Linear), 32);
+}
+
 std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
   if (!V->getType()->isIntegerTy() || V->getType()->getIntegerBitWidth() > 64)
     return std::nullopt;
@@ -151,15 +161,7 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
       return std::nullopt;
     return Array{exprOpName(ExprOp::Arg), int64_t(A->getArgNo())};
   }
-  auto LaneId = [] {
-    // Lanes are assigned in order of the linear thread index in the block.
-    auto S = [](const char *R) { return JExpr(Array{exprOpName(ExprOp::SReg), R}); };
-    JExpr Linear =
-        jOp(ExprOp::Add, S("tid.x"),
-            jOp(ExprOp::Mul, S("ntid.x"),
-                jOp(ExprOp::Add, S("tid.y"), jOp(ExprOp::Mul, S("ntid.y"), S("tid.z")))));
-    return jWOp(ExprOp::URem, 32, std::move(Linear), 32);
-  };
+  auto LaneId = laneIdExpr;
   if (const auto *CI = dyn_cast<CallInst>(V))
     if (const auto *IA = dyn_cast<InlineAsm>(CI->getCalledOperand())) {
       // CUB and friends read the lane index with inline asm.

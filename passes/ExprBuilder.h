@@ -49,6 +49,8 @@ JExpr jOp(ExprOp Op, JExpr A, JExpr B);
 JExpr jWOp(ExprOp Op, unsigned W, JExpr A, JExpr B);
 JExpr jExt(bool Signed, unsigned W, JExpr A);
 JExpr jCmp(CmpPred Pred, unsigned W, JExpr A, JExpr B);
+/// The lane index %laneid: the linear thread index in the block modulo 32.
+JExpr laneIdExpr();
 /// Replaces ["arg", I] by Args[I]; false if some Args[I] is missing.
 bool substituteArgs(JExpr &E, const std::vector<std::optional<JExpr>> &Args);
 /// Readable infix form, for print<hroof-kernels>: hroof::Expr::str, the

@@ -5,6 +5,7 @@
 #include "Flush.h"
 #include "InductionLoop.h"
 #include "KernelModel.h"
+#include "ShflPredicate.h"
 #include "WarpInstrument.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -152,7 +153,10 @@ private:
         if (warpCountsEnabled() && warpRequestOf(I))
           return std::nullopt;
       }
-      CountVector C = countBlock(BB).Counts;
+      BlockCounts BC = countBlock(BB);
+      if (!BC.ShflGuarded.empty())
+        return std::nullopt; // counted where the shuffle's predicate is known
+      CountVector C = BC.Counts;
       if (std::all_of(C.begin(), C.end(), [](uint64_t X) { return X == 0; }))
         continue;
       if (LI.getLoopFor(&BB))
@@ -442,9 +446,11 @@ private:
     std::map<BasicBlock *, std::vector<GenericAccess>> Generic;
     std::map<BasicBlock *, std::vector<CallInst *>> Calls;
     std::map<BasicBlock *, std::vector<WarpRequest>> Warp;
+    std::map<BasicBlock *, std::vector<ShflGuardedCounts>> Shfl;
     for (BasicBlock &BB : F) {
       Blocks.push_back(&BB);
       Counts[&BB] = blockCounts(BB);
+      Shfl[&BB] = countBlock(BB).ShflGuarded;
       Generic[&BB] = genericAccesses(BB);
       if (warpCountsEnabled())
         Warp[&BB] = warpRequests(BB, SE);
@@ -471,6 +477,11 @@ private:
             M, R, [&](IRBuilder<> &B, int K, Value *V, uint64_t Max) { P.addOne(B, K, V, Max); },
             &DTU, &LI);
       countCallees(P, Calls[BB], CallBuf);
+      // Asm instructions a shuffle's lane predicate guards: where it holds.
+      for (const ShflGuardedCounts &G : Shfl[BB]) {
+        IRBuilder<> B(const_cast<CallBase *>(G.Asm)->getNextNode());
+        P.add(B, G.Counts, B.CreateZExt(shflValidIR(B, G), I64), 1);
+      }
       // This block's own counts.
       if (!HoistedTo.count(BB)) {
         const CountVector &C = Counts[BB];

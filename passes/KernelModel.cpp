@@ -4,6 +4,7 @@
 #include "InductionLoop.h"
 #include "IterationCondition.h"
 #include "OpaqueCondition.h"
+#include "ShflPredicate.h"
 #include "ShiftLoop.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -325,6 +326,21 @@ private:
       for (const Product &P : Mult)
         Out.Terms.push_back(
             {C.Counts, P, at(*BB), C.ArgBytes, Opaque == Opacity::Guard, Opaque == Opacity::Trips});
+    for (const ShflGuardedCounts &G : C.ShflGuarded) {
+      std::optional<JExpr> Valid = shflValidExpr(G, EB);
+      if (!Valid)
+        unknown("predicated inline asm '" + G.Line +
+                    "' (a shuffle's predicate with operands that are data) counted as always "
+                    "executed in " + at(*BB),
+                /*BoundsHold=*/true);
+      for (const Product &P : Mult) {
+        Product Q = P;
+        if (Valid)
+          Q.push_back(*Valid);
+        Out.Terms.push_back({G.Counts, std::move(Q), at(*BB), {}, Opaque == Opacity::Guard || !Valid,
+                             Opaque == Opacity::Trips});
+      }
+    }
     for (const CallBase *CB : C.Calls)
       emitCall(*CB, Mult, Opaque);
     for (IRWarpAccess &W : describeBlockAccesses(*BB, at(*BB), SE, LI, EB,

@@ -9,6 +9,7 @@
 // Called by Counting.cpp (countCall, countInstruction).
 //===----------------------------------------------------------------------===//
 #include "PtxCounting.h"
+#include "ShflPredicate.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InlineAsm.h"
@@ -363,7 +364,59 @@ bool countBulkCopyIntrinsic(const CallBase &CB, StringRef N, BlockCounts &Out) {
   return countBulkIntrinsic(CB, N, Out);
 }
 
+namespace {
+
+/// Operand text of an asm instruction ("$2", "%2", "31") as an IR value.
+const Value *asmOperand(StringRef Text, const CallBase &CB) {
+  Text = Text.trim();
+  uint64_t V = 0;
+  if (!Text.getAsInteger(0, V))
+    return ConstantInt::get(Type::getInt32Ty(CB.getContext()), V);
+  unsigned N = 0;
+  if ((Text.consume_front("$") || Text.consume_front("%")) && !Text.getAsInteger(10, N))
+    return asmOperandValue(CB, N);
+  return nullptr;
+}
+
+/// Predicates an asm statement sets from `shfl.sync.MODE.b32 d|p, a, b, c, m`.
+class ShflPredicates {
+public:
+  /// Notes what line \p L (opcode \p Op) does to the predicates.
+  void see(StringRef Op, StringRef L, const CallBase *CB) {
+    SmallVector<StringRef, 6> Parts;
+    L.drop_front(Op.size()).split(Parts, ',');
+    SmallVector<StringRef, 2> Dests;
+    Parts[0].split(Dests, '|');
+    for (StringRef D : Dests)
+      if (auto It = Known.find(D.trim()); It != Known.end())
+        Known.erase(It);
+    auto Mode = shflMode(Op);
+    if (!Mode || !CB || Dests.size() != 2 || Parts.size() < 4)
+      return;
+    const Value *B = asmOperand(Parts[2], *CB), *C = asmOperand(Parts[3], *CB);
+    if (!B || !C)
+      return;
+    ShflGuardedCounts &G = Known[Dests[1].trim().str()];
+    G.Mode = *Mode;
+    G.B = B;
+    G.C = C;
+  }
+  /// The shuffle that sets guard \p Guard ("@p"; not "@!p"), or null.
+  const ShflGuardedCounts *find(StringRef Guard) const {
+    if (!Guard.consume_front("@") || Guard.starts_with("!"))
+      return nullptr;
+    auto It = Known.find(Guard.trim());
+    return It == Known.end() ? nullptr : &It->second;
+  }
+
+private:
+  std::map<std::string, ShflGuardedCounts, std::less<>> Known;
+};
+
+} // namespace
+
 void countInlineAsm(StringRef Asm, BlockCounts &Out, const CallBase *CB) {
+  ShflPredicates Shfl;
   SmallVector<StringRef, 16> Stmts;
   Asm.split(Stmts, ';');
   for (StringRef S : Stmts) {
@@ -376,9 +429,14 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out, const CallBase *CB) {
       if (L.empty() || L.starts_with("//") || L.starts_with(".reg") || L.ends_with(":"))
         continue;
       bool Predicated = L.starts_with("@");
-      if (Predicated)
-        L = L.drop_until([](char C) { return C == ' ' || C == '\t'; }).trim();
+      StringRef Guard;
+      if (Predicated) {
+        Guard = L.take_until([](char C) { return C == ' ' || C == '\t'; });
+        L = L.drop_front(Guard.size()).trim();
+      }
       StringRef Op = L.take_until([](char C) { return C == ' ' || C == '\t'; });
+      const ShflGuardedCounts *ByShfl = Predicated ? Shfl.find(Guard) : nullptr;
+      Shfl.see(Op, L, CB);
       if (Op.starts_with("mma.sync") || Op.starts_with("wmma.mma")) {
         countMatrixOp(Op, 32, Op.starts_with("wmma"), Out);
       } else if (Op.starts_with("wgmma.mma_async")) {
@@ -403,7 +461,16 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out, const CallBase *CB) {
         }
       } else if (BlockCounts One; countAsmArithmeticOrMemory(Op, One)) {
         // FP arithmetic or a plain load/store, counted. A predicated one may
-        // not execute: counted as executed, and the count is not exact.
+        // not execute: counted as executed, and the count is not exact,
+        // unless a shuffle's lane predicate guards it (ShflPredicate.h).
+        if (ByShfl && One.Unknown.empty()) {
+          ShflGuardedCounts G = *ByShfl;
+          G.Counts = One.Counts;
+          G.Asm = CB;
+          G.Line = L.str();
+          Out.ShflGuarded.push_back(std::move(G));
+          continue;
+        }
         bool Any = false;
         for (int K = 0; K < NumCounters; ++K) {
           Out.Counts[K] += One.Counts[K];

@@ -42,6 +42,11 @@ static bool isFile(const std::string &P) {
   return stat(P.c_str(), &S) == 0 && S_ISREG(S.st_mode);
 }
 
+static bool isDirectory(const std::string &P) {
+  struct stat S;
+  return stat(P.c_str(), &S) == 0 && S_ISDIR(S.st_mode);
+}
+
 std::string findOnPath(const std::string &Program) {
   const char *Path = std::getenv("PATH");
   std::stringstream Dirs(Path ? Path : "");
@@ -182,6 +187,12 @@ CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
                                    "/dev/null"};
   if (!HasOpt)
     Argv.push_back("-O2");
+  // CUDA 13 keeps Thrust, CUB and libcu++ under include/cccl, which nvcc
+  // searches and clang does not: the same #include <cub/...> must work here.
+  if (isDirectory(TC.CudaPath + "/include/cccl")) {
+    Argv.push_back("-isystem");
+    Argv.push_back(TC.CudaPath + "/include/cccl");
+  }
   Argv.insert(Argv.end(), ExtraArgs.begin(), ExtraArgs.end());
   Argv.push_back(File);
   CompileResult R;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Control flow: a grid-stride loop, divergent branches with early returns,
-// and a __noinline__ device function called from a (C++-mangled) kernel.
+// a __noinline__ device function called from a (C++-mangled) kernel, and a
+// CUB warp reduction whose adds are predicated by its shuffles.
 #include "harness.h"
+
+#include <cub/warp/warp_reduce.cuh>
 
 // Grid-stride loop, fewer threads than elements: every element i < n is
 // visited exactly once. Per element: fma (2 f32 FLOPs), loads x, y (8 B),
@@ -49,6 +52,21 @@ __global__ void poly_noinline(int n, const float *__restrict__ x, float *__restr
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     y[i] = horner(x[i]) + horner(y[i]);
+}
+
+// CUB WarpReduce<float, 16>::Sum(x, valid): per 16-lane segment, offsets
+// o = 1, 2, 4, 8; its inline asm `@p add.f32` runs on the lanes l with
+// l + o <= valid - 1 (the shuffle's predicate), max(0, valid - o) of them.
+//   flops.f32 = segments * sum_o max(0, valid - o), load 4 per thread,
+//   store 4 per segment.
+extern "C" __global__ void cub_segment_sum(int valid, const float *__restrict__ x,
+                                           float *__restrict__ out) {
+  using WR = cub::WarpReduce<float, 16>;
+  __shared__ typename WR::TempStorage tmp[16];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = WR(tmp[threadIdx.x / 16]).Sum(x[i], valid);
+  if (threadIdx.x % 16 == 0)
+    out[i / 16] = s;
 }
 
 static float hhorner(float x) {
@@ -139,6 +157,32 @@ int main(int argc, char **argv) {
     H.d2h(out, y);
     for (int i = 0; i < n; i += 101)
       H.near("poly_noinline", i, out[i], hhorner(hx[i]) + hhorner(hy[i]), 1e-5, 1e-5);
+  }
+  { // CUB warp reduction, 16-lane segments, 11 valid items each
+    const int valid = 11;
+    const unsigned B = 256, nb = 20011;
+    const u64 N = u64(nb) * B, segs = N / 16;
+    std::vector<float> hx(N), out(segs);
+    for (u64 i = 0; i < N; ++i)
+      hx[i] = frand(s);
+    float *x = H.alloc<float>(N), *o = H.alloc<float>(segs);
+    H.h2d(x, hx);
+    u64 adds = 0;
+    for (int off = 1; off < 16; off *= 2)
+      adds += std::max(0, valid - off);
+    H.launch("cub_segment_sum", nb, B, {{"valid", valid}},
+             Counts()
+                 .add("flops.f32", segs * adds)
+                 .add("bytes.global.load", 4 * N)
+                 .add("bytes.global.store", 4 * segs),
+             [=] { cub_segment_sum<<<nb, B>>>(valid, x, o); });
+    H.d2h(out, o);
+    for (u64 g = 0; g < segs; g += 97) {
+      double ref = 0;
+      for (int l = 0; l < valid; ++l)
+        ref += hx[g * 16 + l];
+      H.near("cub_segment_sum", long(g), out[g], ref, 1e-5, 1e-5);
+    }
   }
   return H.finish("control");
 }
