@@ -236,6 +236,9 @@ private:
     CounterSet Acc;
     for (BasicBlock &BB : F) {
       CountVector C = blockCounts(BB);
+      for (const ShflGuardedCounts &G : countBlock(BB).ShflGuarded)
+        for (int K = 0; K < NumCounters; ++K)
+          C[K] += G.Counts[K];
       for (int K = 0; K < NumCounters; ++K)
         if (C[K])
           Acc.insert(K);
