@@ -30,28 +30,28 @@ const SCEVAddRecExpr *affineIn(const Value *V, const Loop &L, ScalarEvolution &S
 }
 
 /// Whether \p V, in every iteration of \p L, is the exact integer its
-/// recurrence gives: ScalarEvolution proves it, or V is an add or sub with
-/// the nsw flag, computed in every iteration, of such values and loop
-/// invariants. A wrap would make V poison and the branch on it (which runs
+/// recurrence gives (as a signed value, or with \p Unsigned as an unsigned
+/// one): ScalarEvolution proves it, or V is an add or sub with the nsw (nuw)
+/// flag, computed in every iteration, of such values and loop invariants. A wrap would make V poison and the branch on it (which runs
 /// in every iteration too, see iterationAtom) undefined behaviour. This
 /// recovers the copies of a loop body that unrolling made, whose
 /// recurrences ScalarEvolution leaves without the flag.
 bool exactEveryIteration(const Value *V, const Loop &L, ScalarEvolution &SE,
-                         const DominatorTree &DT, unsigned Depth = 4) {
+                         const DominatorTree &DT, bool Unsigned, unsigned Depth = 4) {
   if (L.isLoopInvariant(V))
     return true;
   const SCEVAddRecExpr *AR = affineIn(V, L, SE);
   if (!AR)
     return false;
-  if (AR->hasNoSignedWrap())
+  if (Unsigned ? AR->hasNoUnsignedWrap() : AR->hasNoSignedWrap())
     return true;
   const auto *BO = dyn_cast<BinaryOperator>(V);
-  if (!Depth || !BO || !BO->hasNoSignedWrap() ||
+  if (!Depth || !BO || !(Unsigned ? BO->hasNoUnsignedWrap() : BO->hasNoSignedWrap()) ||
       (BO->getOpcode() != Instruction::Add && BO->getOpcode() != Instruction::Sub) ||
       !L.getLoopLatch() || !DT.dominates(BO->getParent(), L.getLoopLatch()))
     return false;
-  return exactEveryIteration(BO->getOperand(0), L, SE, DT, Depth - 1) &&
-         exactEveryIteration(BO->getOperand(1), L, SE, DT, Depth - 1);
+  return exactEveryIteration(BO->getOperand(0), L, SE, DT, Unsigned, Depth - 1) &&
+         exactEveryIteration(BO->getOperand(1), L, SE, DT, Unsigned, Depth - 1);
 }
 
 /// A compare of a halving loop variable v_k = S0 >> (c*k) (ShiftLoop.h), or
@@ -120,20 +120,28 @@ std::optional<JExpr> iterationAtom(const Value *C, bool Polarity, const BasicBlo
   if (!AR)
     return shiftAtom(*Cmp, Polarity ? Cmp->getPredicate() : Cmp->getInversePredicate(), L, SE,
                      EB);
-  // Signed compares of a recurrence that does not wrap: the compare is then
-  // one of the exact integers a + s*k.
-  if (!AR || !CmpInst::isSigned(P))
+  // Compares of a recurrence that does not wrap: the compare is then one of
+  // the exact integers a + s*k. Signed: no signed wrap. Unsigned: no
+  // unsigned wrap (or no signed wrap and never negative), and both sides
+  // read zero-extended (a bound that is negative as a signed value is large).
+  bool Unsigned = CmpInst::isUnsigned(P);
+  if (!CmpInst::isSigned(P) && !Unsigned)
     return std::nullopt;
-  if (!AR->hasNoSignedWrap() && !(L.getLoopLatch() && DT.dominates(&Branch, L.getLoopLatch()) &&
-                                  exactEveryIteration(X, L, SE, DT)))
+  bool NoWrap = Unsigned ? AR->hasNoUnsignedWrap() ||
+                               (AR->hasNoSignedWrap() && SE.isKnownNonNegative(AR))
+                         : AR->hasNoSignedWrap();
+  if (!NoWrap && !(L.getLoopLatch() && DT.dominates(&Branch, L.getLoopLatch()) &&
+                   exactEveryIteration(X, L, SE, DT, Unsigned)))
     return std::nullopt;
   const auto *StepC = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
   auto A = EB.build(AR->getStart());
   auto B = EB.build(Y); // data or another loop's variable: nullopt
   if (!StepC || !A || !B)
     return std::nullopt;
+  if (Unsigned)
+    P = ICmpInst::getSignedPredicate(P); // on the zero-extended values
   int64_t S = StepC->getAPInt().getSExtValue();
-  JExpr AX = jExt(true, W, std::move(*A)), BX = jExt(true, W, std::move(*B));
+  JExpr AX = jExt(!Unsigned, W, std::move(*A)), BX = jExt(!Unsigned, W, std::move(*B));
   // Every compare as c*k < D.
   int64_t Coef;
   JExpr D = 0;

@@ -1,9 +1,10 @@
 //===- IterationCondition.h - branches on a loop's iteration index --------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A branch inside a loop whose condition is a signed compare of an affine
-// function of the loop's iteration index k with a loop-invariant value
-//   a + s*k  <, <=, >, >=  b        (s a constant, no signed wrap)
+// A branch inside a loop whose condition is a compare of an affine function
+// of the loop's iteration index k with a loop-invariant value
+//   a + s*k  <, <=, >, >=  b        (s a constant; signed with no signed
+//                                    wrap, or unsigned with no unsigned wrap)
 // holds on an interval of k: a tile-edge test `if (t*TILE + tx < n)` inside
 // `for (t ...)` holds for k < ceildiv(n - tx, TILE). The block under it then
 // runs, per entry into the loop, on the number of iterations k in [0, Trips)

@@ -1,0 +1,60 @@
+// Unsigned compares of the loop variable: `(unsigned)j < (unsigned)n`, which
+// InstCombine also makes of signed compares whose sides it proves
+// non-negative. When the recurrence cannot wrap (no unsigned wrap, or no
+// signed wrap and never negative) both sides are read zero-extended, so a
+// bound that is negative as an int is the large unsigned value it is.
+// Launch 2 blocks of 64 threads; tiles=5.
+//
+// RUN: %hroof-static %s --grid 2 --block 64 --arg n=150 --arg tiles=5 --json \
+// RUN:   | python3 %S/Inputs/totals.py | FileCheck %s
+// RUN: %hroof-static %s --grid 2 --block 64 --arg n=-1 --arg tiles=5 --json \
+// RUN:   | python3 %S/Inputs/totals.py | FileCheck %s --check-prefix=ALL
+
+// As tile_edge in branch-on-loop-variable.cu: 536 taken iterations for
+// n = 150 (1 FLOP, 4 B each); 128 x 4 B stored.
+// CHECK-LABEL: kernel unsigned_tile_edge(
+// CHECK-NEXT: exact=true
+// CHECK-NEXT: bytes.global.load=2144
+// CHECK-NEXT: bytes.global.store=512
+// CHECK-NEXT: flops.f32=536
+// CHECK-NEXT: end
+// n = -1 is 4294967295 unsigned: every iteration, 128 x 5 = 640.
+// ALL-LABEL: kernel unsigned_tile_edge(
+// ALL-NEXT: exact=true
+// ALL-NEXT: bytes.global.load=2560
+// ALL-NEXT: bytes.global.store=512
+// ALL-NEXT: flops.f32=640
+// ALL-NEXT: end
+__global__ void unsigned_tile_edge(int n, int tiles, const float *__restrict__ x,
+                                   float *__restrict__ out) {
+  float acc = 0.0f;
+#pragma unroll 1
+  for (int t = 0; t < tiles; ++t) {
+    int j = t * 32 + (int)threadIdx.x;
+    if ((unsigned)j < (unsigned)n)
+      acc += x[j & 1023];
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// j = 32t + tx - 40 is negative in the first iterations of threads tx < 40,
+// and a negative j is a large unsigned value: the recurrence wraps as an
+// unsigned number, so the branch is not counted (bounds: every iteration).
+// CHECK-LABEL: kernel unsigned_negative_start(
+// CHECK-NEXT: exact=false
+// CHECK-NEXT: unknown=branch on a loop variable {{.*}}
+// CHECK-NEXT: bytes.global.load=2560
+// CHECK-NEXT: bytes.global.store=512
+// CHECK-NEXT: flops.f32=640
+// CHECK-NEXT: end
+__global__ void unsigned_negative_start(int n, int tiles, const float *__restrict__ x,
+                                        float *__restrict__ out) {
+  float acc = 0.0f;
+#pragma unroll 1
+  for (int t = 0; t < tiles; ++t) {
+    int j = t * 32 + (int)threadIdx.x - 40;
+    if ((unsigned)j < (unsigned)n)
+      acc += x[j & 1023];
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
