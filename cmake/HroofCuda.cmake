@@ -14,6 +14,11 @@
 #     [INCLUDES dir ...] [DEPENDS file ...]
 #     [PLUGIN_FLAGS flag ...]          more flags of the instrumented compile only
 #                                      (e.g. -mllvm -hroof-warp-counts)
+#     [EXACT_BY_MODEL]                 leave kernels with an exact static model
+#                                      uninstrumented, the plugin's default; without it the
+#                                      programs built here (validation, examples) instrument
+#                                      every kernel (-mllvm -hroof-instrument-exact), so their
+#                                      dynamic counts stay a measurement
 #     [CUDART static | shared]         default static (shared: rpath $ORIGIN/../lib and
 #                                      the toolkit's lib64, as the GPU suite carries it)
 #     [STATIC_MODEL file.json]         also writes the plugin's static model of the device
@@ -42,7 +47,7 @@ if(EXISTS ${HROOF_CUDA_PATH}/include/cccl)
 endif()
 
 function(hroof_add_cuda_program NAME)
-  cmake_parse_arguments(P "INSTRUMENTED;PLAIN;BOTH"
+  cmake_parse_arguments(P "INSTRUMENTED;PLAIN;BOTH;EXACT_BY_MODEL"
     "OUTPUT_DIR;INSTRUMENTED_SUFFIX;PLAIN_SUFFIX;ARCH;CUDART;STATIC_MODEL;DEVICE_IR;OUTPUTS_VAR"
     "SOURCES;INCLUDES;DEPENDS;PLUGIN_FLAGS" ${ARGN})
   if(NOT P_SOURCES)
@@ -90,6 +95,9 @@ function(hroof_add_cuda_program NAME)
   set(deps ${P_SOURCES} ${P_DEPENDS})
   set(outputs)
 
+  if(NOT P_EXACT_BY_MODEL)
+    list(APPEND P_PLUGIN_FLAGS -mllvm -hroof-instrument-exact)
+  endif()
   if(P_INSTRUMENTED)
     set(out ${P_OUTPUT_DIR}/${NAME}${P_INSTRUMENTED_SUFFIX})
     add_custom_command(OUTPUT ${out}

@@ -45,6 +45,12 @@ static cl::opt<bool>
                cl::desc("hroof: count once per loop entry (trip count x counts) where "
                         "the trip count can be computed at the preheader"),
                cl::init(true));
+static cl::opt<bool> InstrumentExact(
+    "hroof-instrument-exact",
+    cl::desc("hroof: instrument also the kernels whose static model is exact (by default "
+             "their counts come from the model, evaluated at each launch, at no kernel cost; "
+             "on, the instrumentation cross-checks the model)"),
+    cl::init(false));
 
 namespace hroof {
 
@@ -88,11 +94,12 @@ public:
         I64(Type::getInt64Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
         BufTy(ArrayType::get(I64, NumCounters)) {}
 
-  void run() {
+  /// \p ByModel: kernels left uninstrumented (their exact model counts them).
+  void run(const std::set<std::string> &ByModel) {
     // Functions to instrument: kernels and what they call directly.
     SetVector<Function *> Work;
     for (Function &F : M)
-      if (isKernel(F) && !F.isDeclaration())
+      if (isKernel(F) && !F.isDeclaration() && !ByModel.count(F.getName().str()))
         Work.insert(&F);
     for (size_t I = 0; I < Work.size(); ++I)
       for (BasicBlock &BB : *Work[I])
@@ -552,8 +559,21 @@ private:
 PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!Triple(M.getTargetTriple()).isNVPTX() || M.getNamedGlobal(ModelSymbol))
     return PreservedAnalyses::all();
-  // Embed the static model of the code as the optimizer left it.
-  json::Value J = modelToJson(M, MAM.getResult<KernelModelAnalysis>(M));
+  // Embed the static model of the code as the optimizer left it. A kernel
+  // whose model is exact needs no counting code: the runtime evaluates the
+  // model at each launch ("counted_by_model"). Not with the warp-level
+  // counts, whose static model may still be bounds where this one is exact.
+  const IRModuleModel &Model = MAM.getResult<KernelModelAnalysis>(M);
+  std::set<std::string> ByModel;
+  if (dynamicModeEnabled() && !InstrumentExact && !warpCountsEnabled())
+    for (auto &[F, FM] : Model)
+      if (FM.IsKernel && FM.exact())
+        ByModel.insert(F->getName().str());
+  json::Value J = modelToJson(M, Model);
+  if (json::Array *Ks = J.getAsObject()->getArray("kernels"))
+    for (json::Value &K : *Ks)
+      if (auto Name = K.getAsObject()->getString("mangled"); Name && ByModel.count(Name->str()))
+        (*K.getAsObject())["counted_by_model"] = true;
   std::string Text = formatv("{0}", J).str();
   Constant *Str = ConstantDataArray::getString(M.getContext(), Text, true);
   auto *G = new GlobalVariable(M, Str->getType(), true, GlobalValue::ExternalLinkage, Str,
@@ -563,7 +583,7 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (dynamicModeEnabled()) {
     // The model is computed; dropping it keeps it from going stale.
     MAM.invalidate(M, PreservedAnalyses::none());
-    ModuleInstrumenter(M, MAM).run();
+    ModuleInstrumenter(M, MAM).run(ByModel);
   }
   return PreservedAnalyses::none();
 }

@@ -61,6 +61,8 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
     K.Name = KJ.value("name", K.Mangled);
     std::string Where = "kernel " + K.Name;
     K.Exact = KJ.value("exact", false);
+    // Only an exact model can stand for the counts.
+    K.CountedByModel = K.Exact && KJ.value("counted_by_model", false);
     for (const auto &U : KJ.value("unknown", nlohmann::json::array()))
       K.Unknown.push_back(U.get<std::string>());
     for (const auto &U : KJ.value("no_upper_bound", nlohmann::json::array()))

@@ -82,7 +82,10 @@ struct CounterArray {
 struct FuncInfo {
   std::string Mangled, Name;
   bool Selected = true;      ///< passes the kernel filter
-  bool Instrumented = false; ///< has a counter array
+  bool Instrumented = false; ///< has a counter array, or ByModel
+  /// Compiled by hroof but not instrumented: its static model is exact, so
+  /// each launch's counts are the model evaluated at the launch.
+  bool ByModel = false;
   /// "NCCL AllReduce" for a communication kernel (hroof/Communication.h):
   /// no hardware counters, since its replay would wait for the other ranks.
   std::string Communication;

@@ -108,6 +108,15 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
         F->CounterSlots = Size / CounterBytes;
       }
     }
+    if (!F->Instrumented && F->ModelProblem.empty()) {
+      // No counting code: counted by its exact static model, if the module
+      // says so (the plugin leaves exact kernels uninstrumented).
+      std::shared_ptr<ModuleInfo> MI = moduleInfo(F->Module);
+      if (MI->Model)
+        for (const KernelModel &K : MI->Model->Kernels)
+          if (K.Mangled == F->Mangled && K.CountedByModel)
+            F->Instrumented = F->ByModel = true;
+    }
     if (F->Instrumented) {
       F->Mod = moduleInfo(F->Module);
       if (F->Mod->Model) {
@@ -134,16 +143,18 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
   if (T.S.Verbose >= 1)
     logLine("kernel %s: %s%s", F->Name.c_str(),
             !F->Selected      ? "filtered out"
+            : F->ByModel      ? "counted by its exact static model"
             : F->Instrumented ? "instrumented"
                               : "not instrumented",
             F->ModelProblem.empty() ? "" : (" (" + F->ModelProblem + ")").c_str());
   std::lock_guard<std::mutex> L(T.M);
-  if (F->Instrumented) {
+  if (F->Instrumented)
+    T.InstrumentedNames.insert(F->Mangled);
+  if (F->Instrumented && !F->ByModel) {
     auto &A = T.Arrays[F->Counters];
     if (!A)
       A = std::make_unique<CounterArray>();
     F->Array = A.get();
-    T.InstrumentedNames.insert(F->Mangled);
   }
   return T.Funcs.emplace(std::make_pair(Fn, Ctx), F).first->second;
 }
@@ -348,8 +359,9 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
       replayOutsideRange(A, std::move(F), CB);
     return;
   }
-  bool Count = F->Instrumented && T.Counting;
-  if (!Count && !T.Hw.Enabled)
+  bool Count = F->Instrumented && !F->ByModel && T.Counting;
+  bool ByModel = F->ByModel && T.Counting; // a record, counts from the model
+  if (!Count && !ByModel && !T.Hw.Enabled)
     return;
   CUstream Stream = A.Stream;
   if (!Stream && A.PerThread)
@@ -365,7 +377,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
     Hw = T.Hw.AppMode ? (Role = T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, true,
                                              Ticket, Shape)) != AppRole::None
                       : T.Hw.take(*F, CB->context, A.Grid, A.Block, A.SharedMem);
-  if (!Count && !Hw)
+  if (!Count && !ByModel && !Hw)
     return;
   auto IF = std::make_unique<InFlight>();
   if (Role == AppRole::Replay)
@@ -403,7 +415,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   CUdevice Dev = 0;
   if (cuCtxGetDevice(&Dev) == CUDA_SUCCESS)
     LR.Device = int64_t(Dev);
-  if (F->Instrumented && !Count)
+  if (F->Instrumented && !Count && !ByModel)
     LR.DynamicProblem = "not counted (counting off or stopped)";
   for (int D = 0; D < 3; ++D) {
     LR.Grid[D] = A.Grid[D];
@@ -627,6 +639,26 @@ void evaluateStatic(InFlight &IF) {
   }
 }
 
+/// A kernel counted by its exact model: the launch's counts are the model's
+/// totals at this launch, or the reason there are none.
+void countsFromModel(LaunchRecord &LR) {
+  if (!LR.Static) {
+    LR.DynamicProblem = "counted by its exact static model, which was not evaluated here: " +
+                        LR.StaticProblem;
+    return;
+  }
+  CountVector C{};
+  for (int K = 0; K < NumCounters; ++K) {
+    if ((*LR.Static)[K] > u128(UINT64_MAX)) {
+      LR.DynamicProblem = "counted by its exact static model, whose totals exceed 64 bits";
+      return;
+    }
+    C[K] = uint64_t((*LR.Static)[K]);
+  }
+  LR.Dynamic = C;
+  LR.DynamicFromModel = true;
+}
+
 void onLaunchExit(const CUpti_CallbackData *CB) {
   Runtime &T = rt();
   std::unique_ptr<InFlight> IF(reinterpret_cast<InFlight *>(*CB->correlationData));
@@ -666,6 +698,8 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
     IF->Lock.unlock();
   // Static model at this launch (outside the array lock).
   evaluateStatic(*IF);
+  if (IF->F->ByModel && LaunchResult == CUDA_SUCCESS && !LR.Dynamic)
+    countsFromModel(LR);
   if (T.S.Verbose >= 2)
     logLine("launch %u %s grid %u,%u,%u block %u,%u,%u%s%s", LR.Correlation, LR.Name.c_str(),
             LR.Grid[0], LR.Grid[1], LR.Grid[2], LR.Block[0], LR.Block[1], LR.Block[2],

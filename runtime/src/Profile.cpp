@@ -236,9 +236,11 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
     for (const auto &[Name, V] : R.Args)
       A[Name] = V;
     J["args"] = A;
-    if (R.Dynamic)
+    if (R.Dynamic) {
       J["dynamic"] = countsToJson(*R.Dynamic);
-    else {
+      if (R.DynamicFromModel)
+        J["dynamic_source"] = "model";
+    } else {
       J["dynamic"] = nullptr;
       J["dynamic_problem"] = R.DynamicProblem;
     }

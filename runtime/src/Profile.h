@@ -117,6 +117,7 @@ struct LaunchRecord {
   bool Instrumented = false;                         ///< the kernel has __hroof_counters_<mangled>
   bool Graph = false;                                ///< ran inside a CUDA graph (not attributed)
   std::optional<CountVector> Dynamic;                ///< this launch's exact counts
+  bool DynamicFromModel = false;                     ///< Dynamic is the exact model's
   std::string DynamicProblem;                        ///< why no counts (instrumented only)
   std::optional<TotalVector> Static;                 ///< static model at this launch
   std::optional<TotalBounds> StaticBounds;           ///< [lo, hi] when not exact

@@ -71,6 +71,17 @@ TEST(StaticModel, CounterNamesRoundTrip) {
   EXPECT_TRUE(countsToJson(TotalVector{}).contains("wavefronts"));
 }
 
+// "counted_by_model" (the plugin left the kernel uninstrumented) is read,
+// and only an exact model can stand for the counts.
+TEST(StaticModel, CountedByModelOnlyWhenExact) {
+  json J = saxpyModel();
+  EXPECT_FALSE(parseStaticModel(J).Kernels[0].CountedByModel);
+  J["kernels"][0]["counted_by_model"] = true;
+  EXPECT_TRUE(parseStaticModel(J).Kernels[0].CountedByModel);
+  J["kernels"][0]["exact"] = false;
+  EXPECT_FALSE(parseStaticModel(J).Kernels[0].CountedByModel);
+}
+
 TEST(StaticModel, RejectsForeignJson) {
   EXPECT_THROW(parseStaticModel(json::object()), std::runtime_error);
   json J = saxpyModel();

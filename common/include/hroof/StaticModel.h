@@ -47,6 +47,9 @@ struct KernelModel {
   std::string Name, Mangled;
   std::vector<ModelParam> Params;
   bool Exact = true;
+  /// Not instrumented: the model is exact, so the runtime takes the
+  /// launch's counts from it (the plugin's "counted_by_model").
+  bool CountedByModel = false;
   std::vector<std::string> Unknown;
   /// The reasons among Unknown that leave counts out (calls, inline asm...):
   /// with any, the terms' sum is no upper bound.

@@ -16,7 +16,8 @@
 # CUDA with cuda-samples' Common/ headers (SRC/../Common); the binary is then
 # named after the last path component.
 # Fetches nothing: SRC is a checkout you made.
-# VARIANTS (default "plain inst warp"; also inst-base: BASE_PLUGIN's build, for
+# VARIANTS (default "plain inst warp"; also inst-all: every kernel instrumented,
+# also those the exact static model counts; inst-base: BASE_PLUGIN's build, for
 # a before/after in one GPU run): which binaries to build; one already built
 # is kept when KEEP=1 (after a plugin change: KEEP=1 VARIANTS=inst rebuilds
 # nothing else). JOBS (default 2): programs built at once.
@@ -58,6 +59,8 @@ build_one() {
     case $v in
       plain) extra=() ;;
       inst) extra=(-fpass-plugin="$PLUGIN") ;;
+      # every kernel instrumented, also those the exact model counts (the plugin's default leaves them)
+      inst-all) extra=(-fpass-plugin="$PLUGIN" -mllvm -hroof-instrument-exact) ;;
       warp) extra=(-fpass-plugin="$PLUGIN" -mllvm -hroof-warp-counts) ;;
       # before/after in one GPU run: BASE_PLUGIN is the plugin of an earlier commit
       inst-base) extra=(-fpass-plugin="${BASE_PLUGIN:?inst-base needs BASE_PLUGIN}") ;;

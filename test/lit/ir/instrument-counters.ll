@@ -5,7 +5,7 @@
 ; per counter at kernel exit, and the static model embedded as __hroof_model.
 ; The warp-level counts add code at every access (instrument-warp-counts.ll):
 ; off here, to see the thread-level counting alone.
-; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-warp-counts=false -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-warp-counts=false -hroof-instrument-exact -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-mode=static -S %s | FileCheck %s --check-prefix=STATIC
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

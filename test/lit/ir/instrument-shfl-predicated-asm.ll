@@ -3,7 +3,7 @@
 ; holds, computed from %laneid and the shuffle's b and c operands as the PTX
 ; ISA defines it (passes/ShflPredicate.h), not on every lane; the static
 ; model multiplies it by the same predicate as an expression of the lane.
-; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-warp-counts=false -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-warp-counts=false -hroof-instrument-exact -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%hroof -passes='print<hroof-kernels>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=MODEL
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
