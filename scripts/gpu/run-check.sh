@@ -35,6 +35,9 @@
 #   overhead           test/gpu/warp/overhead-run.sh     carry .carry/warpcorpus (corpus-build.sh
 #                      with the plain, inst and warp variants), .carry/gpu (kernel time of plain,
 #                      instrumented and warp-count binaries of public programs)
+#   model-counted      test/gpu/warp/model-counted-run.sh carry .carry/warpcorpus (inst and
+#                      inst-all variants), .carry/gpu (counts of exact kernels from the model
+#                      vs the same kernels instrumented; model-counted-compare.py here)
 #   warpcorpus         test/gpu/warp/corpus-run.sh       carry .carry/warpcorpus, .carry/gpu
 #                      (static warp model per launch vs ncu; ONLY="a b" for some programs)
 #   launch-cost        test/gpu/runtime/launch-cost.sh   carry .carry/launchcost
@@ -84,6 +87,7 @@ check_command() {
     dl-exit) echo "env OUT=$dir bash test/gpu/deep-learning/exit-check.sh" ;;
     warp) echo "env OUT=$dir bash test/gpu/warp/run.sh" ;;
     overhead) echo "env OUT=$dir bash test/gpu/warp/overhead-run.sh" ;;
+    model-counted) echo "env OUT=$dir bash test/gpu/warp/model-counted-run.sh" ;;
     warpcorpus) echo "env OUT=$dir bash test/gpu/warp/corpus-run.sh" ;;
     launch-cost) echo "env OUT=$dir bash test/gpu/runtime/launch-cost.sh" ;;
   esac
