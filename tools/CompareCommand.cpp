@@ -495,6 +495,10 @@ void printKernel(const KernelData &K, const std::vector<Line> &Lines,
   std::cout << "kernel " << K.Name << "\n  launches " << K.Launches << " (static at "
             << K.Static.Launches << ", dynamic at " << K.Dynamic.Launches << ", counters at "
             << K.Counters.Launches << "); per launch:\n";
+  if (K.DynamicFromModel)
+    std::cout << "  dynamic at " << K.DynamicFromModel
+              << " launch(es): the exact static model's counts (the kernel was not "
+                 "instrumented; -mllvm -hroof-instrument-exact measures them)\n";
   std::cout << "  " << std::left << std::setw(26) << "" << std::right << std::setw(14) << "static"
             << std::setw(14) << "dynamic" << std::setw(14) << "counters"
             << "\n";

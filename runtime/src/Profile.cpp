@@ -292,6 +292,7 @@ void KernelAggregate::add(const LaunchRecord &R) {
   }
   if (R.Dynamic) {
     ++Counted;
+    FromModel += R.DynamicFromModel;
     for (int I = 0; I < NumCounters; ++I)
       Dynamic[I] += (*R.Dynamic)[I];
   }
@@ -372,6 +373,8 @@ nlohmann::json KernelAggregate::toJson() const {
     J["by_device"] = byDeviceJson();
   if (Instrumented) {
     J["dynamic"] = {{"launches", Counted}, {"total", countsToJson(Dynamic)}};
+    if (FromModel)
+      J["dynamic"]["from_model"] = FromModel;
     J["static"] = {{"launches", StaticEvaluated},
                    {"exact", StaticExact},
                    {"total", countsToJson(Static, NumThreadCounters)},

@@ -146,6 +146,7 @@ struct KernelAggregate {
   uint64_t Launches = 0, Recorded = 0, Timed = 0, GraphLaunches = 0, Errors = 0;
   uint64_t TotalNs = 0, MinNs = UINT64_MAX, MaxNs = 0;
   uint64_t Counted = 0; ///< launches with dynamic counts
+  uint64_t FromModel = 0; ///< ... of which from the exact model (not instrumented)
   TotalVector Dynamic{};
   uint64_t StaticEvaluated = 0; ///< launches with static totals
   TotalVector Static{};

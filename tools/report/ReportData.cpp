@@ -141,8 +141,11 @@ public:
       K.TimedLaunches += F.count(A["duration_ns"], Where + "/duration_ns", "timed_launches");
       K.DurationNs += F.number(A["duration_ns"], Where + "/duration_ns", "total");
     }
-    if (A.contains("dynamic"))
+    if (A.contains("dynamic")) {
       addSource(K.Dynamic, A["dynamic"], Where + "/dynamic");
+      if (A["dynamic"].is_object() && A["dynamic"].contains("from_model"))
+        K.DynamicFromModel += F.count(A["dynamic"], Where + "/dynamic", "from_model");
+    }
     if (A.contains("counters"))
       addSource(K.Counters, A["counters"], Where + "/counters");
     if (A.contains("static") && A["static"].is_object())

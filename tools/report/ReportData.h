@@ -55,6 +55,9 @@ struct KernelData {
   Flat StaticWarpHi;
   bool StaticWarpExact = true;
   bool Instrumented = false;
+  /// Launches whose dynamic counts are the exact static model's (the kernel
+  /// was not instrumented: "from_model" in the profile).
+  uint64_t DynamicFromModel = 0;
   /// Warps of the instrumented launches that also have hardware counters
   /// (their counters include the instrumentation's flush atomics).
   double CounterWarps = 0;
