@@ -93,12 +93,100 @@ std::optional<JExpr> ExprBuilder::build(const Value *V) {
   auto It = Cache.find(V);
   if (It != Cache.end())
     return It->second;
-  if (!InProgress.insert(V).second)
-    return std::nullopt; // a cycle through phis: a loop variable
+  auto SIt = ScopedCache.find(V);
+  if (SIt != ScopedCache.end() && SIt->second.first == Scope) {
+    ReachedLoopPhi = true;
+    return SIt->second.second;
+  }
+  if (!InProgress.insert(V).second) {
+    ReachedLoopPhi = true; // a cycle through phis: a loop variable
+    return std::nullopt;
+  }
+  bool Outer = ReachedLoopPhi;
+  ReachedLoopPhi = false;
   std::optional<JExpr> R = buildUncached(V);
   InProgress.erase(V);
-  Cache[V] = R;
+  if (!ReachedLoopPhi)
+    Cache[V] = R;
+  else
+    ScopedCache[V] = {Scope, R};
+  ReachedLoopPhi |= Outer;
   return R;
+}
+
+JExpr jIterVar(int Id) { return Array{exprOpName(ExprOp::IterVar), Id}; }
+
+bool usesIterVar(const JExpr &E, int Id) {
+  const json::Array *A = E.getAsArray();
+  if (!A || A->empty())
+    return false;
+  auto Op = (*A)[0].getAsString();
+  if (Op && *Op == exprOpName(ExprOp::IterVar))
+    return Id < 0 || (*A)[1].getAsInteger() == Id;
+  for (size_t K = 1; K < A->size(); ++K)
+    if (usesIterVar((*A)[K], Id))
+      return true;
+  return false;
+}
+
+bool containsSum(const JExpr &E) {
+  const json::Array *A = E.getAsArray();
+  if (!A || A->empty())
+    return false;
+  auto Op = (*A)[0].getAsString();
+  if (Op && *Op == exprOpName(ExprOp::Sum))
+    return true;
+  for (size_t K = 1; K < A->size(); ++K)
+    if (containsSum((*A)[K]))
+      return true;
+  return false;
+}
+
+/// The value of header phi \p Phi of bound loop \p L at iteration k: a
+/// linear induction variable is Start + Step*k, a shifted one Start shifted
+/// by C*k bits. Both are exact modulo 2^W, like the IR (the evaluator's
+/// int64 holds the low bits).
+std::optional<JExpr> ExprBuilder::buildLoopVariable(const PHINode &Phi, const Loop &L) {
+  auto Id = IterVars.find(&L);
+  const BasicBlock *Pre = L.getLoopPredecessor(), *Latch = L.getLoopLatch();
+  if (Id == IterVars.end() || !Pre || !Latch || Phi.getNumIncomingValues() != 2)
+    return std::nullopt;
+  const auto *Next = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(Latch));
+  if (!Next || Next->getOperand(0) != &Phi || !L.isLoopInvariant(Next->getOperand(1))) {
+    // add is commutative: the phi may be the second operand
+    if (!Next || Next->getOpcode() != Instruction::Add || Next->getOperand(1) != &Phi ||
+        !L.isLoopInvariant(Next->getOperand(0)))
+      return std::nullopt;
+  }
+  const Value *StepV = Next->getOperand(0) == &Phi ? Next->getOperand(1) : Next->getOperand(0);
+  auto Start = build(Phi.getIncomingValueForBlock(Pre)), Step = build(StepV);
+  if (!Start || !Step)
+    return std::nullopt;
+  JExpr K = jIterVar(Id->second);
+  unsigned W = Phi.getType()->getIntegerBitWidth();
+  switch (Next->getOpcode()) {
+  case Instruction::Add:
+    return jOp(ExprOp::Add, std::move(*Start), jOp(ExprOp::Mul, std::move(*Step), std::move(K)));
+  case Instruction::Sub:
+    return jOp(ExprOp::Sub, std::move(*Start), jOp(ExprOp::Mul, std::move(*Step), std::move(K)));
+  case Instruction::LShr:
+  case Instruction::AShr:
+  case Instruction::Shl: {
+    // Shifting by c k times is one shift by c*k, for constant c < W (a
+    // shift by W or more is poison in the IR): LShr/AShr saturate at width
+    // W and Shl at 64 bits, which is 0 modulo 2^W as well.
+    const auto *C = dyn_cast<ConstantInt>(StepV);
+    if (!C || C->getZExtValue() == 0 || C->getZExtValue() >= W)
+      return std::nullopt;
+    JExpr By = jOp(ExprOp::Mul, int64_t(C->getZExtValue()), std::move(K));
+    if (Next->getOpcode() == Instruction::Shl)
+      return jOp(ExprOp::Shl, std::move(*Start), std::move(By));
+    return jWOp(Next->getOpcode() == Instruction::LShr ? ExprOp::LShr : ExprOp::AShr, W,
+                std::move(*Start), std::move(By));
+  }
+  default:
+    return std::nullopt;
+  }
 }
 
 /// An integer binary operator of width \p W.
@@ -236,6 +324,12 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
     return Array{exprOpName(ExprOp::Select), std::move(*C), std::move(*A), std::move(*B)};
   }
   if (const auto *Phi = dyn_cast<PHINode>(V)) {
+    if (const Loop *L = LI ? LI->getLoopFor(Phi->getParent()) : nullptr;
+        L && L->getHeader() == Phi->getParent()) {
+      ReachedLoopPhi = true;
+      if (auto R = buildLoopVariable(*Phi, *L))
+        return R;
+    }
     // Only a phi whose incoming values are all the same expression.
     std::optional<JExpr> Same;
     for (const Value *In : Phi->incoming_values()) {
@@ -279,8 +373,18 @@ std::optional<JExpr> ExprBuilder::build(const SCEV *S) {
       return std::nullopt;
     return jWOp(ExprOp::UDiv, W, std::move(*A), std::move(*B));
   }
-  if (isa<SCEVAddRecExpr>(S))
-    return std::nullopt;
+  if (const auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+    // {Start,+,Step} of a loop bound to a sum: Start + Step*k, modulo 2^W.
+    auto Id = IterVars.find(AR->getLoop());
+    if (Id == IterVars.end() || !AR->isAffine())
+      return std::nullopt;
+    ReachedLoopPhi = true;
+    auto Start = build(AR->getStart()), Step = build(AR->getOperand(1));
+    if (!Start || !Step)
+      return std::nullopt;
+    return jOp(ExprOp::Add, std::move(*Start),
+               jOp(ExprOp::Mul, std::move(*Step), jIterVar(Id->second)));
+  }
   if (const auto *N = dyn_cast<SCEVNAryExpr>(S)) {
     ExprOp Op;
     bool Width = true;

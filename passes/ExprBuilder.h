@@ -4,8 +4,17 @@
 // Turns integer IR values (kernel arguments, PTX special registers and
 // arithmetic on them) and ScalarEvolution expressions into the JSON
 // expressions of the static model (format: common/include/hroof/Expr.h,
-// docs/static-model.md). Anything else (loads, loop variables, data) cannot be
-// expressed: build() returns std::nullopt and the caller reports why.
+// docs/static-model.md). Anything else (loads, data, the variables of loops
+// that are not being summed) cannot be expressed: build() returns
+// std::nullopt and the caller reports why.
+//
+// Loop variables: while KernelModel models the body of a loop with a trip
+// count, it binds the loop to a sum id (bindIterVar). A header phi of that
+// loop that moves by a loop-invariant step (or shifts by a constant) is then
+// the expression of its value at iteration ["ivar", id], e.g. start + step*k,
+// and KernelModel sums the factors that use it over the loop's iterations.
+// Such values are never cached: outside the loop the same phi means its final
+// value, which cannot be expressed.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_PASSES_EXPRBUILDER_H
 #define HROOF_PASSES_EXPRBUILDER_H
@@ -13,6 +22,7 @@
 #include "hroof/ExprOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/JSON.h"
@@ -35,13 +45,39 @@ public:
   /// The i1 condition \p C (or its negation) as a 0/1 factor.
   std::optional<JExpr> condition(const llvm::Value *C, bool Polarity);
 
+  /// Loop variables: \p LI tells header phis apart; while \p L is bound to
+  /// sum \p Id its variables are expressions of ["ivar", Id].
+  void setLoopInfo(const llvm::LoopInfo *Loops) { LI = Loops; }
+  void bindIterVar(const llvm::Loop *L, int Id) {
+    IterVars[L] = Id;
+    ++Scope;
+  }
+  void unbindIterVar(const llvm::Loop *L) {
+    IterVars.erase(L);
+    ++Scope;
+  }
+
 private:
   std::optional<JExpr> buildUncached(const llvm::Value *V);
   std::optional<JExpr> buildBinary(const llvm::BinaryOperator *BO, unsigned W);
+  std::optional<JExpr> buildLoopVariable(const llvm::PHINode &Phi, const llvm::Loop &L);
   const llvm::Function &F;
+  const llvm::LoopInfo *LI = nullptr;
+  llvm::DenseMap<const llvm::Loop *, int> IterVars;
   llvm::DenseMap<const llvm::Value *, std::optional<JExpr>> Cache;
   llvm::SmallPtrSet<const llvm::Value *, 8> InProgress;
+  /// Set when a build reached a loop header phi: its result depends on which
+  /// loops are bound, and is cached for the current binding (Scope) only.
+  bool ReachedLoopPhi = false;
+  unsigned Scope = 0;
+  llvm::DenseMap<const llvm::Value *, std::pair<unsigned, std::optional<JExpr>>> ScopedCache;
 };
+
+/// ["ivar", Id], and whether \p E uses iteration index \p Id (or, with
+/// Id < 0, any) anywhere, or contains a sum.
+JExpr jIterVar(int Id);
+bool usesIterVar(const JExpr &E, int Id);
+bool containsSum(const JExpr &E);
 
 // Small constructors of JSON expressions; operator names come from the one
 // table in hroof/ExprOps.h.

@@ -19,6 +19,9 @@ namespace {
 // language does, so a marker that escaped would be rejected by every reader.
 constexpr const char *BelowMarker = "@iter-below"; ///< k < H
 constexpr const char *FromMarker = "@iter-from";   ///< k >= L
+constexpr const char *LoopMarker = "@loop";        ///< ["@loop", id, lo, hi]
+
+bool isLoopMarkerName(std::optional<StringRef> Op) { return Op && *Op == LoopMarker; }
 
 /// The affine add-recurrence of \p L that \p V is, or null.
 const SCEVAddRecExpr *affineIn(const Value *V, const Loop &L, ScalarEvolution &SE) {
@@ -195,9 +198,56 @@ void resolveIterationAtoms(std::vector<JExpr> &P, size_t TripIndex) {
   }
   P.erase(P.begin() + TripIndex, P.end());
   // Iterations k in [max(0, L...), min(Trips, H...)), none if that is empty.
+  if (TripIndex > 0)
+    if (json::Array *M = P[TripIndex - 1].getAsArray();
+        M && isLoopMarkerName((*M)[0].getAsString())) {
+      (*M)[2] = Lo;
+      (*M)[3] = Hi;
+    }
   P.push_back(jOp(ExprOp::Max, 0, jOp(ExprOp::Sub, std::move(Hi), std::move(Lo))));
   for (JExpr &E : Rest)
     P.push_back(std::move(E));
+}
+
+JExpr loopMarker(int Id, JExpr Trips) { return json::Array{LoopMarker, Id, 0, std::move(Trips)}; }
+
+std::vector<JExpr> foldIterationSums(std::vector<JExpr> P) {
+  // Innermost loops come last: fold them first, so that an outer sum takes
+  // the inner sums (which may use its variable) into its body.
+  for (size_t I = P.size(); I-- > 0;) {
+    const json::Array *M = P[I].getAsArray();
+    if (!M || M->empty() || !isLoopMarkerName((*M)[0].getAsString()))
+      continue;
+    int64_t Id = *(*M)[1].getAsInteger();
+    JExpr Lo = (*M)[2], Hi = (*M)[3];
+    // P[I + 1] is the count of iterations in [Lo, Hi); the factors after it
+    // that use k run inside the sum (in their order: conditions before the
+    // counts they guard), the others multiply it.
+    auto Uses = [Id](const JExpr &E) { return usesIterVar(E, int(Id)); };
+    if (std::none_of(P.begin() + I + 2, P.end(), Uses)) {
+      P.erase(P.begin() + I); // the count stays, with the factors after it
+      continue;
+    }
+    std::optional<JExpr> Body;
+    std::vector<JExpr> Outside;
+    for (size_t J = I + 2; J < P.size(); ++J) {
+      if (!Uses(P[J]))
+        Outside.push_back(std::move(P[J]));
+      else if (!Body)
+        Body = std::move(P[J]);
+      else
+        Body = jOp(ExprOp::Mul, std::move(*Body), std::move(P[J]));
+    }
+    // The factors that do not use k go first: evaluators stop at the first
+    // zero factor, and a guard that fails (a loop never entered) must keep
+    // them from walking a sum over a range that only holds when it passes.
+    P.erase(P.begin() + I, P.end());
+    for (JExpr &E : Outside)
+      P.push_back(std::move(E));
+    P.push_back(json::Array{exprOpName(ExprOp::Sum), Id, std::move(Lo), std::move(Hi),
+                            std::move(*Body)});
+  }
+  return P;
 }
 
 } // namespace hroof

@@ -43,8 +43,20 @@ bool isIterationAtom(const JExpr &E);
 
 /// Removes the markers among P[TripIndex + 1 ...] and replaces the trip
 /// count P[TripIndex] by the number of iterations k in [0, trip count) that
-/// satisfy all of them. Does nothing when there are none.
+/// satisfy all of them; the loop marker before it (loopMarker) gets that
+/// range of k. Does nothing when there are none.
 void resolveIterationAtoms(std::vector<JExpr> &P, size_t TripIndex);
+
+/// The marker KernelModel puts before a loop's trip count in a product:
+/// the loop's sum id and the range of iteration indices the product covers,
+/// [0, Trips) until resolveIterationAtoms narrows it.
+JExpr loopMarker(int Id, JExpr Trips);
+
+/// \p P without loop markers: where a marker's loop variable is used by a
+/// later factor (a trip count or condition that depends on it), the marker,
+/// its count and those factors become one ["sum", id, lo, hi, product].
+/// Every product must go through this before it leaves KernelModel.
+std::vector<JExpr> foldIterationSums(std::vector<JExpr> P);
 
 } // namespace hroof
 

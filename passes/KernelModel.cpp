@@ -88,7 +88,9 @@ public:
   FunctionModeler(Function &F, FunctionAnalysisManager &FAM, ModuleModeler &MM)
       : F(F), LI(FAM.getResult<LoopAnalysis>(F)), DT(FAM.getResult<DominatorTreeAnalysis>(F)),
         PDT(FAM.getResult<PostDominatorTreeAnalysis>(F)),
-        SE(FAM.getResult<ScalarEvolutionAnalysis>(F)), EB(F), MM(MM) {}
+        SE(FAM.getResult<ScalarEvolutionAnalysis>(F)), EB(F), MM(MM) {
+    EB.setLoopInfo(&LI);
+  }
 
   IRFunctionModel run() {
     if (!TestFailOn.empty() && F.getName() == TestFailOn)
@@ -168,15 +170,18 @@ private:
       decompose(A, !Polarity, P, Where);
       return;
     }
-    if (auto E = EB.condition(C, Polarity)) {
-      P.push_back(std::move(*E));
-      return;
-    }
+    // A compare of the loop's iteration index first: an interval of k
+    // (closed form); any other expressible condition, also one on a loop
+    // variable, is a factor (summed over the iterations where it uses one).
     if (IterLoop)
       if (auto K = iterationAtom(C, Polarity, Where, *IterLoop, SE, DT, EB)) {
         P.push_back(std::move(*K)); // folded into the trip count by multiplicity()
         return;
       }
+    if (auto E = EB.condition(C, Polarity)) {
+      P.push_back(std::move(*E));
+      return;
+    }
     unknown("branch on " + describeOpaqueCondition(C, Where, LI, IterLoop) + " in " + at(Where),
             /*BoundsHold=*/true);
     AtomFailed = true;
@@ -324,8 +329,8 @@ private:
                !C.ArgBytes.empty();
     if (Any)
       for (const Product &P : Mult)
-        Out.Terms.push_back(
-            {C.Counts, P, at(*BB), C.ArgBytes, Opaque == Opacity::Guard, Opaque == Opacity::Trips});
+        Out.Terms.push_back({C.Counts, foldIterationSums(P), at(*BB), C.ArgBytes,
+                             Opaque == Opacity::Guard, Opaque == Opacity::Trips});
     for (const ShflGuardedCounts &G : C.ShflGuarded) {
       std::optional<JExpr> Valid = shflValidExpr(G, EB);
       if (!Valid)
@@ -337,15 +342,17 @@ private:
         Product Q = P;
         if (Valid)
           Q.push_back(*Valid);
-        Out.Terms.push_back({G.Counts, std::move(Q), at(*BB), {}, Opaque == Opacity::Guard || !Valid,
-                             Opaque == Opacity::Trips});
+        Out.Terms.push_back({G.Counts, foldIterationSums(std::move(Q)), at(*BB), {},
+                             Opaque == Opacity::Guard || !Valid, Opaque == Opacity::Trips});
       }
     }
     for (const CallBase *CB : C.Calls)
       emitCall(*CB, Mult, Opaque);
     for (IRWarpAccess &W : describeBlockAccesses(*BB, at(*BB), SE, LI, EB,
                                                  [this](Loop *L) { return tripCount(L); })) {
-      W.Alternatives = Mult;
+      for (const Product &P : Mult)
+        W.Alternatives.push_back(foldIterationSums(P));
+      leaveSummedAccessOut(W);
       if (Opaque == Opacity::Guard)
         W.Guarded = "it runs under a condition on data or on a loop variable";
       else if (Opaque == Opacity::Trips)
@@ -355,6 +362,7 @@ private:
   }
 
   void emitCall(const CallBase &CB, const Alts &Mult, Opacity Opaque);
+  int newIterVar();
 
   /// \p Base times the block's path conditions \p Cond. Inside a loop with a
   /// trip count (the last factor of every product of Base), conditions on
@@ -369,10 +377,14 @@ private:
 
   /// The blocks of loop \p L (the function when null) outside its sub-loops,
   /// from \p Entry, each running Base times its path condition in L.
-  /// \p TripsKnown: Base ends with L's trip count.
-  void region(Loop *L, BasicBlock *Entry, const Alts &Base, Opacity BaseOpaque, bool TripsKnown) {
+  /// \p TripsKnown: Base ends with a marker of sum \p IterId and L's trip
+  /// count, and L's variables are expressions of the iteration index.
+  void region(Loop *L, BasicBlock *Entry, const Alts &Base, Opacity BaseOpaque, bool TripsKnown,
+              int IterId = -1) {
     Loop *OuterIterLoop = IterLoop;
     IterLoop = TripsKnown ? L : nullptr;
+    if (TripsKnown)
+      EB.bindIterVar(L, IterId);
     DenseMap<BasicBlock *, Alts> Cond;
     DenseMap<BasicBlock *, Opacity> Opaque;
     auto Worse = [](Opacity A, Opacity B) { return std::max(A, B); };
@@ -436,20 +448,47 @@ private:
       Alts Mult = multiplicity(Base, Cond[BB], *BB);
       if (Loop *Sub = LI.getLoopFor(BB); Sub != L && Sub->getHeader() == BB) {
         std::optional<JExpr> Trips = tripCount(Sub);
-        if (!Trips)
-          unknown("loop at " + at(*BB) +
-                      " has a trip count hroof cannot express (data-dependent or "
-                      "irregular); counted as one iteration per entry",
+        int Id = -1;
+        if (!Trips) {
+          unknown("loop at " + at(*BB) + " has a trip count hroof cannot express (" +
+                      describeOpaqueLoop(*Sub, LI) + "); counted as one iteration per entry",
                   /*BoundsHold=*/true);
-        else
-          for (Product &P : Mult)
+        } else {
+          Id = newIterVar();
+          for (Product &P : Mult) {
+            P.push_back(loopMarker(Id, *Trips));
             P.push_back(*Trips);
-        region(Sub, BB, Mult, Trips ? Here : Opacity::Trips, Trips.has_value());
+          }
+        }
+        region(Sub, BB, Mult, Trips ? Here : Opacity::Trips, Trips.has_value(), Id);
       } else {
         emitBlock(BB, Mult, Here);
       }
     }
+    if (TripsKnown)
+      EB.unbindIterVar(L);
     IterLoop = OuterIterLoop;
+  }
+
+  /// The warp-level model describes an access by its address's steps over
+  /// a rectangular nest of loops and one multiplicity per lane; an access
+  /// whose multiplicity is summed over a loop's iterations, or whose loops or
+  /// address use a loop variable that way, is left to the bounds.
+  static void leaveSummedAccessOut(IRWarpAccess &W) {
+    if (!W.Unmodelled.empty())
+      return;
+    bool Summed = std::any_of(W.Alternatives.begin(), W.Alternatives.end(), [](const Product &P) {
+      return std::any_of(P.begin(), P.end(), [](const JExpr &E) { return containsSum(E); });
+    });
+    bool Uses = W.Offset && usesIterVar(*W.Offset, -1);
+    for (const IRWarpLoop &L : W.Loops)
+      Uses |= usesIterVar(L.Step, -1) || usesIterVar(L.Trips, -1);
+    if (!Summed && !Uses)
+      return;
+    W.Unmodelled = Summed ? "it runs a number of times summed over a loop's iterations "
+                            "(a triangular loop or a branch on a loop variable)"
+                          : "its loops or address depend on an enclosing loop's variable";
+    W.Offset.reset();
   }
 
   Function &F;
@@ -511,10 +550,21 @@ public:
     return R;
   }
 
+  /// A sum id unique in the module: a callee's sums, inlined into a
+  /// caller's products, never capture the caller's iteration indices.
+  int newIterVar() {
+    if (NextIterVar >= MaxIterVarId)
+      throw std::runtime_error("more loops than sum ids");
+    return NextIterVar++;
+  }
+
   FunctionAnalysisManager &FAM;
+  int NextIterVar = 0;
   std::map<const Function *, IRFunctionModel> Models;
   SmallPtrSet<const Function *, 8> InProgress;
 };
+
+int FunctionModeler::newIterVar() { return MM.newIterVar(); }
 
 void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult, Opacity Opaque) {
   Function *G = CB.getCalledFunction();
@@ -584,7 +634,8 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult, Opacity Opa
     for (const Product &P : Mult) {
       Product All = P;
       All.insert(All.end(), Callee.begin(), Callee.end());
-      Out.Terms.push_back({T.Counts, std::move(All), T.Where, T.ArgBytes, T.Guarded, T.Unbounded});
+      Out.Terms.push_back(
+          {T.Counts, foldIterationSums(std::move(All)), T.Where, T.ArgBytes, T.Guarded, T.Unbounded});
     }
   }
 }

@@ -1,10 +1,13 @@
 //===- OpaqueCondition.cpp - why a branch condition is not expressible ----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "OpaqueCondition.h"
+#include "InductionLoop.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -136,11 +139,17 @@ std::string loopVariableUse(const Walk &W, const Value *C, const BasicBlock &Whe
 
 } // namespace
 
-std::string describeOpaqueCondition(const Value *C, const BasicBlock &Where, const LoopInfo &LI,
-                                    const Loop *Counted) {
+namespace {
+
+Walk walk(const Value *V, const LoopInfo &LI) {
   Walk W;
   SmallPtrSet<const Value *, 32> Seen;
-  visit(C, LI, W, Seen, /*Depth=*/24);
+  visit(V, LI, W, Seen, /*Depth=*/24);
+  return W;
+}
+
+/// The words for what the walk found, where they do not depend on the use.
+std::optional<std::string> dataWords(const Walk &W) {
   switch (W.Kind) {
   case Leaf::Load:
     return "data loaded from memory";
@@ -148,20 +157,92 @@ std::string describeOpaqueCondition(const Value *C, const BasicBlock &Where, con
     return "an atomic's result";
   case Leaf::Call:
     return "the result of a call to " + W.Callee;
+  case Leaf::PathPhi:
+    return "a value that depends on the path taken to it (a phi)";
+  default:
+    return std::nullopt;
+  }
+}
+
+/// What a loop's start, step or bound \p V depends on, for a loop \p L.
+std::string loopOperandSource(const Value *V, const Loop &L, const LoopInfo &LI) {
+  Walk W = walk(V, LI);
+  if (auto S = dataWords(W))
+    return *S;
+  if (W.Kind == Leaf::LoopVar) {
+    if (LI.getLoopFor(W.Phi->getParent())->contains(&L))
+      return "an enclosing loop's variable (a triangular or nested-stride loop)";
+    return "a loop's value after the loop";
+  }
+  return "a value hroof cannot express";
+}
+
+} // namespace
+
+std::string describeOpaqueCondition(const Value *C, const BasicBlock &Where, const LoopInfo &LI,
+                                    const Loop *Counted) {
+  Walk W = walk(C, LI);
+  if (auto S = dataWords(W))
+    return *S;
+  switch (W.Kind) {
   case Leaf::Float:
     return "a floating-point value";
   case Leaf::LoopVar:
     return loopVariableUse(W, C, Where, LI, Counted);
-  case Leaf::PathPhi:
-    return "a value that depends on the path taken to it (a phi)";
   case Leaf::Pointer:
     return "a pointer compare";
   case Leaf::Other:
     return "a value hroof cannot express ('" + W.Opcode + "')";
-  case Leaf::None:
+  default:
     break;
   }
   return "a value hroof cannot express";
+}
+
+std::string describeOpaqueLoop(const Loop &L, const LoopInfo &LI) {
+  if (!L.getLoopLatch())
+    return "it has several back edges (a continue)";
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  if (Exiting.size() > 1)
+    return "it has several exits (a break, a return or a test inside the body)";
+  if (Exiting.empty())
+    return "it has no exit";
+  if (Exiting[0] != L.getLoopLatch())
+    return "its exit test is not at its end (the loop is not rotated)";
+  const auto *BI = dyn_cast<BranchInst>(L.getLoopLatch()->getTerminator());
+  if (!BI || !BI->isConditional())
+    return "its exit is not a conditional branch (a switch)";
+  const auto *Cmp = dyn_cast<ICmpInst>(BI->getCondition());
+  if (!Cmp)
+    return "its exit test is on " + describeOpaqueCondition(BI->getCondition(),
+                                                            *L.getLoopLatch(), LI, nullptr);
+  if (!L.isLoopInvariant(Cmp->getOperand(0)) && !L.isLoopInvariant(Cmp->getOperand(1))) {
+    std::string A = loopOperandSource(Cmp->getOperand(0), L, LI),
+                B = loopOperandSource(Cmp->getOperand(1), L, LI);
+    if (A.rfind("data", 0) == 0 || B.rfind("data", 0) == 0)
+      return "its exit test compares data loaded from memory";
+    return "its exit test compares two values that change in the loop";
+  }
+  auto IL = matchInductionLoop(L);
+  if (!IL)
+    return "its variable does not move by a loop-invariant step (or its exit compare is not "
+           "<, <=, >, >= or != with a constant step)";
+  auto Source = [&](const Value *V, const char *What) -> std::string {
+    if (L.isLoopInvariant(V) && isa<Instruction>(V) &&
+        !L.contains(cast<Instruction>(V)->getParent())) {
+      std::string S = loopOperandSource(V, L, LI);
+      if (S != "a value hroof cannot express")
+        return std::string("its ") + What + " is " + S;
+    }
+    return "";
+  };
+  for (auto [V, What] : {std::pair<const Value *, const char *>{IL->Bound, "bound"},
+                         {IL->Start, "start"},
+                         {IL->Step, "step"}})
+    if (std::string S = Source(V, What); !S.empty())
+      return S;
+  return "its start, step or bound is a value hroof cannot express";
 }
 
 } // namespace hroof

@@ -27,6 +27,12 @@ namespace hroof {
 std::string describeOpaqueCondition(const llvm::Value *C, const llvm::BasicBlock &Where,
                                     const llvm::LoopInfo &LI, const llvm::Loop *Counted);
 
+/// Why the trip count of \p L cannot be expressed, as the words after "its
+/// trip count cannot be expressed: " ("it has several exits", "its bound is
+/// data loaded from memory", "its start depends on an enclosing loop's
+/// variable", ...). Called only after every trip-count form has failed.
+std::string describeOpaqueLoop(const llvm::Loop &L, const llvm::LoopInfo &LI);
+
 } // namespace hroof
 
 #endif // HROOF_PASSES_OPAQUECONDITION_H

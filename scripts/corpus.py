@@ -172,6 +172,12 @@ def compile_file(cc, path, runs, modes=("static", "instr", "warp")):
 
 
 REASON_PATTERNS = [  # reason text -> short class, for the top-reasons list
+    # loops first: their reasons name branches and exits too
+    (r"trip count .*(several exits|several back edges|no exit|not rotated)",
+     "trip count not expressible (several exits or back edges)"),
+    (r"trip count .*(data loaded|an atomic|result of a call|exit test compares data)",
+     "trip count not expressible (bound or exit test on data)"),
+    (r"trip count .*enclosing loop", "trip count not expressible (an enclosing loop's variable)"),
     (r"(branch|switch) on (data|an atomic)", "branch on data"),
     (r"(branch|switch) on the result of a call", "branch on a call's result"),
     (r"(branch|switch) on a floating-point", "branch on a floating-point value"),

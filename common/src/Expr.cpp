@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/Expr.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -71,7 +72,7 @@ ExprPtr Expr::constant(int64_t V) {
   return E;
 }
 
-ExprPtr Expr::parse(const nlohmann::json &J) {
+ExprPtr Expr::parseNode(const nlohmann::json &J) {
   if (J.is_number_integer())
     return constant(J.get<int64_t>());
   if (J.is_number_unsigned())
@@ -106,6 +107,17 @@ ExprPtr Expr::parse(const nlohmann::json &J) {
     E->Dim = S[Dot + 1] - 'x';
     return E;
   }
+  if (Name == "ivar" || Name == "sum") {
+    bool IsSum = Name == "sum";
+    if (J.size() != (IsSum ? 5u : 2u) || !J[1].is_number_integer() || J[1].get<int64_t>() < 0 ||
+        J[1].get<int64_t>() >= MaxIterVarId)
+      throw ExprError("malformed " + Name + " expression: " + J.dump());
+    E->Op = IsSum ? ExprOp::Sum : ExprOp::IterVar;
+    E->Imm = J[1].get<int64_t>();
+    if (IsSum)
+      E->Ops = {parseNode(J[2]), parseNode(J[3]), parseNode(J[4])};
+    return E;
+  }
   if (Name == "icmp") {
     if (J.size() != 5 || !J[1].is_string())
       throw ExprError("malformed icmp expression: " + J.dump());
@@ -119,7 +131,7 @@ ExprPtr Expr::parse(const nlohmann::json &J) {
     E->Op = ExprOp::ICmp;
     E->Pred = CmpPred(I);
     E->Width = parseWidth(J[2]);
-    E->Ops = {parse(J[3]), parse(J[4])};
+    E->Ops = {parseNode(J[3]), parseNode(J[4])};
     return E;
   }
   for (const ExprOpInfo &I : ExprOpTable) {
@@ -133,10 +145,35 @@ ExprPtr Expr::parse(const nlohmann::json &J) {
     if (I.HasWidth)
       E->Width = parseWidth(J[K++]);
     for (; K < J.size(); ++K)
-      E->Ops.push_back(parse(J[K]));
+      E->Ops.push_back(parseNode(J[K]));
     return E;
   }
   throw ExprError("unknown expression operation '" + Name + "'");
+}
+
+namespace {
+/// Throws unless every ["ivar", I] of \p E lies inside a ["sum", I, ...].
+void checkIterVarsBound(const Expr &E, std::vector<int64_t> &Open) {
+  if (E.Op == ExprOp::IterVar && std::find(Open.begin(), Open.end(), E.Imm) == Open.end())
+    throw ExprError("iteration index k" + std::to_string(E.Imm) + " outside a sum over it");
+  if (E.Op == ExprOp::Sum) {
+    checkIterVarsBound(*E.Ops[0], Open);
+    checkIterVarsBound(*E.Ops[1], Open);
+    Open.push_back(E.Imm);
+    checkIterVarsBound(*E.Ops[2], Open);
+    Open.pop_back();
+    return;
+  }
+  for (const ExprPtr &O : E.Ops)
+    checkIterVarsBound(*O, Open);
+}
+} // namespace
+
+ExprPtr Expr::parse(const nlohmann::json &J) {
+  ExprPtr E = parseNode(J);
+  std::vector<int64_t> Open;
+  checkIterVarsBound(*E, Open);
+  return E;
 }
 
 nlohmann::json Expr::toJson() const {
@@ -150,6 +187,10 @@ nlohmann::json Expr::toJson() const {
     return json::array({"sreg", std::string(SRegNames[int(Reg)]) + "." + char('x' + Dim)});
   case ExprOp::ICmp:
     return json::array({"icmp", predName(Pred), Width, Ops[0]->toJson(), Ops[1]->toJson()});
+  case ExprOp::IterVar:
+    return json::array({"ivar", Imm});
+  case ExprOp::Sum:
+    return json::array({"sum", Imm, Ops[0]->toJson(), Ops[1]->toJson(), Ops[2]->toJson()});
   default:
     break;
   }
@@ -188,6 +229,10 @@ std::string Expr::str(const std::vector<std::string> *ArgNames) const {
   case ExprOp::SExt:
   case ExprOp::ZExt:
     return S(0);
+  case ExprOp::IterVar:
+    return "k" + std::to_string(Imm);
+  case ExprOp::Sum:
+    return "sum(k" + std::to_string(Imm) + " in [" + S(0) + ", " + S(1) + "): " + S(2) + ")";
   default:
     break;
   }
@@ -222,6 +267,12 @@ int64_t Expr::eval(const EvalEnv &Env) const {
       return Env.NCtaId[Dim];
     }
     return 0;
+  case ExprOp::IterVar:
+    if (size_t(Imm) >= Env.IterBound.size() || !Env.IterBound[size_t(Imm)])
+      throw ExprError("iteration index k" + std::to_string(Imm) + " outside its sum");
+    return Env.IterVals[size_t(Imm)];
+  case ExprOp::Sum:
+    return evalSum(Env);
   default:
     break;
   }
@@ -236,6 +287,8 @@ int64_t Expr::eval(const EvalEnv &Env) const {
     return A <= 0 ? 0 : 64 - __builtin_clzll(uint64_t(A));
   if (Op == ExprOp::Select)
     return A != 0 ? Ops[1]->eval(Env) : Ops[2]->eval(Env);
+  if (Op == ExprOp::Mul && A == 0)
+    return 0; // a failed guard: what it multiplies (a sum) need not run
   int64_t B = Ops[1]->eval(Env);
   uint64_t UA = uint64_t(A), UB = uint64_t(B);
   int W = Width;
@@ -301,6 +354,43 @@ int64_t Expr::eval(const EvalEnv &Env) const {
   throw ExprError("cannot evaluate expression " + str());
 }
 
+int64_t Expr::evalSum(const EvalEnv &Env) const {
+  int64_t Lo = Ops[0]->eval(Env), Hi = Ops[1]->eval(Env);
+  if (Hi <= Lo)
+    return 0;
+  uint64_t N = uint64_t(Hi) - uint64_t(Lo);
+  if (N > Env.MaxSumSteps || Env.SumSteps > Env.MaxSumSteps - N)
+    throw ExprError("a sum over a loop's iterations needs more than " +
+                    std::to_string(Env.MaxSumSteps) + " steps: " + str());
+  Env.SumSteps += N;
+  size_t Id = size_t(Imm);
+  if (Env.IterVals.size() <= Id) {
+    Env.IterVals.resize(Id + 1);
+    Env.IterBound.resize(Id + 1);
+  }
+  // Restored on the way out (also by an exception): the same sum may be
+  // evaluated again, inside another one.
+  struct Restore {
+    const EvalEnv &Env;
+    size_t Id;
+    int64_t Val;
+    bool Bound;
+    ~Restore() {
+      Env.IterVals[Id] = Val;
+      Env.IterBound[Id] = Bound;
+    }
+  } R{Env, Id, Env.IterVals[Id], Env.IterBound[Id]};
+  Env.IterBound[Id] = true;
+  __int128 Total = 0;
+  for (int64_t K = Lo; K < Hi; ++K) {
+    Env.IterVals[Id] = K;
+    Total += Ops[2]->eval(Env);
+    if (Total > INT64_MAX || Total < INT64_MIN)
+      throw ExprError("a sum over a loop's iterations exceeds 64 bits: " + str());
+  }
+  return int64_t(Total);
+}
+
 unsigned Expr::threadVarMask() const {
   if (Op == ExprOp::SReg) {
     if (Reg == SReg::Tid)
@@ -313,6 +403,15 @@ unsigned Expr::threadVarMask() const {
   for (const ExprPtr &O : Ops)
     M |= O->threadVarMask();
   return M;
+}
+
+bool Expr::containsSum() const {
+  if (Op == ExprOp::Sum)
+    return true;
+  for (const ExprPtr &O : Ops)
+    if (O->containsSum())
+      return true;
+  return false;
 }
 
 void Expr::collectArgs(std::vector<int> &Out) const {

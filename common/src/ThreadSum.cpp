@@ -423,21 +423,39 @@ u128 sumOverThreads(const std::vector<ExprPtr> &Factors, const LaunchShape &L, E
   if (L.threads() == 0)
     return 0;
   // Uniform factors first; group the rest by the dimensions they touch.
+  // Uniform sums over a loop's iterations last, and only where the rest is
+  // not zero: a loop that no thread enters may have a meaningless range.
   u128 Uniform = 1;
-  std::vector<ExprPtr> Varying;
+  std::vector<ExprPtr> Varying, UniformSums;
+  auto Multiply = [&](const ExprPtr &F) {
+    int64_t V = F->eval(Env);
+    if (V < 0)
+      throw ExprError("negative multiplicity " + std::to_string(V) + " from " +
+                      F->str(&Env.ArgNames));
+    Uniform *= u128(V);
+  };
   for (const ExprPtr &F : Factors) {
-    if (F->threadVarMask() == 0) {
-      int64_t V = F->eval(Env);
-      if (V < 0)
-        throw ExprError("negative multiplicity " + std::to_string(V) + " from " +
-                        F->str(&Env.ArgNames));
-      Uniform *= u128(V);
-    } else {
+    if (F->threadVarMask() != 0)
       Varying.push_back(F);
-    }
+    else if (F->containsSum())
+      UniformSums.push_back(F);
+    else
+      Multiply(F);
+    if (Uniform == 0)
+      return 0;
   }
-  if (Uniform == 0)
-    return 0;
+  if (!UniformSums.empty()) {
+    std::vector<ExprPtr> Rest = Varying;
+    u128 Threads = sumOverThreads(Rest, L, Env, Opts);
+    if (Threads == 0)
+      return 0;
+    for (const ExprPtr &F : UniformSums) {
+      Multiply(F);
+      if (Uniform == 0)
+        return 0;
+    }
+    return Uniform * Threads;
+  }
   // Union of dimension sets: dims joined when one factor uses both.
   int Parent[3] = {0, 1, 2};
   auto Find = [&](int X) {

@@ -90,3 +90,54 @@ TEST(Expr, MalformedInputIsRejected) {
   EXPECT_THROW(Expr::parse("x"), ExprError);
   EXPECT_THROW(Expr::parse(json::array({"udiv", 99, 1, 2})), ExprError);
 }
+
+namespace {
+json ivar(int I) { return json::array({"ivar", I}); }
+json sum(int I, json Lo, json Hi, json Body) { return json::array({"sum", I, Lo, Hi, Body}); }
+} // namespace
+
+TEST(Expr, SumOverAnIterationIndex) {
+  // Triangular: sum over i in [0, n) of i = n(n-1)/2.
+  for (int64_t N : {0, 1, 2, 10, 1000})
+    EXPECT_EQ(ev(sum(0, 0, json::array({"arg", 0}), ivar(0)), {N}), N * (N - 1) / 2) << N;
+  // An empty or reversed range sums to 0.
+  EXPECT_EQ(ev(sum(0, 5, 5, 1)), 0);
+  EXPECT_EQ(ev(sum(0, 5, -3, 1)), 0);
+  // Nested, the inner range from the outer index: sum over i < 4 of
+  // sum over j in [i, 4) of 1 = 4 + 3 + 2 + 1.
+  EXPECT_EQ(ev(sum(0, 0, 4, sum(1, ivar(0), 4, 1))), 10);
+  // A remainder test of the index: k % 3 == 0 for k < 10: 0, 3, 6, 9.
+  EXPECT_EQ(ev(sum(2, 0, 10,
+                   json::array({"icmp", "eq", 32, json::array({"srem", 32, ivar(2), 3}), 0}))),
+            4);
+}
+
+TEST(Expr, SumReadsAndRestoresItsIndex) {
+  // The same id twice in a row, and a sum inside a sum of another id.
+  json J = json::array({"add", sum(0, 0, 3, ivar(0)), sum(0, 10, 12, ivar(0))});
+  EXPECT_EQ(ev(J), 0 + 1 + 2 + 10 + 11);
+  ExprPtr E = Expr::parse(J);
+  EXPECT_EQ(E->toJson(), J);
+  EXPECT_TRUE(E->containsSum());
+  EXPECT_FALSE(Expr::parse(json::array({"add", 1, 2}))->containsSum());
+  EXPECT_EQ(E->str(), "(sum(k0 in [0, 3): k0) + sum(k0 in [10, 12): k0))");
+}
+
+TEST(Expr, IterationIndexOutsideItsSumIsRejected) {
+  EXPECT_THROW(Expr::parse(ivar(0)), ExprError);
+  EXPECT_THROW(Expr::parse(sum(0, 0, 3, ivar(1))), ExprError);
+  // The range is outside the sum's own scope.
+  EXPECT_THROW(Expr::parse(sum(0, 0, ivar(0), 1)), ExprError);
+  EXPECT_THROW(Expr::parse(json::array({"sum", 0, 0, 3})), ExprError);
+  EXPECT_THROW(Expr::parse(json::array({"sum", -1, 0, 3, 1})), ExprError);
+  EXPECT_THROW(Expr::parse(json::array({"ivar", "k"})), ExprError);
+}
+
+TEST(Expr, SumTooLongIsAnErrorNotAHang) {
+  EvalEnv Env;
+  Env.MaxSumSteps = 1000;
+  ExprPtr E = Expr::parse(sum(0, 0, 1001, 1));
+  EXPECT_THROW(E->eval(Env), ExprError);
+  // A zero factor before it keeps the sum from running at all.
+  EXPECT_EQ(Expr::parse(json::array({"mul", 0, sum(0, 0, int64_t(1) << 40, 1)}))->eval(Env), 0);
+}

@@ -131,3 +131,29 @@ TEST(ThreadSum, NegativeMultiplicityIsAnError) {
   LaunchShape L{{1, 1, 1}, {4, 1, 1}};
   EXPECT_THROW(sumOverThreads(Fs, L, EvalEnv{}), ExprError);
 }
+
+TEST(ThreadSum, SumOverLoopIterationsPerThread) {
+  // scalarProd's nest: i = tid + ntid*k for k < ceildiv(64 - tid, ntid), and
+  // inside, ceildiv(n - i, 64) iterations: the sum is per thread.
+  json I = json::array({"add", sreg("tid.x"), json::array({"mul", sreg("ntid.x"),
+                                                           json::array({"ivar", 0})})});
+  json Outer = json::array({"max", 1, json::array({"ceildiv", json::array({"sub", 64, sreg("tid.x")}),
+                                                   sreg("ntid.x")})});
+  json Inner = json::array(
+      {"max", 0, json::array({"ceildiv", json::array({"sub", arg(0), I}), 64})});
+  auto Fs = parse({json::array({"sum", 0, 0, Outer, Inner})});
+  for (int64_t N : {0, 1, 63, 64, 65, 300})
+    for (int64_t B : {1, 32, 64, 96}) {
+      LaunchShape L{{2, 1, 1}, {B, 1, 1}};
+      EXPECT_EQ(sumOverThreads(Fs, L, args({N})), naive(Fs, L, args({N}))) << N << " " << B;
+    }
+}
+
+TEST(ThreadSum, UniformSumSkippedWhenNoThreadRuns) {
+  // A loop no thread enters (tid.x < 0 never holds) with a range that would
+  // take 2^40 steps: the sum must not be walked.
+  auto Fs = parse({cmp("slt", sreg("tid.x"), 0),
+                   json::array({"sum", 0, 0, int64_t(1) << 40, 1})});
+  LaunchShape L{{2, 1, 1}, {32, 1, 1}};
+  EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, EvalEnv{})), 0u);
+}

@@ -20,6 +20,10 @@
 //   ["max"|"min", A, B], ["ceildiv", A, B]   exact integer math (int64)
 //   ["bitlen", A]                       floor(log2(A)) + 1 for A > 0, else 0 (the trip
 //                                       counts of loops that shift their variable)
+//   ["sum", I, LO, HI, BODY]            BODY summed over the iteration index I = LO .. HI-1
+//                                       (0 when HI <= LO): the iterations of a loop
+//                                       whose trip count or branches depend on it
+//   ["ivar", I]                         the iteration index of the enclosing sum I
 // Values are int64 holding the low bits of the IR value; operations that
 // depend on the width (compares, division, extension) name it, so evaluation
 // is exact modulo 2^W like the IR itself.
@@ -59,13 +63,20 @@ struct EvalEnv {
   std::vector<bool> HasArg;
   /// Names used in error messages ("n" rather than "argument 0").
   std::vector<std::string> ArgNames;
+  /// Iteration indices of the sums being evaluated (by sum id), and the
+  /// iterations summed so far: a sum is walked one iteration at a time, so
+  /// MaxSumSteps keeps an evaluation from running for minutes (ExprError).
+  mutable std::vector<int64_t> IterVals;
+  mutable std::vector<bool> IterBound;
+  mutable uint64_t SumSteps = 0;
+  uint64_t MaxSumSteps = uint64_t(1) << 28;
 };
 
 struct Expr {
   ExprOp Op = ExprOp::Const;
   CmpPred Pred = CmpPred::EQ;
   int Width = 64;       ///< bit width for width-sensitive operations
-  int64_t Imm = 0;      ///< constant value, argument index
+  int64_t Imm = 0;      ///< constant value, argument index, sum / iteration index id
   SReg Reg = SReg::Tid; ///< for SReg
   int Dim = 0;          ///< for SReg: 0=x 1=y 2=z
   std::vector<ExprPtr> Ops;
@@ -83,7 +94,13 @@ struct Expr {
   unsigned threadVarMask() const;
   /// Arguments referenced (indices).
   void collectArgs(std::vector<int> &Out) const;
+  /// Whether a ["sum", ...] occurs in this expression.
+  bool containsSum() const;
   bool isConst() const { return Op == ExprOp::Const; }
+
+private:
+  static ExprPtr parseNode(const nlohmann::json &J);
+  int64_t evalSum(const EvalEnv &Env) const;
 };
 
 /// Truncates \p V to \p W bits and sign- or zero-extends back to 64.

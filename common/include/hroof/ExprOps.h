@@ -45,8 +45,13 @@ enum class ExprOp : uint8_t {
   Max,
   Min,
   CeilDiv,
-  BitLen
+  BitLen,
+  IterVar, ///< ["ivar", I]: the iteration index bound by the enclosing sum I
+  Sum      ///< ["sum", I, Lo, Hi, Body]: Body summed over ivar I in [Lo, Hi)
 };
+
+/// Sum and iteration index ids are below this.
+inline constexpr int64_t MaxIterVarId = 1 << 20;
 
 enum class CmpPred : uint8_t { EQ, NE, SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE };
 
@@ -75,7 +80,8 @@ inline constexpr ExprOpInfo ExprOpTable[] = {
     {"bitlen", ExprOp::BitLen, 1, false},
 };
 
-/// The table row of \p Op, or nullptr for Const, Arg, SReg and ICmp.
+/// The table row of \p Op, or nullptr for Const, Arg, SReg, ICmp, IterVar
+/// and Sum (forms of their own).
 inline constexpr const ExprOpInfo *exprOpInfo(ExprOp Op) {
   for (const ExprOpInfo &I : ExprOpTable)
     if (I.Op == Op)
@@ -83,7 +89,8 @@ inline constexpr const ExprOpInfo *exprOpInfo(ExprOp Op) {
   return nullptr;
 }
 
-/// The JSON name of \p Op ("add", "udiv", ...; "arg", "sreg", "icmp" for those).
+/// The JSON name of \p Op ("add", "udiv", ...; "arg", "sreg", "icmp", "ivar",
+/// "sum" for those).
 inline constexpr const char *exprOpName(ExprOp Op) {
   switch (Op) {
   case ExprOp::Arg:
@@ -92,6 +99,10 @@ inline constexpr const char *exprOpName(ExprOp Op) {
     return "sreg";
   case ExprOp::ICmp:
     return "icmp";
+  case ExprOp::IterVar:
+    return "ivar";
+  case ExprOp::Sum:
+    return "sum";
   default:
     break;
   }

@@ -39,14 +39,24 @@ __global__ void unsigned_tile_edge(int n, int tiles, const float *__restrict__ x
 
 // j = 32t + tx - 40 is negative in the first iterations of threads tx < 40,
 // and a negative j is a large unsigned value: the recurrence wraps as an
-// unsigned number, so the branch is not counted (bounds: every iteration).
+// unsigned number, so no interval of t holds the condition. The condition is
+// then a factor of the iteration index, summed over t = 0..4 (modulo 2^32
+// like the IR). Hand count per block of 64 threads, n = 150: t = 0 takes
+// tx >= 40 (24), t = 1 tx >= 8 (56), t = 2 and 3 every tx (64 + 64), t = 4
+// tx + 88 < 150 (62): 270, so 540 FLOPs for 2 blocks. n = -1 (UINT_MAX):
+// every j but j = 0xffffffff (t = 0, tx = 39 and t = 1, tx = 7): 640 - 4.
 // CHECK-LABEL: kernel unsigned_negative_start(
-// CHECK-NEXT: exact=false
-// CHECK-NEXT: unknown=branch on a loop variable {{.*}}
-// CHECK-NEXT: bytes.global.load=2560
+// CHECK-NEXT: exact=true
+// CHECK-NEXT: bytes.global.load=2160
 // CHECK-NEXT: bytes.global.store=512
-// CHECK-NEXT: flops.f32=640
+// CHECK-NEXT: flops.f32=540
 // CHECK-NEXT: end
+// ALL-LABEL: kernel unsigned_negative_start(
+// ALL-NEXT: exact=true
+// ALL-NEXT: bytes.global.load=2544
+// ALL-NEXT: bytes.global.store=512
+// ALL-NEXT: flops.f32=636
+// ALL-NEXT: end
 __global__ void unsigned_negative_start(int n, int tiles, const float *__restrict__ x,
                                         float *__restrict__ out) {
   float acc = 0.0f;

@@ -18,5 +18,5 @@ __global__ void datadep(int n, const int *__restrict__ len,
 
 // CHECK-LABEL: kernel datadep(
 // CHECK-NEXT: exact=false
-// CHECK: unknown=loop at {{.*}} has a trip count hroof cannot express (data-dependent
+// CHECK: unknown=loop at {{.*}} has a trip count hroof cannot express (its bound is data loaded from memory)
 // CHECK: end

@@ -4,10 +4,9 @@ here, for seeded random a, b and block sizes: every kernel must be exact and
 its f32 FLOPs (one add per iteration, per thread) equal to the loop's.
 Usage: shift_bruteforce.py HROOF MODEL.json CASES
 Prints one line per mismatch and 'OK N' at the end (N cases x kernels)."""
-import json
-import random
-import subprocess
 import sys
+
+from model_bruteforce import check
 
 M32 = 0xFFFFFFFF
 
@@ -47,28 +46,12 @@ def iters(kernel, a, b, tid):
 
 def main():
     hroof, model, cases = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    rng = random.Random(20261125)
-    checked, bad = 0, 0
-    for case in range(cases):
-        # Small and large values, powers of two and their neighbours.
-        pick = lambda: rng.choice([rng.randrange(0, 64), rng.randrange(0, 1 << 20),
-                                   rng.randrange(0, 1 << 32), 1 << rng.randrange(0, 32),
-                                   (1 << rng.randrange(1, 32)) - 1])
-        a, b, block = pick(), pick(), rng.choice([1, 7, 32, 96, 256])
-        out = subprocess.run([hroof, "static", model, "--grid", "2", "--block", str(block),
-                              "--arg", f"arg0={a}", "--arg", f"arg1={b}", "--json"],
-                             capture_output=True, text=True, check=True).stdout
-        for k in json.loads(out)["kernels"]:
-            name = k["name"].split("(")[0]
-            want = 2 * sum(iters(name, a, b, t) for t in range(block))
-            got = k["total"]["flops"]["f32"]
-            checked += 1
-            if not k["exact"] or got != want:
-                bad += 1
-                print(f"MISMATCH {name} a={a} b={b} block={block}: "
-                      f"model {got} (exact={k['exact']}), loop {want}")
-    print(f"OK {checked}" if not bad else f"FAILED {bad} of {checked}")
-    return 1 if bad else 0
+    # Small and large values, powers of two and their neighbours.
+    picks = lambda rng: rng.choice([rng.randrange(0, 64), rng.randrange(0, 1 << 20),
+                                    rng.randrange(0, 1 << 32), 1 << rng.randrange(0, 32),
+                                    (1 << rng.randrange(1, 32)) - 1])
+    want = lambda name, a, b, block: 2 * sum(iters(name, a, b, t) for t in range(block))
+    return check(hroof, model, cases, 20261125, want, picks)
 
 
 if __name__ == "__main__":

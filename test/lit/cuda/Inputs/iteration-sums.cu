@@ -1,0 +1,85 @@
+// Loops whose trip counts or branches depend on a loop variable, each with
+// one f32 add per innermost execution, for iteration-sum-bruteforce.test:
+// a = arg0, b = arg1. Launched with 2 blocks. Loops are kept rolled
+// (unroll 1): an unrolled loop's remainder is another shape.
+#define BODY acc += x[(a + b) & 7]
+// A body the compiler cannot run unconditionally (if-convert): its load
+// may fault where the condition is false.
+#define GUARDED_BODY(v) acc += x[(v) & 7]
+#define STORE out[blockIdx.x * blockDim.x + threadIdx.x] = acc
+
+// The inner trip count is the outer loop's variable.
+__global__ void triangular(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  int n = (int)(a % 40u);
+#pragma unroll 1
+  for (int i = 0; i < n; ++i)
+#pragma unroll 1
+    for (int j = 0; j < i; ++j)
+      BODY;
+  STORE;
+}
+// scalarProd's nest: a block-stride loop, and inside a loop starting at its
+// variable with a constant stride.
+__global__ void nested_stride(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  int n = (int)(a % 300u);
+  for (int i = threadIdx.x; i < 64; i += blockDim.x)
+    for (int p = i; p < n; p += 64)
+      BODY;
+  STORE;
+}
+// A remainder test of the loop variable.
+__global__ void remainder_branch(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  int n = (int)(a % 100u), m = (int)(b % 5u) + 1;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k)
+    if (k % m == 0)
+      BODY;
+  STORE;
+}
+// A bit test of the loop variable and the thread index.
+__global__ void parity_branch(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  int n = (int)(a % 50u);
+#pragma unroll 1
+  for (int k = 0; k < n; ++k)
+    if ((k + threadIdx.x) & 1)
+      BODY;
+  STORE;
+}
+// Interleaved reduction: tid % (2s) == 0 on a halving variable.
+__global__ void halving_remainder(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  for (unsigned s = 1u << (a % 8u); s > 0; s >>= 1)
+    if (threadIdx.x % (2 * s) == 0)
+      BODY;
+  STORE;
+}
+// cuda-samples reduction: unsigned grid-stride loop with a second, guarded
+// element per iteration.
+__global__ void unsigned_grid_stride(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  unsigned n = a % 5000u;
+  unsigned i = blockIdx.x * blockDim.x * 2 + threadIdx.x;
+  unsigned grid = blockDim.x * 2 * gridDim.x;
+  while (i < n) {
+    BODY;
+    if (i + blockDim.x < n)
+      GUARDED_BODY(i + blockDim.x);
+    i += grid;
+  }
+  STORE;
+}
+// A downward outer loop and an inner loop from its variable, stride 3.
+__global__ void downward_triangular(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  int n = (int)(a % 50u);
+#pragma unroll 1
+  for (int i = n; i > 0; --i)
+#pragma unroll 1
+    for (int j = i; j < 50; j += 3)
+      BODY;
+  STORE;
+}
