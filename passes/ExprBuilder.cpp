@@ -330,17 +330,81 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
       if (auto R = buildLoopVariable(*Phi, *L))
         return R;
     }
-    // Only a phi whose incoming values are all the same expression.
+    // A phi whose incoming values are all the same expression...
     std::optional<JExpr> Same;
-    for (const Value *In : Phi->incoming_values()) {
-      auto E = build(In);
-      if (!E || (Same && *Same != *E))
-        return std::nullopt;
+    for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+      auto E = buildIncoming(*Phi, I);
+      if (!E || (Same && *Same != *E)) {
+        Same.reset();
+        break;
+      }
       Same = std::move(E);
     }
-    return Same;
+    if (Same)
+      return Same;
+    // ...or that merges the two sides of one branch.
+    return buildTwoWayPhi(*Phi);
   }
   return std::nullopt;
+}
+
+/// Incoming value \p I of \p Phi, as read at the phi. A value of a loop
+/// that does not contain the phi is read after that loop: its exit value.
+std::optional<JExpr> ExprBuilder::buildIncoming(const PHINode &Phi, unsigned I) {
+  const Value *In = Phi.getIncomingValue(I);
+  const auto *Def = dyn_cast<Instruction>(In);
+  const Loop *DefLoop = Def && LI ? LI->getLoopFor(Def->getParent()) : nullptr;
+  if (!DefLoop || DefLoop->contains(Phi.getParent()) || !SE || !In->getType()->isIntegerTy())
+    return build(In);
+  ReachedLoopPhi = true; // the exit value's form depends on the loops bound
+  const SCEV *Exit = SE->getSCEVAtScope(SE->getSCEV(const_cast<Value *>(In)),
+                                        LI->getLoopFor(Phi.getParent()));
+  if (isa<SCEVCouldNotCompute>(Exit))
+    return std::nullopt;
+  // An add-recurrence of the loop left means its trip count is unknown.
+  if (SCEVExprContains(Exit, [&](const SCEV *X) {
+        const auto *AR = dyn_cast<SCEVAddRecExpr>(X);
+        return AR && !AR->getLoop()->contains(Phi.getParent());
+      }))
+    return std::nullopt;
+  return build(Exit);
+}
+
+/// A phi in block B whose two incoming edges are each reached through one
+/// side of the conditional branch that ends B's immediate dominator D (in
+/// the same loop as B): the value is select(D's condition, one, other).
+std::optional<JExpr> ExprBuilder::buildTwoWayPhi(const PHINode &Phi) {
+  if (!DT || !LI || Phi.getNumIncomingValues() != 2)
+    return std::nullopt;
+  const BasicBlock *B = Phi.getParent();
+  const DomTreeNode *N = DT->getNode(B);
+  const BasicBlock *D = N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+  const auto *BI = D ? dyn_cast<BranchInst>(D->getTerminator()) : nullptr;
+  if (!BI || !BI->isConditional() || BI->getSuccessor(0) == BI->getSuccessor(1) ||
+      LI->getLoopFor(D) != LI->getLoopFor(B))
+    return std::nullopt;
+  // Side S of the branch for incoming block P: the edge D -> succ(S)
+  // dominates P, or P is D itself and the edge is D -> B.
+  auto SideOf = [&](const BasicBlock *P) -> int {
+    for (int S = 0; S < 2; ++S) {
+      const BasicBlock *Succ = BI->getSuccessor(S);
+      if (P == D ? Succ == B : DT->dominates(BasicBlockEdge(D, Succ), P))
+        return S;
+    }
+    return -1;
+  };
+  int S0 = SideOf(Phi.getIncomingBlock(0)), S1 = SideOf(Phi.getIncomingBlock(1));
+  if (S0 < 0 || S1 < 0 || S0 == S1)
+    return std::nullopt;
+  auto C = build(BI->getCondition());
+  auto V0 = buildIncoming(Phi, 0), V1 = buildIncoming(Phi, 1);
+  if (!C || !V0 || !V1)
+    return std::nullopt;
+  // Successor 0 is taken when the condition holds.
+  JExpr Taken = S0 == 0 ? std::move(*V0) : std::move(*V1);
+  JExpr NotTaken = S0 == 0 ? std::move(*V1) : std::move(*V0);
+  return Array{exprOpName(ExprOp::Select), jExt(false, 1, std::move(*C)), std::move(Taken),
+               std::move(NotTaken)};
 }
 
 std::optional<JExpr> ExprBuilder::build(const SCEV *S) {

@@ -24,6 +24,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/JSON.h"
 
@@ -45,9 +46,17 @@ public:
   /// The i1 condition \p C (or its negation) as a 0/1 factor.
   std::optional<JExpr> condition(const llvm::Value *C, bool Polarity);
 
-  /// Loop variables: \p LI tells header phis apart; while \p L is bound to
-  /// sum \p Id its variables are expressions of ["ivar", Id].
-  void setLoopInfo(const llvm::LoopInfo *Loops) { LI = Loops; }
+  /// Loop variables: \p Loops tells header phis apart; while \p L is bound
+  /// to sum \p Id its variables are expressions of ["ivar", Id]. With \p DT
+  /// and \p SE, a phi that merges two sides of one branch is a select on the
+  /// branch's condition, and a loop's value read after the loop is its exit
+  /// value (ScalarEvolution's value at the reader's scope).
+  void setAnalyses(const llvm::LoopInfo *Loops, const llvm::DominatorTree *Dom,
+                   llvm::ScalarEvolution *Scev) {
+    LI = Loops;
+    DT = Dom;
+    SE = Scev;
+  }
   void bindIterVar(const llvm::Loop *L, int Id) {
     IterVars[L] = Id;
     ++Scope;
@@ -61,8 +70,12 @@ private:
   std::optional<JExpr> buildUncached(const llvm::Value *V);
   std::optional<JExpr> buildBinary(const llvm::BinaryOperator *BO, unsigned W);
   std::optional<JExpr> buildLoopVariable(const llvm::PHINode &Phi, const llvm::Loop &L);
+  std::optional<JExpr> buildTwoWayPhi(const llvm::PHINode &Phi);
+  std::optional<JExpr> buildIncoming(const llvm::PHINode &Phi, unsigned I);
   const llvm::Function &F;
   const llvm::LoopInfo *LI = nullptr;
+  const llvm::DominatorTree *DT = nullptr;
+  llvm::ScalarEvolution *SE = nullptr;
   llvm::DenseMap<const llvm::Loop *, int> IterVars;
   llvm::DenseMap<const llvm::Value *, std::optional<JExpr>> Cache;
   llvm::SmallPtrSet<const llvm::Value *, 8> InProgress;

@@ -89,7 +89,7 @@ public:
       : F(F), LI(FAM.getResult<LoopAnalysis>(F)), DT(FAM.getResult<DominatorTreeAnalysis>(F)),
         PDT(FAM.getResult<PostDominatorTreeAnalysis>(F)),
         SE(FAM.getResult<ScalarEvolutionAnalysis>(F)), EB(F), MM(MM) {
-    EB.setLoopInfo(&LI);
+    EB.setAnalyses(&LI, &DT, &SE);
   }
 
   IRFunctionModel run() {

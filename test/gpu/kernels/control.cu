@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Control flow: a grid-stride loop, divergent branches with early returns,
-// a __noinline__ device function called from a (C++-mangled) kernel, and a
-// CUB warp reduction whose adds are predicated by its shuffles.
+// a __noinline__ device function called from a (C++-mangled) kernel, a
+// CUB warp reduction whose adds are predicated by its shuffles, and a
+// triangular loop nest with a remainder test (summed over its iterations).
 #include "harness.h"
 
 #include <cub/warp/warp_reduce.cuh>
@@ -68,6 +69,28 @@ extern "C" __global__ void cub_segment_sum(int valid, const float *__restrict__ 
   __shared__ typename WR::TempStorage tmp[16];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = WR(tmp[threadIdx.x / 16]).Sum(x[i], valid);
+}
+
+// A triangular nest with a remainder test of both loop variables: thread
+// g < n runs i < g % 16 and, inside, j < i; the branch (i + j) % 3 == 0 does
+// a load and an fma. The static model sums over i and j (a sum per thread);
+// the loops stay rolled (an unrolled loop's remainder is another shape).
+//   T = sum over g < n of #{(i, j): j < i < g % 16, (i + j) % 3 == 0}:
+//   flops.f32 = 2T, global load 4T, store 4n.
+extern "C" __global__ void triangular_remainder(int n, const float *__restrict__ x,
+                                                float *__restrict__ y) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= n)
+    return;
+  float acc = 0.f;
+  int m = g % 16;
+#pragma unroll 1
+  for (int i = 0; i < m; ++i)
+#pragma unroll 1
+    for (int j = 0; j < i; ++j)
+      if ((i + j) % 3 == 0)
+        acc = fmaf(acc, 0.5f, x[(g + 16 * i + j) % n]);
+  y[g] = acc;
 }
 
 static float hhorner(float x) {
@@ -184,6 +207,37 @@ int main(int argc, char **argv) {
         ref += hx[g * 16 + l];
       H.near("cub_segment_sum", long(g), out[g * 16], ref, 1e-5, 1e-5);
     }
+  }
+  { // triangular nest with a remainder test
+    const int n = 1000003;
+    const unsigned B = 256;
+    dim3 g(ceil_div(n, B));
+    std::vector<float> hx(n), out(n), ref(n);
+    for (int i = 0; i < n; ++i)
+      hx[i] = frand(s);
+    u64 T = 0;
+    for (int t = 0; t < n; ++t) {
+      float acc = 0.f;
+      for (int i = 0; i < t % 16; ++i)
+        for (int j = 0; j < i; ++j)
+          if ((i + j) % 3 == 0) {
+            acc = fmaf(acc, 0.5f, hx[(t + 16 * i + j) % n]);
+            ++T;
+          }
+      ref[t] = acc;
+    }
+    float *x = H.alloc<float>(n), *y = H.alloc<float>(n);
+    H.h2d(x, hx);
+    const u64 N = n;
+    H.launch("triangular_remainder", g, B, {{"n", n}},
+             Counts()
+                 .add("flops.f32", 2 * T)
+                 .add("bytes.global.load", 4 * T)
+                 .add("bytes.global.store", 4 * N),
+             [=] { triangular_remainder<<<g, B>>>(n, x, y); });
+    H.d2h(out, y);
+    for (int i = 0; i < n; i += 101)
+      H.near("triangular_remainder", i, out[i], ref[i], 1e-5, 1e-6);
   }
   return H.finish("control");
 }

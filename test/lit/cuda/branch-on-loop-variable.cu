@@ -2,9 +2,8 @@
 // test, a lower bound that depends on the thread): the model counts the
 // iterations on which the branch is taken, per thread, and stays exact.
 // Launch 2 blocks of 64 threads (128 threads). The loops are kept rolled
-// (#pragma unroll 1): in a runtime-unrolled loop the remainder iteration runs
-// after the loop on the loop's exit value, a phi that the model does not
-// follow per path (it stays a bound, see unrolled_tile_edge below).
+// (#pragma unroll 1) but one: in a runtime-unrolled loop the remainder
+// iteration runs after the loop on the loop's exit value (unrolled_tile_edge).
 //
 // RUN: %hroof-static %s --grid 2 --block 64 --arg n=150 --arg tiles=5 --arg m=0 --json \
 // RUN:   | python3 %S/Inputs/totals.py | FileCheck %s
@@ -91,15 +90,15 @@ __global__ void unrolled_tile_edge(int n, int tiles, const float *__restrict__ x
 // CHECK-NEXT: flops.f32=4032
 // CHECK-NEXT: end
 // unrolled_tile_edge: the optimizer unrolls by 2 and runs the fifth tile
-// (t = 4) after the loop. Both copies in the loop are counted; the branch of
-// that remainder is not, so it counts for all 128 threads instead of the 44
-// with tx < 22: the upper bound is 536 - 44 + 128 = 620 FLOPs, 2480 B.
+// (t = 4) after the loop, on the loop's exit value, which reaches the
+// remainder through a phi of the two sides of the "any remainder?" branch.
+// The phi is a select on that branch, the exit value ScalarEvolution's value
+// of the variable after the loop: exact, the hand count of tile_edge (536).
 // CHECK-LABEL: kernel unrolled_tile_edge(
-// CHECK-NEXT: exact=false
-// CHECK-NEXT: unknown=branch on a loop's value after the loop (e.g. the remainder of an unrolled loop) in {{.*}}unrolled_tile_edge{{.*}}:%for.body.epil.preheader
-// CHECK-NEXT: bytes.global.load=2480
+// CHECK-NEXT: exact=true
+// CHECK-NEXT: bytes.global.load=2144
 // CHECK-NEXT: bytes.global.store=512
-// CHECK-NEXT: flops.f32=620
+// CHECK-NEXT: flops.f32=536
 // CHECK-NEXT: end
 
 // tile_edge, tiles=3: 64 + tx < 150 for every tx, so all 3 tiles: 64 x 3 = 192

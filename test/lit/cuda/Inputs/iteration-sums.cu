@@ -83,3 +83,35 @@ __global__ void downward_triangular(unsigned a, unsigned b, const float *x, floa
       BODY;
   STORE;
 }
+// As the optimizer leaves them (no pragmas): runtime-unrolled loops whose
+// remainder runs before or after the unrolled loop, on a start or exit
+// value that reaches it through a phi of the two sides of a branch.
+__global__ void triangular_unrolled(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  int n = (int)(a % 40u);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      acc += x[(i + j) & 7];
+  STORE;
+}
+// mnist's apply_grad: each thread a slice [n*g/N, n*(g+1)/N) of the array.
+__global__ void slice_unrolled(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  int n = (int)(a % 5000u);
+  int g = blockIdx.x * blockDim.x + threadIdx.x, N = blockDim.x * gridDim.x;
+  for (int i = n * g / N; i < n * (g + 1) / N; ++i)
+    acc += x[i & 7];
+  STORE;
+}
+// A tile-edge branch in a loop unrolled at run time (the remainder's branch
+// reads the exit value).
+__global__ void tile_edge_unrolled(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  int n = (int)(a % 1000u), tiles = (int)(b % 40u);
+  for (int t = 0; t < tiles; ++t) {
+    int j = t * 32 + (int)threadIdx.x;
+    if (j < n)
+      acc += x[j & 7];
+  }
+  STORE;
+}

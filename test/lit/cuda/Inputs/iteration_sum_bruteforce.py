@@ -36,6 +36,14 @@ def runs(kernel, a, b, tid, ctaid, ntid, nctaid):
         while i < lim:
             n += 1 + (((i + ntid) & M32) < lim)
             i = (i + grid) & M32
+    elif kernel == "triangular_unrolled":
+        n = sum(i for i in range(a % 40))
+    elif kernel == "slice_unrolled":
+        lim, g, N = a % 5000, ctaid * ntid + tid, ntid * nctaid
+        n = max(0, lim * (g + 1) // N - lim * g // N)
+    elif kernel == "tile_edge_unrolled":
+        lim, tiles = a % 1000, b % 40
+        n = sum(1 for t in range(tiles) if t * 32 + tid < lim)
     elif kernel == "downward_triangular":
         for i in range(a % 50, 0, -1):
             n += len(range(i, 50, 3))
