@@ -623,9 +623,11 @@ void evaluateStatic(InFlight &IF) {
       try {
         ThreadSumOptions O;
         O.MaxEvaluations = uint64_t(T.S.EvalLimit);
-        LR.Static = evaluateKernel(*F.Model, IF.Shape, IF.Env, O);
+        EvalEnv Env = IF.Env; // the same limit on steps of sums over a loop's iterations
+        Env.MaxSumSteps = uint64_t(T.S.EvalLimit);
+        LR.Static = evaluateKernel(*F.Model, IF.Shape, Env, O);
         if (!F.Model->Exact)
-          LR.StaticBounds = evaluateKernelBounds(*F.Model, IF.Shape, IF.Env, O);
+          LR.StaticBounds = evaluateKernelBounds(*F.Model, IF.Shape, Env, O);
       } catch (const std::exception &E) {
         LR.StaticProblem = E.what();
       }

@@ -84,8 +84,9 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "evaluate the embedded static model of each instrumented launch with "
        "its real grid, block and arguments"},
       {"HROOF_EVAL_LIMIT", "eval-limit", SettingKind::Int, "67108864",
-       "most thread-by-thread evaluations of the static model per launch "
-       "before giving up on that launch (never a guess)"},
+       "most thread-by-thread evaluations of the static model per launch, and steps "
+       "of each sum over a loop's iterations, before giving up on that launch "
+       "(never a guess)"},
       {"HROOF_WARP_EVAL_LIMIT", "warp-eval-limit", SettingKind::Int, "16777216",
        "most lane evaluations of the warp-level memory model (warp bytes, "
        "sectors, shared wavefronts) per launch; a larger launch gets no "
