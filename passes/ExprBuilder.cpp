@@ -12,6 +12,8 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Operator.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using json::Array;
 
@@ -129,6 +131,34 @@ bool usesIterVar(const JExpr &E, int Id) {
   return false;
 }
 
+static bool hasFreeIterVar(const JExpr &E, std::vector<int64_t> &Bound) {
+  const json::Array *A = E.getAsArray();
+  if (!A || A->empty())
+    return false;
+  auto Op = (*A)[0].getAsString();
+  if (Op && *Op == exprOpName(ExprOp::IterVar)) {
+    auto Id = (*A)[1].getAsInteger();
+    return !Id || std::find(Bound.begin(), Bound.end(), *Id) == Bound.end();
+  }
+  if (Op && *Op == exprOpName(ExprOp::Sum) && A->size() == 5) {
+    if (hasFreeIterVar((*A)[2], Bound) || hasFreeIterVar((*A)[3], Bound))
+      return true;
+    Bound.push_back((*A)[1].getAsInteger().value_or(-1));
+    bool R = hasFreeIterVar((*A)[4], Bound);
+    Bound.pop_back();
+    return R;
+  }
+  for (size_t K = 1; K < A->size(); ++K)
+    if (hasFreeIterVar((*A)[K], Bound))
+      return true;
+  return false;
+}
+
+bool hasFreeIterVar(const JExpr &E) {
+  std::vector<int64_t> Bound;
+  return hasFreeIterVar(E, Bound);
+}
+
 bool containsSum(const JExpr &E) {
   const json::Array *A = E.getAsArray();
   if (!A || A->empty())
@@ -178,8 +208,12 @@ std::optional<JExpr> ExprBuilder::buildLoopVariable(const PHINode &Phi, const Lo
     const auto *C = dyn_cast<ConstantInt>(StepV);
     if (!C || C->getZExtValue() == 0 || C->getZExtValue() >= W)
       return std::nullopt;
-    JExpr By = jOp(ExprOp::Mul, int64_t(C->getZExtValue()), std::move(K));
-    if (Next->getOpcode() == Instruction::Shl)
+    // The amount is clamped: the evaluator reads a shift amount modulo 2^W
+    // (an i8 shifted by 256 would read as a shift by 0).
+    bool Left = Next->getOpcode() == Instruction::Shl;
+    JExpr By = jOp(ExprOp::Min, jOp(ExprOp::Mul, int64_t(C->getZExtValue()), std::move(K)),
+                   int64_t(Left ? 64 : W));
+    if (Left)
       return jOp(ExprOp::Shl, std::move(*Start), std::move(By));
     return jWOp(Next->getOpcode() == Instruction::LShr ? ExprOp::LShr : ExprOp::AShr, W,
                 std::move(*Start), std::move(By));

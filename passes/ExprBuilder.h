@@ -91,6 +91,9 @@ private:
 JExpr jIterVar(int Id);
 bool usesIterVar(const JExpr &E, int Id);
 bool containsSum(const JExpr &E);
+/// Whether \p E uses an iteration index outside a sum over it (a defect:
+/// KernelModel checks every product it emits).
+bool hasFreeIterVar(const JExpr &E);
 
 // Small constructors of JSON expressions; operator names come from the one
 // table in hroof/ExprOps.h.

@@ -138,7 +138,11 @@ std::optional<JExpr> iterationAtom(const Value *C, bool Polarity, const BasicBlo
     return std::nullopt;
   const auto *StepC = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
   auto A = EB.build(AR->getStart());
-  auto B = EB.build(Y); // data or another loop's variable: nullopt
+  // Y must not move with L: a loop variable of L in it is an expression of
+  // L's own iteration index now (ExprBuilder), not a fixed bound.
+  if (!SE.isLoopInvariant(SE.getSCEV(const_cast<Value *>(Y)), &L))
+    return std::nullopt;
+  auto B = EB.build(Y); // data: nullopt
   if (!StepC || !A || !B)
     return std::nullopt;
   if (Unsigned)

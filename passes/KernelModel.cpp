@@ -321,6 +321,20 @@ private:
     return json::Array{exprOpName(ExprOp::Max), 1, std::move(Trips)};
   }
 
+  /// \p P as it leaves the modeler: loop markers folded into sums. An
+  /// iteration index left outside its sum would be a defect here; the
+  /// factor is dropped and the kernel reported inexact, never written.
+  Product finished(Product P) {
+    P = foldIterationSums(std::move(P));
+    for (JExpr &E : P)
+      if (hasFreeIterVar(E)) {
+        unknown("a loop variable outside its sum over the loop's iterations (a defect in "
+                "hroof; please report it) in " + F.getName().str());
+        E = 1;
+      }
+    return P;
+  }
+
   void emitBlock(BasicBlock *BB, const Alts &Mult, Opacity Opaque) {
     BlockCounts C = countBlock(*BB);
     for (const std::string &U : C.Unknown)
@@ -329,7 +343,7 @@ private:
                !C.ArgBytes.empty();
     if (Any)
       for (const Product &P : Mult)
-        Out.Terms.push_back({C.Counts, foldIterationSums(P), at(*BB), C.ArgBytes,
+        Out.Terms.push_back({C.Counts, finished(P), at(*BB), C.ArgBytes,
                              Opaque == Opacity::Guard, Opaque == Opacity::Trips});
     for (const ShflGuardedCounts &G : C.ShflGuarded) {
       std::optional<JExpr> Valid = shflValidExpr(G, EB);
@@ -342,7 +356,7 @@ private:
         Product Q = P;
         if (Valid)
           Q.push_back(*Valid);
-        Out.Terms.push_back({G.Counts, foldIterationSums(std::move(Q)), at(*BB), {},
+        Out.Terms.push_back({G.Counts, finished(std::move(Q)), at(*BB), {},
                              Opaque == Opacity::Guard || !Valid, Opaque == Opacity::Trips});
       }
     }
@@ -351,7 +365,7 @@ private:
     for (IRWarpAccess &W : describeBlockAccesses(*BB, at(*BB), SE, LI, EB,
                                                  [this](Loop *L) { return tripCount(L); })) {
       for (const Product &P : Mult)
-        W.Alternatives.push_back(foldIterationSums(P));
+        W.Alternatives.push_back(finished(P));
       leaveSummedAccessOut(W);
       if (Opaque == Opacity::Guard)
         W.Guarded = "it runs under a condition on data or on a loop variable";
@@ -635,7 +649,7 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult, Opacity Opa
       Product All = P;
       All.insert(All.end(), Callee.begin(), Callee.end());
       Out.Terms.push_back(
-          {T.Counts, foldIterationSums(std::move(All)), T.Where, T.ArgBytes, T.Guarded, T.Unbounded});
+          {T.Counts, finished(std::move(All)), T.Where, T.ArgBytes, T.Guarded, T.Unbounded});
     }
   }
 }

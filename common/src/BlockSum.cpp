@@ -684,6 +684,9 @@ public:
     case ExprOp::UMin:
     case ExprOp::UMax:
       return readAtWidth(E, Depth);
+    case ExprOp::Sum: // its body reads an iteration index: walk the blocks
+    case ExprOp::IterVar:
+      return std::nullopt;
     default: // exact int64 math (max, ceildiv, select, not): periodic operands only
       return ofPeriodicOperands(E, Depth);
     }

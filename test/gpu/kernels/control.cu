@@ -97,6 +97,40 @@ static float hhorner(float x) {
   return fmaf(fmaf(fmaf(fmaf(0.5f, x, 0.25f), x, -1.5f), x, 2.0f), x, 0.125f);
 }
 
+// The triangular nest with a remainder test, against a host count of its
+// iterations.
+static void triangularRemainder(Harness &H, unsigned &s) {
+  const int n = 1000003;
+  const unsigned B = 256;
+  dim3 g(ceil_div(n, B));
+  std::vector<float> hx(n), out(n), ref(n);
+  for (int i = 0; i < n; ++i)
+    hx[i] = frand(s);
+  u64 T = 0;
+  for (int t = 0; t < n; ++t) {
+    float acc = 0.f;
+    for (int i = 0; i < t % 16; ++i)
+      for (int j = 0; j < i; ++j)
+        if ((i + j) % 3 == 0) {
+          acc = fmaf(acc, 0.5f, hx[(t + 16 * i + j) % n]);
+          ++T;
+        }
+    ref[t] = acc;
+  }
+  float *x = H.alloc<float>(n), *y = H.alloc<float>(n);
+  H.h2d(x, hx);
+  const u64 N = n;
+  H.launch("triangular_remainder", g, B, {{"n", n}},
+           Counts()
+               .add("flops.f32", 2 * T)
+               .add("bytes.global.load", 4 * T)
+               .add("bytes.global.store", 4 * N),
+           [=] { triangular_remainder<<<g, B>>>(n, x, y); });
+  H.d2h(out, y);
+  for (int i = 0; i < n; i += 101)
+    H.near("triangular_remainder", i, out[i], ref[i], 1e-5, 1e-6);
+}
+
 int main(int argc, char **argv) {
   Harness H(argc, argv);
   unsigned s = 777;
@@ -208,36 +242,6 @@ int main(int argc, char **argv) {
       H.near("cub_segment_sum", long(g), out[g * 16], ref, 1e-5, 1e-5);
     }
   }
-  { // triangular nest with a remainder test
-    const int n = 1000003;
-    const unsigned B = 256;
-    dim3 g(ceil_div(n, B));
-    std::vector<float> hx(n), out(n), ref(n);
-    for (int i = 0; i < n; ++i)
-      hx[i] = frand(s);
-    u64 T = 0;
-    for (int t = 0; t < n; ++t) {
-      float acc = 0.f;
-      for (int i = 0; i < t % 16; ++i)
-        for (int j = 0; j < i; ++j)
-          if ((i + j) % 3 == 0) {
-            acc = fmaf(acc, 0.5f, hx[(t + 16 * i + j) % n]);
-            ++T;
-          }
-      ref[t] = acc;
-    }
-    float *x = H.alloc<float>(n), *y = H.alloc<float>(n);
-    H.h2d(x, hx);
-    const u64 N = n;
-    H.launch("triangular_remainder", g, B, {{"n", n}},
-             Counts()
-                 .add("flops.f32", 2 * T)
-                 .add("bytes.global.load", 4 * T)
-                 .add("bytes.global.store", 4 * N),
-             [=] { triangular_remainder<<<g, B>>>(n, x, y); });
-    H.d2h(out, y);
-    for (int i = 0; i < n; i += 101)
-      H.near("triangular_remainder", i, out[i], ref[i], 1e-5, 1e-6);
-  }
+  triangularRemainder(H, s);
   return H.finish("control");
 }

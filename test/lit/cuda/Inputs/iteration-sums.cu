@@ -115,3 +115,16 @@ __global__ void tile_edge_unrolled(unsigned a, unsigned b, const float *x, float
   }
   STORE;
 }
+// Two variables of one loop compared with each other: j moves with i, so
+// the compare is no interval of a fixed bound (it is summed).
+__global__ void two_variables(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  int n = (int)(a % 300u);
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+    int j = n - 1 - i;
+    if (i < j)
+      GUARDED_BODY(i + j);
+  }
+  STORE;
+}

@@ -44,6 +44,9 @@ def runs(kernel, a, b, tid, ctaid, ntid, nctaid):
     elif kernel == "tile_edge_unrolled":
         lim, tiles = a % 1000, b % 40
         n = sum(1 for t in range(tiles) if t * 32 + tid < lim)
+    elif kernel == "two_variables":
+        lim = a % 300
+        n = sum(1 for i in range(lim) if i < lim - 1 - i)
     elif kernel == "downward_triangular":
         for i in range(a % 50, 0, -1):
             n += len(range(i, 50, 3))
