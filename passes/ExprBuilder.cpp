@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ExprBuilder.h"
 
+#include "InductionLoop.h"
 #include "hroof/Expr.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -181,24 +182,26 @@ std::optional<JExpr> ExprBuilder::buildLoopVariable(const PHINode &Phi, const Lo
   const BasicBlock *Pre = L.getLoopPredecessor(), *Latch = L.getLoopLatch();
   if (Id == IterVars.end() || !Pre || !Latch || Phi.getNumIncomingValues() != 2)
     return std::nullopt;
-  const auto *Next = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(Latch));
-  if (!Next || Next->getOperand(0) != &Phi || !L.isLoopInvariant(Next->getOperand(1))) {
-    // add is commutative: the phi may be the second operand
-    if (!Next || Next->getOpcode() != Instruction::Add || Next->getOperand(1) != &Phi ||
-        !L.isLoopInvariant(Next->getOperand(0)))
-      return std::nullopt;
-  }
-  const Value *StepV = Next->getOperand(0) == &Phi ? Next->getOperand(1) : Next->getOperand(0);
-  auto Start = build(Phi.getIncomingValueForBlock(Pre)), Step = build(StepV);
-  if (!Start || !Step)
-    return std::nullopt;
   JExpr K = jIterVar(Id->second);
   unsigned W = Phi.getType()->getIntegerBitWidth();
+  if (auto Inc = matchPhiIncrement(Phi.getIncomingValueForBlock(Latch), Phi, L)) {
+    auto Start = build(Phi.getIncomingValueForBlock(Pre)), Step = build(Inc->Step);
+    if (!Start || !Step)
+      return std::nullopt;
+    unsigned StepW = Inc->Step->getType()->getIntegerBitWidth();
+    JExpr StepX = StepW < W ? jExt(Inc->StepSigned, StepW, std::move(*Step)) : std::move(*Step);
+    return jOp(Inc->Subtract ? ExprOp::Sub : ExprOp::Add, std::move(*Start),
+               jOp(ExprOp::Mul, std::move(StepX), std::move(K)));
+  }
+  // A shift by a constant each iteration.
+  const auto *Next = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(Latch));
+  if (!Next || Next->getOperand(0) != &Phi || !isa<ConstantInt>(Next->getOperand(1)))
+    return std::nullopt;
+  const Value *StepV = Next->getOperand(1);
+  auto Start = build(Phi.getIncomingValueForBlock(Pre));
+  if (!Start)
+    return std::nullopt;
   switch (Next->getOpcode()) {
-  case Instruction::Add:
-    return jOp(ExprOp::Add, std::move(*Start), jOp(ExprOp::Mul, std::move(*Step), std::move(K)));
-  case Instruction::Sub:
-    return jOp(ExprOp::Sub, std::move(*Start), jOp(ExprOp::Mul, std::move(*Step), std::move(K)));
   case Instruction::LShr:
   case Instruction::AShr:
   case Instruction::Shl: {

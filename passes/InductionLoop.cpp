@@ -31,6 +31,75 @@ std::optional<LatchTest> matchLatchTest(const Loop &L) {
   return T;
 }
 
+/// The narrow form of matchPhiIncrement: ext(add nsw|nuw (trunc Phi, Step)).
+static std::optional<PhiIncrement> matchWidenedIncrement(const Value *Next, const PHINode &Phi,
+                                                         const Loop &L) {
+  const auto *Ext = dyn_cast<CastInst>(Next);
+  if (!Ext || (!isa<SExtInst>(Ext) && !isa<ZExtInst>(Ext)))
+    return std::nullopt;
+  bool Signed = isa<SExtInst>(Ext);
+  const auto *Add = dyn_cast<BinaryOperator>(Ext->getOperand(0));
+  if (!Add || Add->getOpcode() != Instruction::Add ||
+      !(Signed ? Add->hasNoSignedWrap() : Add->hasNoUnsignedWrap()))
+    return std::nullopt;
+  unsigned Narrow = Add->getType()->getIntegerBitWidth();
+  for (int I = 0; I < 2; ++I) {
+    const auto *Tr = dyn_cast<TruncInst>(Add->getOperand(I));
+    if (!Tr || Tr->getOperand(0) != &Phi || !L.isLoopInvariant(Add->getOperand(1 - I)))
+      continue;
+    // The phi's first value must be a narrow value extended the same way,
+    // so that trunc(Phi) loses nothing on every iteration.
+    const Value *Start = Phi.getIncomingValueForBlock(L.getLoopPredecessor());
+    bool StartNarrow = false;
+    if (const auto *C = dyn_cast<ConstantInt>(Start))
+      StartNarrow = Signed ? C->getValue().isSignedIntN(Narrow) : C->getValue().isIntN(Narrow);
+    else if (const auto *SX = dyn_cast<CastInst>(Start))
+      StartNarrow = (Signed ? isa<SExtInst>(SX) : isa<ZExtInst>(SX)) &&
+                    SX->getSrcTy()->getIntegerBitWidth() <= Narrow;
+    if (!StartNarrow)
+      return std::nullopt;
+    return PhiIncrement{Add->getOperand(1 - I), Signed, false};
+  }
+  return std::nullopt;
+}
+
+std::optional<PhiIncrement> matchPhiIncrement(const Value *Next, const PHINode &Phi,
+                                              const Loop &L) {
+  if (!L.getLoopPredecessor() || Phi.getParent() != L.getHeader())
+    return std::nullopt;
+  const auto *Inc = dyn_cast<BinaryOperator>(Next);
+  if (!Inc)
+    return matchWidenedIncrement(Next, Phi, L);
+  if (Inc->getOpcode() == Instruction::Sub && Inc->getOperand(0) == &Phi &&
+      L.isLoopInvariant(Inc->getOperand(1)))
+    return PhiIncrement{Inc->getOperand(1), true, true};
+  if (Inc->getOpcode() != Instruction::Add)
+    return std::nullopt;
+  for (int I = 0; I < 2; ++I)
+    if (Inc->getOperand(I) == &Phi && L.isLoopInvariant(Inc->getOperand(1 - I)))
+      return PhiIncrement{Inc->getOperand(1 - I), true, false};
+  return std::nullopt;
+}
+
+/// The header phi that \p Inc increments (Inc is its value from the latch).
+static const PHINode *incrementedPhi(const Value *Inc, const Loop &L) {
+  const Value *V = Inc;
+  if (const auto *Ext = dyn_cast<CastInst>(V); Ext && (isa<SExtInst>(Ext) || isa<ZExtInst>(Ext)))
+    V = Ext->getOperand(0);
+  const auto *Add = dyn_cast<BinaryOperator>(V);
+  if (!Add || Add->getOpcode() != Instruction::Add)
+    return nullptr;
+  for (const Value *Op : Add->operands()) {
+    if (const auto *Tr = dyn_cast<TruncInst>(Op); Tr && V != Inc)
+      Op = Tr->getOperand(0);
+    const auto *Ph = dyn_cast<PHINode>(Op);
+    if (Ph && Ph->getParent() == L.getHeader() &&
+        Ph->getIncomingValueForBlock(L.getLoopLatch()) == Inc)
+      return Ph;
+  }
+  return nullptr;
+}
+
 std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
   auto T = matchLatchTest(L);
   if (!T)
@@ -39,34 +108,37 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
   InductionLoop R;
   R.Pred = T->Pred;
   R.Bound = T->Bound;
-  Value *X = T->X;
-  PHINode *Phi = dyn_cast<PHINode>(X);
-  if (!Phi || Phi->getParent() != L.getHeader()) {
-    Phi = nullptr;
-    auto *Inc = dyn_cast<BinaryOperator>(X);
-    if (!Inc || Inc->getOpcode() != Instruction::Add)
-      return std::nullopt;
-    for (int I = 0; I < 2; ++I) {
-      auto *Ph = dyn_cast<PHINode>(Inc->getOperand(I));
-      if (Ph && Ph->getParent() == L.getHeader() && L.isLoopInvariant(Inc->getOperand(1 - I)) &&
-          Ph->getIncomingValueForBlock(Latch) == Inc) {
-        Phi = Ph;
-        R.Step = Inc->getOperand(1 - I);
-      }
-    }
-    R.PostInc = true;
-  } else {
-    auto *Inc = dyn_cast<BinaryOperator>(Phi->getIncomingValueForBlock(Latch));
-    if (!Inc || Inc->getOpcode() != Instruction::Add)
-      return std::nullopt;
-    for (int I = 0; I < 2; ++I)
-      if (Inc->getOperand(I) == Phi && L.isLoopInvariant(Inc->getOperand(1 - I)))
-        R.Step = Inc->getOperand(1 - I);
+  // X is the variable (a header phi) or its next value (the phi's increment).
+  auto VariableOf = [&](const Value *X, bool &PostInc) -> const PHINode * {
+    const auto *Phi = dyn_cast<PHINode>(X);
+    PostInc = !Phi || Phi->getParent() != L.getHeader();
+    return PostInc ? incrementedPhi(X, L) : Phi;
+  };
+  const PHINode *Phi = VariableOf(T->X, R.PostInc);
+  // Else maybe a narrow variable compared after extension: `int i` against
+  // a size_t bound.
+  std::optional<bool> XExt;
+  if (!Phi && (isa<SExtInst>(T->X) || isa<ZExtInst>(T->X))) {
+    XExt = isa<SExtInst>(T->X);
+    Phi = VariableOf(cast<CastInst>(T->X)->getOperand(0), R.PostInc);
   }
-  if (!Phi || !R.Step)
+  if (!Phi)
     return std::nullopt;
+  auto Inc = matchPhiIncrement(Phi->getIncomingValueForBlock(Latch), *Phi, L);
+  if (!Inc || Inc->Subtract)
+    return std::nullopt;
+  R.ExtSigned = Inc->StepSigned;
+  if (XExt) {
+    // ext(a + b) = ext(a) + ext(b) only if the narrow add cannot wrap.
+    const auto *Add = dyn_cast<BinaryOperator>(Phi->getIncomingValueForBlock(Latch));
+    if (!Add || Add->getType() != Phi->getType() || Add->getOpcode() != Instruction::Add ||
+        !(*XExt ? Add->hasNoSignedWrap() : Add->hasNoUnsignedWrap()))
+      return std::nullopt;
+    R.ExtSigned = *XExt;
+  }
+  R.Step = Inc->Step;
   R.Start = Phi->getIncomingValueForBlock(Pred);
-  R.Width = Phi->getType()->getIntegerBitWidth();
+  R.Width = T->X->getType()->getIntegerBitWidth();
   switch (R.Pred) {
   case CmpInst::ICMP_SLT:
   case CmpInst::ICMP_SLE:
@@ -82,7 +154,7 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
   case CmpInst::ICMP_NE: {
     // Only with a constant step, whose sign gives the direction.
     auto *C = dyn_cast<ConstantInt>(R.Step);
-    if (!C || C->isZero())
+    if (!C || C->isZero() || (!R.ExtSigned && C->getType()->getIntegerBitWidth() < R.Width))
       return std::nullopt;
     R.Downward = C->isNegative();
     break;

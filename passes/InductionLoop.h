@@ -24,12 +24,30 @@ struct InductionLoop {
   llvm::Value *Start = nullptr, *Step = nullptr, *Bound = nullptr;
   llvm::CmpInst::Predicate Pred; ///< continue while X Pred Bound
   bool PostInc = false;          ///< X is IV + Step (else the IV itself)
-  unsigned Width = 32;
+  unsigned Width = 32;   ///< of the compare (X and Bound)
   bool Signed = true;    ///< how Start and Bound extend
   bool Downward = false; ///< Step is subtracted: X > Bound style
+  /// A Start or Step narrower than Width extends to Width this way: a
+  /// narrow variable that cannot wrap, compared after extension (an `int i`
+  /// against a 64-bit bound), or widened in the loop (see PhiIncrement).
+  bool ExtSigned = true;
 };
 
 std::optional<InductionLoop> matchInductionLoop(const llvm::Loop &L);
+
+/// How a loop header's phi moves per iteration: Phi + Step with Step
+/// loop-invariant. Either one add of the phi's width, or a narrower add that
+/// cannot wrap, widened: ext(add nsw|nuw (trunc Phi, Step)), where the phi
+/// also starts from a value of the narrow width (`for (int i = ...; i < n;
+/// i += s)` with a 64-bit n: clang keeps i in 64 bits). Without wrap,
+/// ext(a + b) = ext(a) + ext(b), so the phi moves by ext(Step).
+struct PhiIncrement {
+  llvm::Value *Step = nullptr;
+  bool StepSigned = true; ///< how Step extends to the phi's width
+  bool Subtract = false;  ///< Phi - Step (same width only)
+};
+std::optional<PhiIncrement> matchPhiIncrement(const llvm::Value *Next, const llvm::PHINode &Phi,
+                                              const llvm::Loop &L);
 
 /// The exit test of a rotated loop whose single latch is its only exiting
 /// block: the loop continues while X Pred Bound, with Bound loop-invariant

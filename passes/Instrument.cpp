@@ -296,6 +296,9 @@ private:
     if (!IL || !isa<ConstantInt>(IL->Step))
       return nullptr; // a variable step divides at run time (above)
     auto Ext = [&](Value *V, bool Signed) {
+      Type *WideTy = B.getIntNTy(IL->Width); // a narrower variable widens first
+      if (V->getType()->getIntegerBitWidth() < IL->Width)
+        V = IL->ExtSigned ? B.CreateSExt(V, WideTy) : B.CreateZExt(V, WideTy);
       return Signed ? B.CreateSExtOrTrunc(V, I64) : B.CreateZExtOrTrunc(V, I64);
     };
     Value *S = Ext(IL->Start, IL->Signed), *Bd = Ext(IL->Bound, IL->Signed),

@@ -280,8 +280,11 @@ private:
       return std::nullopt; // a negative value would shift towards -1, never 0
     if (!SL->Right && !SE.isKnownPositive(Start))
       return std::nullopt; // 0 << c stays 0: no count
-    if (SL->Width >= 64 && !SL->Signed)
-      return std::nullopt; // values past 2^63 would read negative in the int64 evaluator
+    // Unsigned 64-bit values past 2^63 would read negative in the int64
+    // evaluator; a right shift of a value known below 2^63 stays below.
+    if (SL->Width >= 64 && !SL->Signed &&
+        !(SL->Right && SE.isKnownNonNegative(Start) && SE.isKnownNonNegative(Bound)))
+      return std::nullopt;
     if (!SL->Right && !leftShiftCannotWrap(*SL, Bound))
       return std::nullopt;
     auto S = EB.build(SL->Start), B = EB.build(SL->Bound);
@@ -307,7 +310,12 @@ private:
     if (!S || !St || !B)
       return std::nullopt;
     unsigned W = IL->Width;
-    JExpr SX = jExt(IL->Signed, W, *S), BX = jExt(IL->Signed, W, *B), StX = jExt(true, W, *St);
+    auto Widen = [&](const Value *V, JExpr E) {
+      unsigned VW = V->getType()->getIntegerBitWidth();
+      return VW < W ? jExt(IL->ExtSigned, VW, std::move(E)) : std::move(E);
+    };
+    JExpr SX = jExt(IL->Signed, W, Widen(IL->Start, *S)), BX = jExt(IL->Signed, W, *B),
+          StX = jExt(true, W, Widen(IL->Step, *St));
     bool Inclusive = IL->Pred == CmpInst::ICMP_SLE || IL->Pred == CmpInst::ICMP_ULE ||
                      IL->Pred == CmpInst::ICMP_SGE || IL->Pred == CmpInst::ICMP_UGE;
     JExpr Trips =

@@ -128,3 +128,25 @@ __global__ void two_variables(unsigned a, unsigned b, const float *x, float *out
   }
   STORE;
 }
+// An int variable against a 64-bit bound (fp16ScalarProduct, memtest): the
+// latch compares sext(i + stride) with n, the increment cannot wrap (nsw:
+// an int stride; i += blockDim.x * gridDim.x adds unsigned and may wrap).
+__global__ void int_vs_size_t(unsigned long long a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  unsigned long long n = a;
+  int stride = blockDim.x * gridDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    BODY;
+  STORE;
+}
+// The same, where the optimizer keeps i only in 64 bits, incremented as
+// sext(trunc(i) + stride) (fp16ScalarProduct: its accumulator is asm's).
+__global__ void int_vs_size_t_widened(unsigned long long a, unsigned b, const float *x,
+                                      float *out) {
+  float acc = 0.0f;
+  unsigned long long n = a;
+  int stride = blockDim.x * gridDim.x;
+  for (int i = threadIdx.x + blockDim.x + blockIdx.x; i < n; i += stride)
+    asm("add.f32 %0, %1, %0;" : "+f"(acc) : "f"(x[i]));
+  STORE;
+}

@@ -50,6 +50,10 @@ def runs(kernel, a, b, tid, ctaid, ntid, nctaid):
     elif kernel == "downward_triangular":
         for i in range(a % 50, 0, -1):
             n += len(range(i, 50, 3))
+    elif kernel == "int_vs_size_t":
+        n = len(range(ctaid * ntid + tid, a, ntid * nctaid))
+    elif kernel == "int_vs_size_t_widened":
+        n = len(range(tid + ntid + ctaid, a, ntid * nctaid))
     return n
 
 

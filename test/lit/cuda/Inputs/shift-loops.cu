@@ -47,3 +47,11 @@ __global__ void tid_from(unsigned a, unsigned b, const float *x, float *out) {
       BODY;
   STORE;
 }
+// A 64-bit unsigned variable halved to 0, from a start known below 2^63
+// (HeCBench complex's exponentiation by squaring).
+__global__ void rshift64_ne0(unsigned a, unsigned b, const float *x, float *out) {
+  float acc = 0.0f;
+  for (unsigned long long s = ((unsigned long long)a << 24) | b; s != 0; s >>= 1)
+    BODY;
+  STORE;
+}

@@ -41,6 +41,10 @@ def iters(kernel, a, b, tid):
         s = a
         while s > b:
             n, s = n + (tid >= s), s >> 1
+    elif kernel == "rshift64_ne0":
+        s = (a << 24) | b
+        while s != 0:
+            n, s = n + 1, s >> 1
     return n
 
 
