@@ -72,6 +72,32 @@ ExprPtr Expr::constant(int64_t V) {
   return E;
 }
 
+ExprPtr foldLaunchUniform(const ExprPtr &E, const EvalEnv &Env) {
+  if (!E || E->isConst())
+    return E;
+  bool Varying = E->Op == ExprOp::IterVar || E->Op == ExprOp::Sum ||
+                 (E->Op == ExprOp::SReg && (E->Reg == SReg::Tid || E->Reg == SReg::CtaId));
+  std::vector<ExprPtr> Ops;
+  bool Changed = false, AllConst = true;
+  for (const ExprPtr &O : E->Ops) {
+    Ops.push_back(foldLaunchUniform(O, Env));
+    Changed |= Ops.back() != O;
+    AllConst &= Ops.back()->isConst();
+  }
+  if (!Varying && AllConst) {
+    try {
+      return Expr::constant(E->eval(Env));
+    } catch (const ExprError &) {
+      // kept: evaluating it in a thread raises the same error
+    }
+  }
+  if (!Changed)
+    return E;
+  auto Copy = std::make_shared<Expr>(*E);
+  Copy->Ops = std::move(Ops);
+  return Copy;
+}
+
 ExprPtr Expr::parseNode(const nlohmann::json &J) {
   if (J.is_number_integer())
     return constant(J.get<int64_t>());

@@ -116,6 +116,9 @@ public:
                         bool OnlyPossible);
 
   void run();
+  /// Lane evaluations that run() needs where the access is not counted by
+  /// block shift (0 where it is: that costs a few blocks).
+  u128 laneEvaluationsIfNotByShift() const;
   /// Per candidate base residue (one when the base is known).
   std::vector<std::array<u128, 3>> Totals; ///< bytes, sectors, wavefronts
   std::array<u128, 3> BoundLo{}, BoundHi{};
@@ -129,6 +132,12 @@ private:
     std::vector<int64_t> Steps, Trips;
   };
   void warp(int64_t FirstThread, int64_t BlockThreads);
+  /// runByShift()'s affine address and ctaid guards, where the access has them.
+  struct ShiftPlan {
+    AffineForm Off;
+    std::vector<std::pair<const Expr *, AffineGuard>> Guards;
+  };
+  std::optional<ShiftPlan> planByShift() const;
   bool runByShift();
   void lane(int64_t T, Lane &Out);
   void bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
@@ -202,25 +211,42 @@ void AccessEvaluator::lane(int64_t T, Lane &Out) {
 /// counted by that shift modulo 128 and evaluated once per shift; the others
 /// (edges, where a guard holds for some threads) lane by lane. Returns false
 /// when the access has another shape (then every block is evaluated).
-bool AccessEvaluator::runByShift() {
+std::optional<AccessEvaluator::ShiftPlan> AccessEvaluator::planByShift() const {
   if (!A.Offset || A.Alternatives.size() != 1)
-    return false;
+    return std::nullopt;
+  ShiftPlan P;
   auto Off = affineForm(*A.Offset, L, Env);
   if (!Off)
-    return false;
+    return std::nullopt;
+  P.Off = *Off;
   constexpr unsigned CtaBits = 0x38;
   for (const WarpLoop &Lp : A.Loops)
     if ((Lp.Step->threadVarMask() | Lp.Trips->threadVarMask()) & CtaBits)
-      return false;
-  std::vector<std::pair<const Expr *, AffineGuard>> Guards;
+      return std::nullopt;
   for (const ExprPtr &F : A.Alternatives[0]) {
     if (!(F->threadVarMask() & CtaBits))
       continue;
     auto G = affineGuard(*F, L, Env);
     if (!G)
-      return false;
-    Guards.push_back({F.get(), *G});
+      return std::nullopt;
+    P.Guards.push_back({F.get(), *G});
   }
+  return P;
+}
+
+u128 AccessEvaluator::laneEvaluationsIfNotByShift() const {
+  if (ByShift && planByShift())
+    return 0; // a few blocks' worth, paid as it goes
+  return u128(L.Grid[0]) * u128(L.Grid[1]) * u128(L.Grid[2]) *
+         u128(L.Block[0] * L.Block[1] * L.Block[2]);
+}
+
+bool AccessEvaluator::runByShift() {
+  auto Plan = planByShift();
+  if (!Plan)
+    return false;
+  const AffineForm *Off = &Plan->Off;
+  const auto &Guards = Plan->Guards;
   int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
   std::array<u128, Period> Full{};
   std::vector<int64_t> FullShifts; // exact, for the footprint
@@ -551,6 +577,22 @@ void writeFootprint(WarpTraffic &Out, FootprintSets &FP) {
               "(the arrays do not overlap); give the pointer values to merge them");
 }
 
+/// \p A with its launch-uniform parts evaluated once (foldLaunchUniform):
+/// the evaluator runs its expressions once per thread, and an address
+/// expression is mostly arguments and block sizes.
+WarpAccess foldAccess(const WarpAccess &A, const EvalEnv &UniformEnv) {
+  WarpAccess F = A;
+  F.Offset = foldLaunchUniform(A.Offset, UniformEnv);
+  for (WarpLoop &Lp : F.Loops) {
+    Lp.Step = foldLaunchUniform(Lp.Step, UniformEnv);
+    Lp.Trips = foldLaunchUniform(Lp.Trips, UniformEnv);
+  }
+  for (auto &P : F.Alternatives)
+    for (ExprPtr &X : P)
+      X = foldLaunchUniform(X, UniformEnv);
+  return F;
+}
+
 } // namespace
 
 bool WarpTraffic::exact() const {
@@ -569,7 +611,24 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
   for (const WarpAccess &A : Accesses)
     if (!A.Unbounded.empty())
       throw ExprError("the access at " + A.Where + " has no bound: " + A.Unbounded);
-  for (const WarpAccess &A : Accesses) {
+  EvalEnv UniformEnv = Env;
+  UniformEnv.NTid = L.Block;
+  UniformEnv.NCtaId = L.Grid;
+  std::vector<WarpAccess> Folded;
+  for (const WarpAccess &A : Accesses)
+    Folded.push_back(foldAccess(A, UniformEnv));
+  // An access not counted by block shift costs one evaluation per thread: a
+  // launch that needs more than allowed is refused before any work, not
+  // after seconds of it.
+  u128 Needed = 0;
+  for (const WarpAccess &A : Folded)
+    Needed += AccessEvaluator(A, L, Env, {0}, Budget, Opts.ByShift).laneEvaluationsIfNotByShift();
+  if (Needed > Budget)
+    throw ExprError("the warp-level model needs more lane evaluations than allowed for this "
+                    "launch (" + u128ToString(Needed) +
+                    " for the accesses whose address is not affine in the block index, at most " +
+                    std::to_string(Budget) + ")");
+  for (const WarpAccess &A : Folded) {
     // Where the base lies modulo 128: a given pointer, cudaMalloc's
     // alignment, or every placement a variable's alignment allows.
     std::vector<int64_t> Bases{0};

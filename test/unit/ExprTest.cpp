@@ -141,3 +141,32 @@ TEST(Expr, SumTooLongIsAnErrorNotAHang) {
   // A zero factor before it keeps the sum from running at all.
   EXPECT_EQ(Expr::parse(json::array({"mul", 0, sum(0, 0, int64_t(1) << 40, 1)}))->eval(Env), 0);
 }
+
+// Folding a launch's uniform parts changes no value and no error: every
+// thread of a small launch evaluates the folded and the original expression
+// alike, a sum's bounds fold and its body does not, and a division by zero
+// or an argument not given stays in the folded form (and still fails).
+TEST(Expr, FoldLaunchUniformKeepsValuesAndErrors) {
+  json Tid = json::array({"sreg", "tid.x"}), NTid = json::array({"sreg", "ntid.x"});
+  json Uniform = json::array({"mul", json::array({"add", json::array({"arg", 0}), NTid}), 3});
+  json E = json::array(
+      {"add", json::array({"udiv", 32, Tid, json::array({"add", json::array({"arg", 1}), 1})}),
+       sum(0, 0, Uniform, json::array({"mul", ivar(0), Tid}))});
+  ExprPtr P = Expr::parse(E);
+  EvalEnv Env;
+  Env.Args = {5, 2};
+  Env.HasArg = {true, true};
+  Env.NTid = {64, 1, 1};
+  ExprPtr F = foldLaunchUniform(P, Env);
+  EXPECT_NE(F->str(), P->str());
+  EXPECT_NE(F->str().find("207"), std::string::npos) << F->str(); // (5 + 64) * 3
+  for (int64_t T = 0; T < 64; ++T) {
+    Env.Tid = {T, 0, 0};
+    EXPECT_EQ(F->eval(Env), P->eval(Env)) << T;
+  }
+  Env.Args = {5, -1}; // the divisor arg1 + 1 is 0: kept, fails in the thread
+  ExprPtr Z = foldLaunchUniform(P, Env);
+  EXPECT_THROW(Z->eval(Env), ExprError);
+  Env.HasArg = {false, true}; // arg0 not given: kept, fails in the thread
+  EXPECT_THROW(foldLaunchUniform(P, Env)->eval(Env), ExprError);
+}

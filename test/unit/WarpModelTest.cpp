@@ -126,3 +126,23 @@ TEST(WarpModel, HandDerivedMisalignedTail) {
   EXPECT_EQ(count(A, X, "sectors.global.load"), u128(157));
   EXPECT_EQ(count(A, X, "warp_bytes.global.load"), u128(4000));
 }
+
+// An address that is not affine in the block index is evaluated thread by
+// thread: a launch that needs more evaluations than allowed is refused at
+// once (before any work), one that needs fewer is counted.
+TEST(WarpModel, LaunchOverTheLaneBudgetIsRefusedUpFront) {
+  json Pos = json::array({"and", gid('x'), arg(0)}); // not affine: a mask
+  WarpAccess A = access("global", 4, mul(4, Pos), {});
+  Launch X = launch({64, 1, 1}, {256, 1, 1}, {1023}, 0x7f0000000000);
+  WarpModelOptions Small;
+  Small.MaxLaneEvaluations = 2 * 64 * 256 - 1; // two accesses of 16384 threads
+  try {
+    evaluateWarpTraffic({A, A}, X.L, X.Env, X.Ptr, {"p"}, Small);
+    FAIL() << "not refused";
+  } catch (const ExprError &E) {
+    EXPECT_NE(std::string(E.what()).find("32768"), std::string::npos) << E.what();
+  }
+  Small.MaxLaneEvaluations = 2 * 64 * 256 + 64 * 2; // + one visit per block and access
+  WarpTraffic T = evaluateWarpTraffic({A, A}, X.L, X.Env, X.Ptr, {"p"}, Small);
+  EXPECT_TRUE(T.Counts.at("warp_bytes.global.load").exact());
+}

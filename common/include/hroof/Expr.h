@@ -103,6 +103,14 @@ private:
   int64_t evalSum(const EvalEnv &Env) const;
 };
 
+/// \p E with every subexpression that reads no thread or block index, no
+/// iteration index and no sum replaced by its value at \p Env (arguments,
+/// ntid, nctaid: the same in every thread of a launch). A subexpression that
+/// cannot be evaluated (an argument not given, a division by zero) is kept,
+/// so the folded expression evaluates, or fails, as \p E does in every
+/// thread; it only costs less to evaluate thread by thread.
+ExprPtr foldLaunchUniform(const ExprPtr &E, const EvalEnv &Env);
+
 /// Truncates \p V to \p W bits and sign- or zero-extends back to 64.
 int64_t sextBits(int64_t V, int W);
 int64_t zextBits(int64_t V, int W);

@@ -87,10 +87,12 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "most thread-by-thread evaluations of the static model per launch, and steps "
        "of each sum over a loop's iterations, before giving up on that launch "
        "(never a guess)"},
-      {"HROOF_WARP_EVAL_LIMIT", "warp-eval-limit", SettingKind::Int, "16777216",
+      {"HROOF_WARP_EVAL_LIMIT", "warp-eval-limit", SettingKind::Int, "4194304",
        "most lane evaluations of the warp-level memory model (warp bytes, "
-       "sectors, shared wavefronts) per launch; a larger launch gets no "
-       "warp-level numbers rather than a stalled application (0: off)"},
+       "sectors, shared wavefronts) per launch, each a few hundred ns of the "
+       "application's host time; a launch that needs more (addresses not "
+       "affine in the block index, times its threads) gets no warp-level "
+       "numbers, decided before any work (0: off)"},
       {"HROOF_FLUSH_MS", "flush-ms", SettingKind::Int, "200",
        "the profile's aggregates are rewritten at most this often (ms) while "
        "the application runs; launch records are written as they complete"},
