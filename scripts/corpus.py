@@ -19,10 +19,14 @@ For every .cu file under DIR (device side only, sm_90, -O2, through ptxas):
 --asan loads build/lib/hroof-asan.so (ASan + UBSan) with the shared ASan
 runtime preloaded into clang; any sanitizer report counts as a crash.
 --from-ir runs the front end once per file (device IR before optimisation,
--Xclang -disable-llvm-passes) and starts every plugin compile from that IR:
+-Xclang -disable-llvm-passes; the plain compile is that IR through the back
+end and ptxas without the plugin) and starts every plugin compile from it:
 the same -O2 pipeline, plugin and back end through ptxas, without parsing the
-CUDA headers again, so each plugin run takes about a tenth of the time and
-ten runs of every file under ASan fit in an hour or two. The models then
+CUDA headers again; each instrumenting mode goes through ptxas once, and its
+`runs` compiles stop after the optimizer (-emit-llvm), their output IR
+compared (a nondeterministic instrumentation counts as a nondeterministic
+model); static runs stop there too. Ten runs of every file under ASan then
+fit in an hour or two. The models then
 name values by the names the passes give them (clang drops names when it
 compiles from source); the counts are the same.
 
@@ -142,35 +146,41 @@ def compile_file(cc, path, runs, modes=("static", "instr", "warp")):
     """One file: plain once, then `runs` compiles in each plugin mode of `modes`."""
     row = {"file": path, "plain_ok": False, "crash": "", "plugin_error": "", "ptxas": "",
            "nondeterministic": False, "ratio": None, "kernels": []}
-    rc, err, t_plain = cc.run(path, [])
-    if rc != 0:
-        row["plain_error"] = first_line(err, "error")
-        return row
-    row["plain_ok"] = True
-    digests, model, times = set(), None, []
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "model.json")
         source = path
-        if cc.from_ir:  # the plugin runs start from the front end's device IR
+        if cc.from_ir:  # plain: the front end's device IR, through the back end and ptxas
             source = os.path.join(tmp, "device.bc")
             rc, err, _ = cc.run(path, ["-emit-llvm", "-Xclang", "-disable-llvm-passes",
                                        "-o", source])
-            rc2, err2, t_plain = cc.run(source, []) if rc == 0 else (rc, err, 0)
-            if rc2 != 0:
-                row["plain_ok"] = False
-                row["plain_error"] = "device IR: " + first_line(err2, "error")
-                return row
+            if rc == 0:
+                rc, err, t_plain = cc.run(source, [])
+        else:
+            rc, err, t_plain = cc.run(path, [])
+        if rc != 0:
+            row["plain_error"] = first_line(err, "error")
+            return row
+        row["plain_ok"] = True
+        digests, model, times = set(), None, []
+        code_digests = collections.defaultdict(set)  # --from-ir: mode -> output IR hashes
+        bc = os.path.join(tmp, "out.bc")
         for mode in modes:
-            for _ in range(runs):
+            # --from-ir: one compile through ptxas per code-changing mode, then
+            # `runs` that stop after the optimizer, their output compared.
+            through_ptxas = [True] if cc.from_ir and mode != "static" else []
+            for to_ptxas in through_ptxas + [not cc.from_ir] * runs:
                 extra = ["-fpass-plugin=" + cc.plugin]
                 if mode == "static":
                     extra += ["-mllvm", "-hroof-mode=static"]
                 if mode == "warp":
                     extra += ["-mllvm", "-hroof-warp-counts"]
+                if not to_ptxas:
+                    extra += ["-emit-llvm", "-o", bc]
                 if os.path.exists(js):
                     os.unlink(js)
                 rc, err, t = cc.run(source, extra, {"HROOF_STATIC_JSON": js})
-                times.append(t)
+                if to_ptxas:  # the compile-time ratio compares like with like
+                    times.append(t)
                 if err == "timeout":  # not a crash: a slow compile on a busy machine
                     row["timeout"] = row.get("timeout") or f"{mode}: over --timeout"
                     continue
@@ -185,7 +195,10 @@ def compile_file(cc, path, runs, modes=("static", "instr", "warp")):
                     data = open(js, "rb").read()
                     digests.add(hashlib.sha256(data).hexdigest())
                     model = model or data
-    row["nondeterministic"] = len(digests) > 1
+                if not to_ptxas and mode != "static" and os.path.exists(bc):
+                    code_digests[mode].add(hashlib.sha256(open(bc, "rb").read()).hexdigest())
+                    os.unlink(bc)
+    row["nondeterministic"] = len(digests) > 1 or any(len(d) > 1 for d in code_digests.values())
     if times:
         row["ratio"] = statistics.median(times) / max(t_plain, 1e-3)
     if model:
