@@ -44,7 +44,7 @@ struct Settings {
   bool Counting = true;
   bool StaticEval = true;
   int64_t EvalLimit = 67108864;
-  int64_t WarpEvalLimit = 4194304;
+  int64_t WarpEvalLimit = 1048576;
   int64_t FlushMs = 200;
   int64_t Verbose = 0;
   std::string Counters = "roofline"; ///< HROOF_COUNTERS (HwMetrics.h)

@@ -87,7 +87,7 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "most thread-by-thread evaluations of the static model per launch, and steps "
        "of each sum over a loop's iterations, before giving up on that launch "
        "(never a guess)"},
-      {"HROOF_WARP_EVAL_LIMIT", "warp-eval-limit", SettingKind::Int, "4194304",
+      {"HROOF_WARP_EVAL_LIMIT", "warp-eval-limit", SettingKind::Int, "1048576",
        "most lane evaluations of the warp-level memory model (warp bytes, "
        "sectors, shared wavefronts) per launch, each a few hundred ns of the "
        "application's host time; a launch that needs more (addresses not "

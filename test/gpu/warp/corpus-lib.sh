@@ -12,6 +12,9 @@ for f in "$HROOF" "$C/programs.txt"; do
   [ -e "$f" ] || { echo "$(basename "$0"): $f missing (see its header)" >&2; exit 1; }
 done
 export LD_LIBRARY_PATH="$ROOT/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The warp-level static model of the launches these checks compare, as
+# measured before the runtime's default became 1M lane evaluations.
+export HROOF_WARP_EVAL_LIMIT=${HROOF_WARP_EVAL_LIMIT:-16777216}
 BASE=${OUT:-$ROOT/gpu-out}
 O=$BASE/$1
 mkdir -p "$O"
