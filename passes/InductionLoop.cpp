@@ -163,6 +163,12 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
     return std::nullopt;
   }
   R.Signed = CmpInst::isSigned(R.Pred) || R.Pred == CmpInst::ICMP_NE;
+  bool Widened = Inc->Step->getType()->getIntegerBitWidth() < Phi->getType()->getIntegerBitWidth();
+  if (((XExt && *XExt) || (Widened && Inc->StepSigned)) && CmpInst::isUnsigned(R.Pred)) {
+    if (R.Downward) // values that cross zero going down read as huge ones
+      return std::nullopt;
+    R.StopsAtNegative = true;
+  }
   return R;
 }
 

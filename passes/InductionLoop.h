@@ -31,6 +31,11 @@ struct InductionLoop {
   /// narrow variable that cannot wrap, compared after extension (an `int i`
   /// against a 64-bit bound), or widened in the loop (see PhiIncrement).
   bool ExtSigned = true;
+  /// The variable's values are sign-extended narrow values compared
+  /// unsigned (`int i < size_t n`): a negative one reads as 2^63 or more,
+  /// so the loop stops at the first tested value that is negative. Upward
+  /// loops only: from there on the values grow and stay non-negative.
+  bool StopsAtNegative = false;
 };
 
 std::optional<InductionLoop> matchInductionLoop(const llvm::Loop &L);

@@ -319,7 +319,14 @@ private:
     Value *Q = B.CreateSDiv(B.CreateAdd(Diff, B.CreateSub(Den, One)), Den);
     if (!IL->PostInc)
       Q = B.CreateAdd(Q, One);
-    return B.CreateBinaryIntrinsic(Intrinsic::smax, Q, One, nullptr, "hroof.trips");
+    Q = B.CreateBinaryIntrinsic(Intrinsic::smax, Q, One);
+    if (IL->StopsAtNegative) { // a negative first tested value: one header run
+      Value *First = IL->PostInc ? B.CreateAdd(S, St) : S;
+      Q = B.CreateSelect(B.CreateICmpSLT(First, ConstantInt::get(I64, 0)), One, Q);
+    }
+    if (auto *I = dyn_cast<Instruction>(Q))
+      I->setName("hroof.trips");
+    return Q;
   }
 
   /// Per-thread accumulators, one per "counting point": a count vector (a

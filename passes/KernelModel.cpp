@@ -326,7 +326,13 @@ private:
                   StX);
     if (!IL->PostInc) // the compare sees the value before the increment
       Trips = jOp(ExprOp::Add, std::move(Trips), 1);
-    return json::Array{exprOpName(ExprOp::Max), 1, std::move(Trips)};
+    JExpr Count = json::Array{exprOpName(ExprOp::Max), 1, std::move(Trips)};
+    if (!IL->StopsAtNegative)
+      return Count;
+    // A negative first tested value ends the loop after one header run.
+    JExpr First = IL->PostInc ? jOp(ExprOp::Add, SX, StX) : SX;
+    return json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::SLT, 64, std::move(First), 0), 1,
+                       std::move(Count)};
   }
 
   /// \p P as it leaves the modeler: loop markers folded into sums. An

@@ -150,3 +150,27 @@ __global__ void int_vs_size_t_widened(unsigned long long a, unsigned b, const fl
     asm("add.f32 %0, %1, %0;" : "+f"(acc) : "f"(x[i]));
   STORE;
 }
+// An int that may start negative, against a 64-bit bound: sext(i) read
+// unsigned is 2^63 or more when i < 0, so a negative value ends the loop.
+// Entered without a guard (do-while): the trip count itself must say so.
+__global__ void int_vs_size_t_negative_do(unsigned long long a, unsigned b, const float *x,
+                                          float *out) {
+  float acc = 0.0f;
+  unsigned long long n = a >> 2; // i + stride stays below 2^31 (no undefined overflow)
+  int i = (int)b >> 1, stride = blockDim.x * gridDim.x; // no sign ScalarEvolution can prove
+  do {
+    BODY;
+    i += stride;
+  } while (i < n);
+  STORE;
+}
+// The same in a for loop (its entry guard tests the start).
+__global__ void int_vs_size_t_negative_for(unsigned long long a, unsigned b, const float *x,
+                                           float *out) {
+  float acc = 0.0f;
+  unsigned long long n = a >> 2;
+  int stride = blockDim.x * gridDim.x;
+  for (int i = (int)b >> 1; i < n; i += stride)
+    BODY;
+  STORE;
+}

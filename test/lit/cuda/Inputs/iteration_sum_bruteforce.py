@@ -54,6 +54,13 @@ def runs(kernel, a, b, tid, ctaid, ntid, nctaid):
         n = len(range(ctaid * ntid + tid, a, ntid * nctaid))
     elif kernel == "int_vs_size_t_widened":
         n = len(range(tid + ntid + ctaid, a, ntid * nctaid))
+    elif kernel == "int_vs_size_t_negative_do":
+        i = (b - (1 << 32) if b >= 1 << 31 else b) >> 1
+        st = ntid * nctaid
+        n = 1 + (len(range(i + st, a >> 2, st)) if i + st >= 0 else 0)
+    elif kernel == "int_vs_size_t_negative_for":
+        i = (b - (1 << 32) if b >= 1 << 31 else b) >> 1
+        n = len(range(i, a >> 2, ntid * nctaid)) if i >= 0 else 0
     return n
 
 
