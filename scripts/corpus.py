@@ -72,6 +72,8 @@ def parse_args():
     ap.add_argument("-I", dest="includes", action="append", default=[],
                     help="extra include directory (repeatable; cuda-samples: -I Common)")
     ap.add_argument("--out", help="also write the table (Markdown) and per-file rows here")
+    ap.add_argument("--rows", help="append each file's row (JSON) here as it completes: a run "
+                    "stopped part way keeps what it did")
     a = ap.parse_args()
     if not os.path.isdir(a.dir):
         ap.error(f"'{a.dir}' is not a directory")
@@ -297,8 +299,12 @@ def main():
             r = fut.result()
             rows.append(r)
             status = ("CRASH" if r["crash"] else "ERROR" if r["plugin_error"] or r["ptxas"]
+                      else "NONDETERMINISTIC" if r["nondeterministic"]
                       else "TIMEOUT" if r.get("timeout")
                       else "ok" if r["plain_ok"] else "skip (plain fails)")
+            if a.rows:
+                with open(a.rows, "a") as f:
+                    f.write(json.dumps(r) + "\n")
             print(f"[{i}/{len(files)} {time.monotonic() - t0:.0f}s] "
                   f"{os.path.relpath(r['file'], a.dir)}: {status}", file=sys.stderr, flush=True)
     rows.sort(key=lambda r: r["file"])
