@@ -255,20 +255,6 @@ private:
     return shiftTripCount(L);
   }
 
-  /// Whether the doubling variable of \p SL stays below 2^W (2^(W-1) signed)
-  /// when shifted: every value that passes the test, at most the bound's
-  /// maximum (minus one for <), shifted by c bits, fits. The shift carries
-  /// no nuw flag in C++ (unsigned shifts wrap), so the bound's range decides;
-  /// `s < blockDim.x` passes, `s < n` with any n does not.
-  bool leftShiftCannotWrap(const ShiftLoop &SL, const SCEV *Bound) {
-    unsigned W = SL.Width;
-    APInt Max = SL.Signed ? SE.getSignedRangeMax(Bound) : SE.getUnsignedRangeMax(Bound);
-    APInt Lim = (SL.Signed ? APInt::getSignedMaxValue(W) : APInt::getMaxValue(W)).lshr(SL.Shift);
-    if (!SL.BoundPlusOne) // s < Max: s <= Max - 1
-      Lim = Lim + 1;
-    return SL.Signed ? Max.sle(Lim) : Max.ule(Lim);
-  }
-
   /// Header executions of a loop that halves or doubles its variable
   /// (ShiftLoop.h): 1 + the tests that pass.
   std::optional<JExpr> shiftTripCount(Loop *L) {
@@ -285,7 +271,7 @@ private:
     if (SL->Width >= 64 && !SL->Signed &&
         !(SL->Right && SE.isKnownNonNegative(Start) && SE.isKnownNonNegative(Bound)))
       return std::nullopt;
-    if (!SL->Right && !leftShiftCannotWrap(*SL, Bound))
+    if (!SL->Right && !leftShiftCannotWrap(*SL, Bound, SE))
       return std::nullopt;
     auto S = EB.build(SL->Start), B = EB.build(SL->Bound);
     if (!S || !B)

@@ -101,6 +101,15 @@ std::optional<ShiftLoop> matchShiftLoop(const Loop &L) {
   return R;
 }
 
+bool leftShiftCannotWrap(const ShiftLoop &SL, const SCEV *Bound, ScalarEvolution &SE) {
+  unsigned W = SL.Width;
+  APInt Max = SL.Signed ? SE.getSignedRangeMax(Bound) : SE.getUnsignedRangeMax(Bound);
+  APInt Lim = (SL.Signed ? APInt::getSignedMaxValue(W) : APInt::getMaxValue(W)).lshr(SL.Shift);
+  if (!SL.BoundPlusOne) // s < Max: s <= Max - 1
+    Lim = Lim + 1;
+  return SL.Signed ? Max.sle(Lim) : Max.ule(Lim);
+}
+
 JExpr rightShiftCount(JExpr S0, JExpr B, unsigned C) {
   JExpr Q = jWOp(ExprOp::UDiv, 64, std::move(S0), jOp(ExprOp::Add, std::move(B), 1));
   JExpr Bits = json::Array{exprOpName(ExprOp::BitLen), std::move(Q)};

@@ -22,6 +22,7 @@
 #include "ExprBuilder.h"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Instructions.h"
 
 #include <optional>
@@ -45,6 +46,14 @@ struct ShiftLoop {
 
 /// The shift loop \p L is, if it is one (single latch, the only exit).
 std::optional<ShiftLoop> matchShiftLoop(const llvm::Loop &L);
+
+/// Whether the doubling variable of \p SL stays below 2^W (2^(W-1) signed)
+/// when shifted: every value that passes the test, at most the bound's
+/// maximum (minus one for <), shifted by c bits, fits. The shift carries
+/// no nuw flag in C++ (unsigned shifts wrap), so the bound's range decides;
+/// `s < blockDim.x` passes, `s < n` with any n does not.
+bool leftShiftCannotWrap(const ShiftLoop &SL, const llvm::SCEV *Bound,
+                         llvm::ScalarEvolution &SE);
 
 /// Whether \p V is the shifted value of \p Phi: Right and the shift set.
 bool isShiftOf(const llvm::Value *V, const llvm::PHINode *Phi, bool &Right, unsigned &Shift);
