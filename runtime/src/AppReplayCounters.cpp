@@ -5,10 +5,11 @@
 // records and the grouping): which role a launch takes, the one-pass groups
 // of a context's metric lists planned with CUPTI's own pass counts
 // (cuptiProfilerHostGetNumOfPasses, no GPU work), the config of the group a
-// launch collects, and the delivery of its values. The range itself is the
-// same as in kernel mode (HardwareCounters.cpp), on an object whose first
-// config was the group's (freshObject), so with one pass: CUPTI then
-// neither saves nor restores device memory.
+// launch collects, and the delivery of its values. A one-pass group's range
+// is one of a batched user-replay session (GroupSession.cpp); a group that
+// needs more passes alone gets a kernel-replay range of its own, as in
+// kernel mode (HardwareCounters.cpp). Either runs on an object whose first
+// config was the group's (freshObject).
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
 
@@ -58,8 +59,10 @@ std::string HardwareCounters::makeConfig(HwContext &C, const std::vector<std::st
   H->Metrics = Metrics;
   H->Sorted = Metrics;
   std::sort(H->Sorted.begin(), H->Sorted.end());
-  for (const std::string &Name : H->Metrics)
+  for (const std::string &Name : H->Metrics) {
     H->Names.push_back(Name.c_str());
+    H->Sass = H->Sass || sassMetric(Name);
+  }
   if (std::string E = H->Host.initialize(C.Chip, C.Avail); !E.empty())
     return E;
   HwConfig &X = *H;
@@ -189,8 +192,20 @@ std::string appReplayNote(HardwareCounters &H) {
            U(S.Failed), U(S.NotEvaluated), U(H.AppOnePass.load()), U(H.AppOverPasses.load()),
            U(H.AppMultiPass.load()), U(H.AppSwitches.load()), double(H.AppPlanNs.load()) / 1e6,
            U(H.AppOracleCalls.load()));
+  std::string Note = Buf;
+  if (uint64_t N = H.Sessions.load()) {
+    snprintf(Buf, sizeof Buf,
+             "; batched sessions: %llu (%llu ranges, %llu of them collected a group, %llu "
+             "session(s) whose range count did not match the launches seen), %.2f ms to start "
+             "(%.2f ms of it sizing the counter data) and %.2f ms to stop+decode+evaluate each",
+             U(N), U(H.SessionRanges.load()), U(H.SessionUsed.load()),
+             U(H.SessionMismatches.load()), double(H.SessionOpenNs.load()) / 1e6 / double(N),
+             double(H.SessionSizeNs.load()) / 1e6 / double(N),
+             double(H.SessionCloseNs.load()) / 1e6 / double(N));
+    Note += Buf;
+  }
   std::lock_guard<std::mutex> L(H.M);
-  return std::string(Buf) + (H.AppPlans.empty() ? "" : "; " + H.AppPlans);
+  return Note + (H.AppPlans.empty() ? "" : "; " + H.AppPlans);
 }
 
 } // namespace rt

@@ -22,6 +22,8 @@ bool endsWith(const std::string &S, const std::string &Suffix) {
 
 } // namespace
 
+bool sassMetric(const std::string &Metric) { return Metric.rfind("sm__sass_", 0) == 0; }
+
 bool timeDependentMetric(const std::string &Metric) {
   return Metric.rfind("gpu__time_duration", 0) == 0 || endsWith(Metric, ".per_second");
 }
@@ -39,7 +41,7 @@ GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassO
   for (const std::string &M : Order) {
     bool Placed = false;
     for (size_t G = 0; G < P.Groups.size() && !Placed; ++G) {
-      if (Closed[G])
+      if (Closed[G] || sassMetric(P.Groups[G][0]) != sassMetric(M))
         continue;
       std::vector<std::string> Trial = P.Groups[G];
       Trial.push_back(M);
@@ -60,7 +62,7 @@ GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassO
   // gets no activity record (kernel replay), its record keeps a duration.
   if (std::find(Metrics.begin(), Metrics.end(), TimeMetric) != Metrics.end())
     for (size_t G = 1; G < P.Groups.size(); ++G) {
-      if (Closed[G] ||
+      if (Closed[G] || sassMetric(P.Groups[G][0]) ||
           std::find(P.Groups[G].begin(), P.Groups[G].end(), TimeMetric) != P.Groups[G].end())
         continue;
       std::vector<std::string> Trial = P.Groups[G];

@@ -74,9 +74,15 @@ struct GroupPlan {
 /// holds them.
 bool timeDependentMetric(const std::string &Metric);
 
+/// Whether \p Metric is one of CUPTI's SASS-patched metrics (sm__sass_*).
+bool sassMetric(const std::string &Metric);
+
 /// Splits \p Metrics into groups of one pass each: the time-dependent metrics
 /// first, then each metric into the first group that stays at one pass with
-/// it (first fit), else a new group. gpu__time_duration.sum is then added to
+/// it (first fit), else a new group. SASS-patched metrics and the others
+/// never share a group: in a batched user-replay session the SASS metrics
+/// read 0 (H100, 2026-11-27; GroupSession.cpp), so their groups are
+/// collected with a kernel-replay range of their own. gpu__time_duration.sum is then added to
 /// every later group that stays at one pass with it, so that a replay launch
 /// inside the range gets its own duration (a replayed launch gets no activity
 /// record). Calls \p Passes about metrics x groups times.

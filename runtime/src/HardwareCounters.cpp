@@ -371,6 +371,24 @@ bool HardwareCounters::enterRange(InFlight &IF) {
   // A launch that starts a record has no ticket yet: appConfig gives it one.
   bool UseApp = IF.App || IF.AppNewRecord;
   std::string E = UseApp ? appConfig(IF, *C, Cfg) : config(*C, typeMask(IF, *C), Cfg);
+  // Application replay: a one-pass group joins a batched session
+  // (GroupSession.cpp); anything else closes the open one first.
+  if (E.empty() && UseApp && Cfg->Passes == 1 && !Cfg->Sass) {
+    if (!joinSession(IF, *C, *Cfg))
+      return false;
+    IF.Hw = C;
+    IF.HwCfg = Cfg;
+    IF.Device = C->Device;
+    IF.HwLock = std::move(Lock);
+    EnterNs += nowNs() - T0;
+    return true;
+  }
+  if (E.empty() && C->Session.Cfg) {
+    C->Session.forget(IF.R.Correlation);
+    closeSession(*C, C->Session.Completed);
+    if (C->Failed)
+      return false;
+  }
   // A range profiler object collects the counters of the first config it
   // ran, at that config's pass count (seen on the H100: 2-pass ranges after
   // an 8-pass one cost as much as 8-pass ones, with the right values; more
@@ -500,6 +518,12 @@ void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_
 }
 
 void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
+  if (IF.HwSession) {
+    sessionExit(IF, LaunchResult);
+    IF.Hw = nullptr;
+    IF.HwCfg = nullptr;
+    return;
+  }
   HwContext &C = *IF.Hw;
   HwConfig &Cfg = *IF.HwCfg;
   IF.Hw = nullptr;
@@ -546,6 +570,7 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
 
 void HardwareCounters::onContextDestroy(CUcontext Ctx) {
   Flusher.forget(Ctx);
+  closeSessions(); // its records completed before the object goes
   std::unique_ptr<HwContext> C;
   {
     std::lock_guard<std::mutex> L(M);
@@ -571,6 +596,7 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
 /// another thread still inside its range loses its counters, said once.
 void HardwareCounters::onFinish() {
   Runtime &T = rt();
+  closeSessions();
   if (Ranges && T.P) {
     char Buf[512];
     snprintf(Buf, sizeof Buf,

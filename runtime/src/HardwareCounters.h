@@ -23,11 +23,13 @@
 #include <cuda.h>
 #include <cupti.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -48,6 +50,37 @@ struct HwConfig {
   RangeProfilerHost Host;
   std::vector<uint8_t> Config, Data;
   size_t Passes = 0;
+  bool Sass = false; ///< it has SASS-patched metrics (never in a batched session)
+};
+
+/// Application replay's batched range (GroupSession.cpp): the profiler of a
+/// context started once with a one-pass group in user replay, every kernel
+/// launched meanwhile one auto range (CUPTI neither replays nor saves
+/// memory), stopped and decoded once. Measured on the H100 (2026-11-27,
+/// docs/validation/replay-cost-2026-11-27.md): a Start/Stop/Decode with the
+/// L2 and DRAM counters costs about 21 ms whatever the replay mode, a
+/// launch inside a started session well under a millisecond.
+struct HwSession {
+  HwConfig *Cfg = nullptr; ///< the group it collects; null: no session open
+  struct Entry {
+    uint32_t Corr = 0;                ///< the launch's correlation id (0: the runtime's own)
+    std::optional<AppTicket> Ticket; ///< the group this launch collects, if any
+  };
+  std::vector<Entry> Entries; ///< every kernel launched since Start, in order
+  /// Drops launch \p Corr's entry (one that collects a group too, unless
+  /// \p KeepTicketed): it runs in no session after all.
+  void forget(uint32_t Corr, bool KeepTicketed = false) {
+    Entries.erase(std::remove_if(Entries.begin(), Entries.end(),
+                                 [&](const Entry &En) {
+                                   return En.Corr == Corr && !(KeepTicketed && En.Ticket);
+                                 }),
+                  Entries.end());
+  }
+  std::vector<uint8_t> Data;  ///< the counter-data image of up to Capacity ranges
+  size_t Idle = 0;            ///< launches in a row without a ticket
+  /// Records that a closed session completed, to be written (finalize)
+  /// once M is released.
+  std::vector<LaunchRecord> Completed;
 };
 
 /// One context's range profiler: enabled at the context's first profiled
@@ -73,6 +106,8 @@ struct HwContext {
   /// the same type mask as Configs), planned at first use.
   std::map<unsigned, std::vector<std::unique_ptr<HwConfig>>> AppGroups;
   ReplayPolicy Policy;         ///< when Target's object is re-created for fewer passes
+  HwSession Session;           ///< application replay's open batch, under M
+  std::atomic<bool> SessionOpen{false};
 };
 
 /// The hardware counters of the runtime: which launches get a range, the
@@ -133,6 +168,22 @@ struct HardwareCounters {
   /// Kernel mode: fresh objects for a list outside the object's first one.
   std::atomic<uint64_t> ListRecreates{0};
   std::string AppPlans; ///< "mask M: G groups" for the notes (under M)
+  /// Batched sessions (HwSession): opened, ranges in them, of those ranges
+  /// the ones that collected a group, sessions whose ranges did not match
+  /// the launches seen (their groups are collected again later), host time
+  /// of Start and of Stop+Decode+evaluate.
+  std::atomic<uint64_t> Sessions{0}, SessionRanges{0}, SessionUsed{0}, SessionMismatches{0};
+  std::atomic<uint64_t> SessionOpenNs{0}, SessionSizeNs{0}, SessionCloseNs{0};
+  std::atomic<int> SessionsOpen{0}; ///< contexts with a session open (a cheap test per launch)
+  /// Every kernel launch's API entry, the runtime's own included: one more
+  /// range of the context's open session. A session idle for long is closed
+  /// first.
+  void sessionLaunch(CUcontext Ctx, uint32_t Corr);
+  /// A launch that will not run in the session after all (it failed, or it
+  /// is a communication kernel, which closes the session before it runs).
+  void sessionDrop(CUcontext Ctx, uint32_t Corr, bool Close);
+  /// Closes every open session (at exit, at a context's destruction).
+  void closeSessions();
   /// Application mode's take(): the launch's role for the shape's records
   /// (\p InRange: HROOF_RANGE selects it); a new record only within the
   /// launch and per-shape limits, which count records, not replay launches.
@@ -173,6 +224,16 @@ struct HardwareCounters {
 
 private:
   bool enterRange(InFlight &IF);
+  /// Application replay, launch enter under C.M: \p Cfg is a one-pass
+  /// group; IF joins the open session of that group, or one is opened
+  /// (closing another first). False with IF.R.HwProblem on an error.
+  bool joinSession(InFlight &IF, HwContext &C, HwConfig &Cfg);
+  std::string openSession(HwContext &C, HwConfig &Cfg);
+  /// Stop, Decode, and each ticket's values delivered; records this
+  /// completes are appended to \p Done (written by the caller, unlocked).
+  void closeSession(HwContext &C, std::vector<LaunchRecord> &Done);
+  /// Launch exit of a launch in a session.
+  void sessionExit(InFlight &IF, CUresult LaunchResult);
   /// Application mode: the one-pass groups of \p Mask's list, planned with
   /// CUPTI's pass counts at first use ("" or why not).
   std::string appGroups(HwContext &C, unsigned Mask, std::vector<HwConfig *> &Out);

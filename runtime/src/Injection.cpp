@@ -243,6 +243,8 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
         // whose slots a sum left zero, so arrays are zeroed before each
         // counted launch from now on (as after a graph launch).
         T.UnseenLaunches = true;
+        if (T.Hw.SessionsOpen > 0 && CB->callbackSite == CUPTI_API_ENTER)
+          T.Hw.sessionDrop(CB->context, 0, true); // kernels it cannot count
         return;
       }
       if (const char *Api = memorySharingApi(Id)) {
@@ -255,12 +257,22 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       if (Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
           Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
         if (CB->callbackSite == CUPTI_API_ENTER) {
+          if (T.Hw.SessionsOpen > 0) // a graph's kernels: not one range each it knows of
+            T.Hw.sessionDrop(CB->context, 0, true);
           T.UnseenLaunches = true; // counter arrays: zeroed before each launch
           noteIssued(CB->correlationId, IssueKind::Graph, Range);
         } else
           onGraphLaunch();
         return;
       }
+      // Application replay's batched session: every kernel is one of its
+      // ranges (GroupSession.cpp); a launch that failed without one of
+      // the runtime's records runs in none.
+      if (T.Hw.SessionsOpen > 0 && CB->callbackSite == CUPTI_API_ENTER)
+        T.Hw.sessionLaunch(CB->context, CB->correlationId);
+      else if (T.Hw.SessionsOpen > 0 && !*CB->correlationData && CB->functionReturnValue &&
+               *static_cast<const CUresult *>(CB->functionReturnValue) != CUDA_SUCCESS)
+        T.Hw.sessionDrop(CB->context, CB->correlationId, false);
       if (InOwnDriverCalls)
         return; // the runtime's own kernel (counter sum, L2 flush of cache-control all)
       if (CB->callbackSite == CUPTI_API_ENTER)

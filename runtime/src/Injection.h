@@ -132,6 +132,7 @@ struct InFlight {
   uint64_t HwCode = 0;                         ///< learning: the kernel's code hash (0: unknown)
   size_t HwPasses = 0;                         ///< passes the range is replayed with
   uint64_t HwT = 0;                            ///< when the range was started
+  bool HwSession = false;                      ///< its range is in a batched session
   /// HROOF_REPLAY=application: the group this launch collects, for which
   /// record; AppShape: its shape key; NoRecord: a replay launch outside
   /// HROOF_RANGE (counters only); AppTimeNs: its group's duration;

@@ -349,6 +349,8 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   RelaxedCapture Relax;
   std::shared_ptr<FuncInfo> F = funcInfo(A.F, CB->context);
   UncountedMark Mark{F->Array};
+  if (!F->Communication.empty() && T.Hw.SessionsOpen > 0) // never inside a session
+    T.Hw.sessionDrop(CB->context, CB->correlationId, true);
   if (!F->Selected)
     return;
   std::string Range;

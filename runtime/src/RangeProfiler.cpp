@@ -118,15 +118,16 @@ void RangeProfilerTarget::disable() {
   Obj = nullptr;
 }
 
-std::string RangeProfilerTarget::counterDataSize(std::vector<const char *> &Names, size_t &Size) {
+std::string RangeProfilerTarget::counterDataSize(std::vector<const char *> &Names, size_t &Size,
+                                                 size_t MaxRanges) {
   CUptiResult R;
   CUpti_RangeProfiler_GetCounterDataSize_Params DSz{
       CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
   DSz.pRangeProfilerObject = Obj;
   DSz.pMetricNames = Names.data();
   DSz.numMetrics = Names.size();
-  DSz.maxNumOfRanges = 1;
-  DSz.maxNumRangeTreeNodes = 1;
+  DSz.maxNumOfRanges = MaxRanges;
+  DSz.maxNumRangeTreeNodes = MaxRanges;
   if ((R = cuptiRangeProfilerGetCounterDataSize(&DSz)) != CUPTI_SUCCESS)
     return hwErr("cuptiRangeProfilerGetCounterDataSize", R);
   Size = DSz.counterDataSize;
@@ -146,7 +147,8 @@ std::string RangeProfilerTarget::initCounterData(std::vector<uint8_t> &Data) {
 }
 
 std::string RangeProfilerTarget::setConfig(std::vector<uint8_t> &Config,
-                                           std::vector<uint8_t> &Data) {
+                                           std::vector<uint8_t> &Data,
+                                           CUpti_ProfilerReplayMode Mode, size_t MaxRanges) {
   CUptiResult R;
   CUpti_RangeProfiler_SetConfig_Params SC{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   SC.pRangeProfilerObject = Obj;
@@ -155,8 +157,8 @@ std::string RangeProfilerTarget::setConfig(std::vector<uint8_t> &Config,
   SC.counterDataImageSize = Data.size();
   SC.pCounterDataImage = Data.data();
   SC.range = CUPTI_AutoRange;
-  SC.replayMode = CUPTI_KernelReplay;
-  SC.maxRangesPerPass = 1;
+  SC.replayMode = Mode;
+  SC.maxRangesPerPass = MaxRanges;
   SC.numNestingLevels = 1;
   SC.minNestingLevel = 1;
   SC.passIndex = 0;

@@ -59,6 +59,10 @@ private:
   CUpti_Profiler_Host_Object *Obj = nullptr;
 };
 
+/// The name of range \p Index of the decoded counter-data image \p Data
+/// (auto range: the kernel's name).
+std::string rangeName(std::vector<uint8_t> &Data, size_t Index, std::string &Name);
+
 /// CUPTI's pass count of \p Metrics for \p Chip (\p Avail may be empty: no
 /// device needed), on a fresh host object: one takes metrics but never drops
 /// them, so each trial list needs its own. "" or the error.
@@ -85,11 +89,18 @@ public:
   std::string enable(CUcontext Ctx);
   void disable();
   bool enabled() const { return Obj != nullptr; }
-  /// Size of a one-range counter-data image for \p Names (the image takes
-  /// its metric list from the object's last call of this).
-  std::string counterDataSize(std::vector<const char *> &Names, size_t &Size);
+  /// Size of a counter-data image of \p MaxRanges ranges for \p Names (the
+  /// image takes its metric list from the object's last call of this).
+  std::string counterDataSize(std::vector<const char *> &Names, size_t &Size,
+                              size_t MaxRanges = 1);
   std::string initCounterData(std::vector<uint8_t> &Data);
-  std::string setConfig(std::vector<uint8_t> &Config, std::vector<uint8_t> &Data);
+  /// Kernel replay: CUPTI replays each range's kernel once per pass, saving
+  /// and restoring device memory. User replay: no replay at all, so only a
+  /// one-pass config collects everything; up to \p MaxRanges launches
+  /// between Start and Stop are one range each.
+  std::string setConfig(std::vector<uint8_t> &Config, std::vector<uint8_t> &Data,
+                        CUpti_ProfilerReplayMode Mode = CUPTI_KernelReplay,
+                        size_t MaxRanges = 1);
   std::string start();
   /// \p AllPassesSubmitted: every replay pass of the range was submitted.
   std::string stop(bool &AllPassesSubmitted);

@@ -107,6 +107,18 @@ TEST(ApplicationReplay, DurationInEveryGroupItFits) {
   }
 }
 
+TEST(ApplicationReplay, SassMetricsNeverShareAGroup) {
+  // Any list is one pass: first fit alone would put everything in one group.
+  PassOracle OnePass = [](const std::vector<std::string> &) -> size_t { return 1; };
+  std::vector<std::string> Ms = {"gpu__time_duration.sum", "sm__sass_a", "hw_a", "sm__sass_b",
+                                 "hw_b"};
+  GroupPlan P = planOnePassGroups(Ms, OnePass);
+  ASSERT_EQ(P.Groups.size(), 2u);
+  for (const auto &G : P.Groups)
+    for (const std::string &M : G)
+      EXPECT_EQ(sassMetric(M), sassMetric(G[0])) << M << " shares a group with " << G[0];
+}
+
 TEST(ApplicationReplay, MultiPassMetricAlone) {
   FakeOracle O;
   GroupPlan P = planOnePassGroups({"hw_a", "twopass.x", "hw_b"}, std::cref(O));

@@ -1,0 +1,274 @@
+//===- GroupSession.cpp - application replay's batched ranges -------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// HROOF_REPLAY=application collects each one-pass group of a launch shape
+// on some launch of that shape (ApplicationReplay.h). Opening and closing a
+// range costs about 21 ms with the L2 and DRAM counters, whatever the
+// replay mode, while a launch inside a started user-replay session costs
+// well under a millisecond (H100, 2026-11-27,
+// docs/validation/replay-cost-2026-11-27.md). So a group's ranges are
+// batched: the context's profiler is started once in user replay with the
+// group's config, every kernel launched meanwhile becomes one auto range
+// (the application's, whether or not it collects anything, and the
+// runtime's own), and the session is stopped and decoded when a launch
+// needs another group, when it is full, when it has gone idle, or at exit.
+// Range i is the i-th kernel launched after Start (memsets and copies make
+// no range: measured), so the session keeps every launch's correlation id
+// in order; a session whose range count differs from the launches it saw
+// gives its groups back (collected later) instead of guessing.
+//===----------------------------------------------------------------------===//
+#include "Injection.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hroof {
+namespace rt {
+
+namespace {
+
+/// Ranges a session holds at most (its counter-data image); launches
+/// beyond close it.
+constexpr size_t SessionCapacity = 512;
+/// Launches in a row that collect nothing before a session is closed: the
+/// ski-rental price of one Stop/Start (about 21 ms) in launches inside a
+/// session (about 0.5 ms each).
+constexpr size_t SessionIdleLimit = 48;
+
+/// The context whose M this thread holds while it launches the runtime's
+/// own kernel inside a session (the L2 flush of cache-control all).
+thread_local HwContext *FlushingIn = nullptr;
+
+void writeDone(std::vector<LaunchRecord> &Done) {
+  for (LaunchRecord &R : Done) {
+    PendingLaunch PL;
+    PL.R = std::move(R);
+    finalize(std::move(PL));
+  }
+  Done.clear();
+}
+
+} // namespace
+
+std::string HardwareCounters::openSession(HwContext &C, HwConfig &Cfg) {
+  uint64_t T0 = nowNs();
+  size_t Size = 0;
+  std::string E = C.Target.counterDataSize(Cfg.Names, Size, SessionCapacity);
+  C.DataCfg = nullptr; // sized for a session: a single range sizes again
+  if (E.empty()) {
+    C.Session.Data.resize(Size);
+    E = C.Target.initCounterData(C.Session.Data);
+  }
+  SessionSizeNs += nowNs() - T0;
+  if (E.empty())
+    E = C.Target.setConfig(Cfg.Config, C.Session.Data, CUPTI_UserReplay, SessionCapacity);
+  if (E.empty())
+    E = C.Target.start();
+  if (!E.empty())
+    return E;
+  C.Session.Cfg = &Cfg;
+  C.Session.Entries.clear();
+  C.Session.Idle = 0;
+  C.SessionOpen = true;
+  ++SessionsOpen;
+  ++Sessions;
+  SessionOpenNs += nowNs() - T0;
+  return "";
+}
+
+void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Done) {
+  HwSession &S = C.Session;
+  if (!S.Cfg)
+    return;
+  uint64_t T0 = nowNs();
+  HwConfig &Cfg = *S.Cfg;
+  S.Cfg = nullptr;
+  C.SessionOpen = false;
+  --SessionsOpen;
+  bool All = false;
+  size_t Ranges = 0;
+  std::string E = C.Target.stop(All);
+  if (E.empty())
+    E = C.Target.decode();
+  if (E.empty())
+    E = RangeProfilerTarget::rangeCount(S.Data, Ranges);
+  SessionRanges += Ranges;
+  bool Match = E.empty() && Ranges == S.Entries.size();
+  if (E.empty() && !Match) {
+    ++SessionMismatches;
+    rt().noteOnce("application replay: a batched session recorded " + std::to_string(Ranges) +
+                  " ranges for " + std::to_string(S.Entries.size()) +
+                  " kernel launches seen; its groups are collected again on later launches");
+  }
+  std::vector<double> V(Cfg.Names.size(), 0.0);
+  for (size_t I = 0; I < S.Entries.size(); ++I) {
+    const HwSession::Entry &En = S.Entries[I];
+    if (rt().S.Verbose >= 3 && Match && Cfg.Host.evaluate(S.Data, I, Cfg.Names, V).empty()) {
+      std::string Line;
+      for (size_t M = 0; M < V.size() && M < 6; ++M)
+        Line += " " + Cfg.Metrics[M] + "=" + std::to_string(V[M]);
+      logLine("session range %zu of %zu: launch %u%s:%s", I, S.Entries.size(), En.Corr,
+              En.Ticket ? " (collects a group)" : "", Line.c_str());
+    }
+    if (!En.Ticket)
+      continue;
+    std::string EE = Match ? Cfg.Host.evaluate(S.Data, I, Cfg.Names, V) : "mismatch";
+    if (!EE.empty()) {
+      App.failed(*En.Ticket);
+      continue;
+    }
+    std::map<std::string, double> Values;
+    std::string NotEvaluated;
+    for (size_t M = 0; M < V.size(); ++M) {
+      if (std::isnan(V[M]))
+        NotEvaluated += (NotEvaluated.empty() ? "" : ", ") + Cfg.Metrics[M];
+      else
+        Values[Cfg.Metrics[M]] = V[M];
+    }
+    ++SessionUsed;
+    ++AppOnePass;
+    if (auto R = App.deliver(*En.Ticket, std::move(Values), NotEvaluated))
+      Done.push_back(std::move(*R));
+  }
+  S.Entries.clear();
+  if (!E.empty()) {
+    C.Failed = true;
+    off("application replay: closing a batched session: " + E);
+  }
+  SessionCloseNs += nowNs() - T0;
+}
+
+bool HardwareCounters::joinSession(InFlight &IF, HwContext &C, HwConfig &Cfg) {
+  std::vector<LaunchRecord> Done;
+  HwSession &S = C.Session;
+  std::string E;
+  if (S.Cfg != &Cfg) {
+    // This launch's entry (sessionLaunch) belongs to no session it runs in.
+    if (S.Cfg)
+      S.forget(IF.R.Correlation);
+    closeSession(C, Done);
+    if (C.Failed)
+      E = "application replay: the previous batched session failed";
+    bool First = !C.ObjCfg;
+    uint64_t RecreateNs = 0;
+    if (E.empty() && freshObject(C, Cfg, true))
+      E = recreate(C, IF.Ctx, RecreateNs);
+    if (E.empty() && (First || !C.ObjCfg)) {
+      C.ObjPasses = Cfg.Passes;
+      C.ObjCfg = &Cfg;
+    }
+    if (E.empty())
+      E = openSession(C, Cfg);
+    if (E.empty())
+      S.Entries.push_back({IF.R.Correlation, std::nullopt});
+  }
+  if (E.empty() && rt().S.FlushL2) {
+    FlushingIn = &C;
+    E = flushL2(IF);
+    FlushingIn = nullptr;
+    // The flush kernel is a range before this launch's: this launch's
+    // entry moves behind it.
+    if (E.empty() && !S.Entries.empty() && S.Entries.back().Corr == 0 && S.Entries.size() >= 2)
+      std::swap(S.Entries[S.Entries.size() - 1], S.Entries[S.Entries.size() - 2]);
+  }
+  if (E.empty()) {
+    auto It = std::find_if(S.Entries.rbegin(), S.Entries.rend(), [&](const HwSession::Entry &En) {
+      return En.Corr == IF.R.Correlation;
+    });
+    if (It == S.Entries.rend())
+      E = "application replay: launch " + std::to_string(IF.R.Correlation) +
+          " is not among the session's launches";
+    else
+      It->Ticket = IF.App;
+    S.Idle = 0;
+  }
+  if (!E.empty()) {
+    C.Failed = true;
+    IF.R.HwProblem = E;
+    off(E);
+  }
+  IF.HwSession = E.empty();
+  IF.HwPasses = 1;
+  // Records completed by the closed session are written after C.M is
+  // released (sessionExit): here only queued.
+  for (LaunchRecord &R : Done)
+    S.Completed.push_back(std::move(R));
+  return E.empty();
+}
+
+void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr) {
+  HwContext &C = context(Ctx);
+  if (FlushingIn == &C) { // under C.M already: the runtime's own flush
+    if (C.Session.Cfg)
+      C.Session.Entries.push_back({0, std::nullopt});
+    return;
+  }
+  std::vector<LaunchRecord> Done;
+  {
+    std::lock_guard<std::mutex> L(C.M);
+    HwSession &S = C.Session;
+    std::swap(Done, S.Completed);
+    if (S.Cfg && (S.Idle >= SessionIdleLimit || S.Entries.size() >= SessionCapacity))
+      closeSession(C, Done); // this launch runs outside any session
+    else if (S.Cfg) {
+      S.Entries.push_back({InOwnDriverCalls ? 0 : Corr, std::nullopt});
+      ++S.Idle;
+    }
+  }
+  writeDone(Done);
+}
+
+void HardwareCounters::sessionDrop(CUcontext Ctx, uint32_t Corr, bool Close) {
+  HwContext &C = context(Ctx);
+  std::vector<LaunchRecord> Done;
+  {
+    std::lock_guard<std::mutex> L(C.M);
+    HwSession &S = C.Session;
+    std::swap(Done, S.Completed);
+    if (S.Cfg) {
+      S.forget(Corr, true);
+      if (Close)
+        closeSession(C, Done);
+    }
+  }
+  writeDone(Done);
+}
+
+void HardwareCounters::sessionExit(InFlight &IF, CUresult LaunchResult) {
+  HwContext &C = *IF.Hw;
+  HwSession &S = C.Session;
+  if (LaunchResult != CUDA_SUCCESS) {
+    // No kernel ran: no range. Its group is collected by a later launch.
+    S.forget(IF.R.Correlation);
+    IF.R.HwProblem = "the launch failed";
+    if (IF.App)
+      App.failed(*IF.App);
+  }
+  std::vector<LaunchRecord> Done;
+  std::swap(Done, S.Completed);
+  if (S.Entries.size() >= SessionCapacity)
+    closeSession(C, Done);
+  IF.HwLock.unlock();
+  writeDone(Done);
+}
+
+void HardwareCounters::closeSessions() {
+  std::vector<HwContext *> All;
+  {
+    std::lock_guard<std::mutex> L(M);
+    for (auto &[Ctx, C] : Ctxs)
+      All.push_back(C.get());
+  }
+  std::vector<LaunchRecord> Done;
+  for (HwContext *C : All) {
+    std::lock_guard<std::mutex> L(C->M);
+    for (LaunchRecord &R : C->Session.Completed)
+      Done.push_back(std::move(R));
+    C->Session.Completed.clear();
+    closeSession(*C, Done);
+  }
+  writeDone(Done);
+}
+
+} // namespace rt
+} // namespace hroof
