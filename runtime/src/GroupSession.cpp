@@ -28,8 +28,13 @@ namespace rt {
 namespace {
 
 /// Ranges a session holds at most (its counter-data image); launches
-/// beyond close it.
-constexpr size_t SessionCapacity = 512;
+/// beyond close it. The first session of a fresh range profiler object
+/// costs more the more ranges it is configured for (H100: 650-780 ms at
+/// 512, 200-230 ms at 32; a later session on the same object about 20 ms
+/// at either; test/gpu/counters/session_cost.cu), and each group needs an
+/// object of its own (an object evaluates only its first config, in user
+/// replay too): so small sessions, on the object the group already has.
+constexpr size_t SessionCapacity = 32;
 /// Launches in a row that collect nothing before a session is closed: the
 /// ski-rental price of one Stop/Start (about 21 ms) in launches inside a
 /// session (about 0.5 ms each).

@@ -7,6 +7,9 @@
 #   none    hroof run --counters none
 #   shape   hroof run --range 'step 10' --counters-per-shape 1 (kernel replay)
 #   app     the same with --replay application
+#   shapewarm, appwarm  shape and app with a type cache kept in $OUT/exit
+#           (as the default cache would be across runs): the first learns
+#           the Tensor Core types, the next ones start from them
 # and the exit status and wall time of each are printed (a profiler must not
 # change the program's exit status). Writes $OUT/exit/ (stderr tails, times).
 # CONFIGS="plain shape": only those; AMP=1: the example's --amp (mixed precision).
@@ -29,6 +32,14 @@ for cfg in ${CONFIGS:-plain none shape app}; do
                 --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
     app) cmd=("$HROOF" run --type-cache none --range 'step 10(/|$)' --counters-per-shape 1
               --replay application --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
+    shapewarm|appwarm)
+      # The default type cache's behaviour, in a file of this check: the
+      # first such run learns the kernels' Tensor Core types, later ones
+      # take them from the cache (docs/runtime.md, "Tensor Core types").
+      replay=kernel; [ $cfg = appwarm ] && replay=application
+      n=$(ls "$O" | grep -c "^$cfg-.*\.json$" || true)
+      cmd=("$HROOF" run --type-cache "$O/types.tsv" --range 'step 10(/|$)' --counters-per-shape 1
+           --replay $replay --output "$O/$cfg-$n.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
   esac
   t0=$(date +%s%N)
   timeout 150 "${cmd[@]}" ${AMPFLAG[@]+"${AMPFLAG[@]}"} >"$O/$cfg.stdout" 2>"$O/$cfg.stderr"
