@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Runs replay_cost (replay_cost.cu; built here into .carry/rc/) on the GPU
+# Runs replay_cost (replay_cost.cu; bash test/gpu/counters/build.sh builds it
+# here into .carry/rc/) on the GPU
 # machine: host time per counted launch by replay mode, with and without
 # gigabytes of device memory held. Writes $OUT/replay-cost.txt.
 # Usage (GPU machine): bash test/gpu/counters/replay-cost.sh

@@ -8,7 +8,7 @@
 // sessions alternate between two one-pass metric lists on ONE range profiler
 // object (does an object evaluate a config other than its first?); with
 // FRESH=1 every session gets a fresh object (Disable + Enable).
-// Build as replay_cost.cu; run: session_cost CAP BATCH SESSIONS ALT FRESH
+// Build: bash test/gpu/counters/build.sh; run: session_cost CAP BATCH SESSIONS ALT FRESH
 //===----------------------------------------------------------------------===//
 #include "RangeProfiler.h"
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Builds the range-profiler cost tools HERE (clang++-22, CUDA; no GPU) into
+# .carry/rc/ (git-ignored; carry it to the GPU machine):
+#   replay_cost   host time per counted launch by replay mode (replay_cost.cu)
+#   session_cost  what opening a user-replay session costs (session_cost.cu)
+# Both link the runtime's own CUPTI wrappers (runtime/src/RangeProfiler*.cpp).
+# Runs: test/gpu/counters/replay-cost.sh; results in
+# docs/validation/replay-cost-2026-11-27.md.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+CUDA=${CUDA_PATH:-/usr/local/cuda}
+CXX=${CLANGXX:-clang++-22}
+O=$ROOT/.carry/rc
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$O"
+for f in RangeProfiler RangeProfilerHost; do
+  "$CXX" -O2 -std=c++17 -I"$CUDA/include" -c "$ROOT/runtime/src/$f.cpp" -o "$T/$f.o"
+done
+for tool in replay_cost session_cost; do
+  "$CXX" -O2 -x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version --cuda-path="$CUDA" \
+    -I"$ROOT/runtime/src" -c "$ROOT/test/gpu/counters/$tool.cu" -o "$T/$tool.o"
+  "$CXX" "$T/$tool.o" "$T/RangeProfiler.o" "$T/RangeProfilerHost.o" -L"$CUDA/lib64" \
+    -L"$CUDA/lib64/stubs" -lcudart_static -lcuda -lcupti -ldl -lrt -lpthread \
+    -Wl,-rpath,"$CUDA/lib64" -o "$O/$tool"
+done
+echo "built $O/replay_cost $O/session_cost"
