@@ -52,13 +52,14 @@ void HardwareCounters::onInit() {
   PerShape = T.S.CountersPerShape;
   AppMode = T.S.AppReplay;
   if (AppMode) {
-    // Said where the user looks: on the H100 (2026-11-25) its counters
-    // evaluate, but in a 20-step PyTorch run it cost more than kernel
-    // replay and left records incomplete (docs/runtime.md).
-    const char *Warn = "HROOF_REPLAY=application is experimental: on the H100 (2026-11-25) "
-                       "its counters evaluated, but a PyTorch run cost more than kernel replay "
-                       "with --counters-per-shape and left many records incomplete "
-                       "(docs/runtime.md, \"Application replay\"); kernel replay is the default";
+    // Said where the user looks: its cost and its assumption (H100,
+    // 2026-11-27, docs/validation/replay-cost-2026-11-27.md).
+    const char *Warn = "HROOF_REPLAY=application is experimental: it takes a record's counter "
+                       "groups from other launches of the same shape, which must do the same "
+                       "work (on the H100 one cuBLAS kernel of a PyTorch AMP run did not: 2x "
+                       "its tensor FLOPs); cost on the H100 with known Tensor Core types: "
+                       "1.41x the plain wall time (AMP), 1.90x (FP32) (docs/runtime.md, "
+                       "\"Application replay\"); kernel replay is the default";
     logLine("%s", Warn);
     if (T.P)
       T.P->note(Warn);
