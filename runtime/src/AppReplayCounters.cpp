@@ -67,14 +67,10 @@ std::string HardwareCounters::makeConfig(HwContext &C, const std::vector<std::st
     return E;
   HwConfig &X = *H;
   Out = std::move(H); // owned from here on (torn down with the context)
-  if (std::string E = X.Host.configure(X.Names, X.Config, X.Passes); !E.empty())
-    return E;
-  size_t DataSize = 0;
-  if (std::string E = C.Target.counterDataSize(X.Names, DataSize); !E.empty())
-    return E;
-  X.Data.resize(DataSize);
-  C.DataCfg = &X;
-  return "";
+  // The counter-data image is sized when a range first uses this list
+  // (startRange, openSession): sizing here, on the object a batched session
+  // may be running on, would change the list that session's image takes.
+  return X.Host.configure(X.Names, X.Config, X.Passes);
 }
 
 std::string HardwareCounters::appGroups(HwContext &C, unsigned Mask,

@@ -90,7 +90,8 @@ std::optional<AppTicket> ApplicationReplay::findSlot(const std::string &Shape,
     return std::nullopt;
   for (uint32_t Corr : It->second) {
     Record &Rec = Records.at(Corr);
-    for (size_t G = 1; G < Rec.State.size(); ++G)
+    // Group 0 is the recorded launch's own, missing only after a retry.
+    for (size_t G = 0; G < Rec.State.size(); ++G)
       if (Rec.State[G] == GroupState::Missing && (!Only || Rec.Metrics[G] == *Only))
         return AppTicket{Corr, G, Rec.State.size(), false, Rec.Mask};
   }
@@ -184,6 +185,13 @@ void ApplicationReplay::failed(const AppTicket &T) {
     ByShape.erase(It->second.Shape);
   Records.erase(It);
   ++S.Failed;
+}
+
+void ApplicationReplay::retry(const AppTicket &T) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Records.find(T.Record);
+  if (It != Records.end() && T.Group < It->second.State.size())
+    It->second.State[T.Group] = GroupState::Missing;
 }
 
 nlohmann::json ApplicationReplay::assemble(Record &Rec, std::vector<std::string> *Missing) {

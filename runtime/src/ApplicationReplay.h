@@ -156,6 +156,10 @@ public:
   /// The launch of \p T gave no values: its group is missing again; a
   /// recorded launch that failed drops its record (its own record says why).
   void failed(const AppTicket &T);
+  /// The launch of \p T ran but its values were lost (a batched session
+  /// whose ranges did not match its launches): its group is missing again,
+  /// the recorded launch's own group 0 too, and the record stays.
+  void retry(const AppTicket &T);
   /// The values of \p T's group (\p NotEvaluated: metrics CUPTI left NaN).
   /// Returns the record to write when this completed a record that was
   /// already held back.

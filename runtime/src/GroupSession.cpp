@@ -18,9 +18,9 @@
 // gives its groups back (collected later) instead of guessing.
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
+#include "LaunchArgs.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace hroof {
 namespace rt {
@@ -44,7 +44,9 @@ constexpr size_t SessionIdleLimit = 48;
 /// own kernel inside a session (the L2 flush of cache-control all).
 thread_local HwContext *FlushingIn = nullptr;
 
-void writeDone(std::vector<LaunchRecord> &Done) {
+} // namespace
+
+void writeCompletedRecords(std::vector<LaunchRecord> &Done) {
   for (LaunchRecord &R : Done) {
     PendingLaunch PL;
     PL.R = std::move(R);
@@ -52,8 +54,6 @@ void writeDone(std::vector<LaunchRecord> &Done) {
   }
   Done.clear();
 }
-
-} // namespace
 
 std::string HardwareCounters::openSession(HwContext &C, HwConfig &Cfg) {
   uint64_t T0 = nowNs();
@@ -98,7 +98,9 @@ void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Don
   if (E.empty())
     E = RangeProfilerTarget::rangeCount(S.Data, Ranges);
   SessionRanges += Ranges;
-  bool Match = E.empty() && Ranges == S.Entries.size();
+  // A range count other than the launches seen, or a pass not submitted:
+  // the ranges cannot be told apart, so no value is used.
+  bool Match = E.empty() && All && Ranges == S.Entries.size();
   if (E.empty() && !Match) {
     ++SessionMismatches;
     rt().noteOnce("application replay: a batched session recorded " + std::to_string(Ranges) +
@@ -119,17 +121,12 @@ void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Don
       continue;
     std::string EE = Match ? Cfg.Host.evaluate(S.Data, I, Cfg.Names, V) : "mismatch";
     if (!EE.empty()) {
-      App.failed(*En.Ticket);
+      App.retry(*En.Ticket); // the launch ran: its record stays, a later launch collects the group
       continue;
     }
     std::map<std::string, double> Values;
     std::string NotEvaluated;
-    for (size_t M = 0; M < V.size(); ++M) {
-      if (std::isnan(V[M]))
-        NotEvaluated += (NotEvaluated.empty() ? "" : ", ") + Cfg.Metrics[M];
-      else
-        Values[Cfg.Metrics[M]] = V[M];
-    }
+    splitValues(Cfg, V, Values, NotEvaluated);
     ++SessionUsed;
     ++AppOnePass;
     if (auto R = App.deliver(*En.Ticket, std::move(Values), NotEvaluated))
@@ -147,10 +144,14 @@ bool HardwareCounters::joinSession(InFlight &IF, HwContext &C, HwConfig &Cfg) {
   std::vector<LaunchRecord> Done;
   HwSession &S = C.Session;
   std::string E;
-  if (S.Cfg != &Cfg) {
-    // This launch's entry (sessionLaunch) belongs to no session it runs in.
-    if (S.Cfg)
-      S.forget(IF.R.Correlation);
+  bool Flush = rt().S.FlushL2;
+  // This launch's entry (sessionLaunch) is put back below, after the
+  // flush's: this thread holds C.M until the launch is issued, so no other
+  // launch comes between.
+  S.forget(IF.R.Correlation);
+  // Ranges this launch adds: its own, and the L2 flush's before it.
+  size_t Adds = Flush ? 2 : 1;
+  if (S.Cfg != &Cfg || S.Entries.size() + Adds > SessionCapacity) {
     closeSession(C, Done);
     if (C.Failed)
       E = "application replay: the previous batched session failed";
@@ -164,27 +165,11 @@ bool HardwareCounters::joinSession(InFlight &IF, HwContext &C, HwConfig &Cfg) {
     }
     if (E.empty())
       E = openSession(C, Cfg);
-    if (E.empty())
-      S.Entries.push_back({IF.R.Correlation, std::nullopt});
   }
-  if (E.empty() && rt().S.FlushL2) {
-    FlushingIn = &C;
-    E = flushL2(IF);
-    FlushingIn = nullptr;
-    // The flush kernel is a range before this launch's: this launch's
-    // entry moves behind it.
-    if (E.empty() && !S.Entries.empty() && S.Entries.back().Corr == 0 && S.Entries.size() >= 2)
-      std::swap(S.Entries[S.Entries.size() - 1], S.Entries[S.Entries.size() - 2]);
-  }
+  if (E.empty() && Flush)
+    E = flushLocked(IF, C); // its kernel: one more entry (sessionLaunch)
   if (E.empty()) {
-    auto It = std::find_if(S.Entries.rbegin(), S.Entries.rend(), [&](const HwSession::Entry &En) {
-      return En.Corr == IF.R.Correlation;
-    });
-    if (It == S.Entries.rend())
-      E = "application replay: launch " + std::to_string(IF.R.Correlation) +
-          " is not among the session's launches";
-    else
-      It->Ticket = IF.App;
+    S.Entries.push_back({IF.R.Correlation, IF.App});
     S.Idle = 0;
   }
   if (!E.empty()) {
@@ -201,13 +186,25 @@ bool HardwareCounters::joinSession(InFlight &IF, HwContext &C, HwConfig &Cfg) {
   return E.empty();
 }
 
-void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr) {
+std::string HardwareCounters::flushLocked(InFlight &IF, HwContext &C) {
+  FlushingIn = &C;
+  std::string E = flushL2(IF);
+  FlushingIn = nullptr;
+  return E;
+}
+
+void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr, CUpti_CallbackId Id,
+                                     const void *Params) {
   HwContext &C = context(Ctx);
-  if (FlushingIn == &C) { // under C.M already: the runtime's own flush
+  if (FlushingIn == &C) { // this thread holds C.M: the runtime's own flush
     if (C.Session.Cfg)
       C.Session.Entries.push_back({0, std::nullopt});
     return;
   }
+  // No session on this context: nothing to lock (another context's
+  // session may be open; this thread may hold this context's M).
+  if (!C.SessionOpen || launchCaptured(Id, Params))
+    return; // a captured launch runs no kernel now: no range
   std::vector<LaunchRecord> Done;
   {
     std::lock_guard<std::mutex> L(C.M);
@@ -220,23 +217,30 @@ void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr) {
       ++S.Idle;
     }
   }
-  writeDone(Done);
+  writeCompletedRecords(Done);
 }
 
-void HardwareCounters::sessionDrop(CUcontext Ctx, uint32_t Corr, bool Close) {
+void HardwareCounters::sessionDrop(CUcontext Ctx, uint32_t Corr) {
   HwContext &C = context(Ctx);
+  if (!C.SessionOpen || FlushingIn == &C)
+    return;
+  std::lock_guard<std::mutex> L(C.M);
+  C.Session.forget(Corr, true);
+}
+
+void HardwareCounters::sessionClose(CUcontext Ctx, uint32_t Forget) {
+  HwContext &C = context(Ctx);
+  if (!C.SessionOpen || FlushingIn == &C)
+    return;
   std::vector<LaunchRecord> Done;
   {
     std::lock_guard<std::mutex> L(C.M);
-    HwSession &S = C.Session;
-    std::swap(Done, S.Completed);
-    if (S.Cfg) {
-      S.forget(Corr, true);
-      if (Close)
-        closeSession(C, Done);
-    }
+    std::swap(Done, C.Session.Completed);
+    if (Forget)
+      C.Session.forget(Forget, true);
+    closeSession(C, Done);
   }
-  writeDone(Done);
+  writeCompletedRecords(Done);
 }
 
 void HardwareCounters::sessionExit(InFlight &IF, CUresult LaunchResult) {
@@ -254,7 +258,7 @@ void HardwareCounters::sessionExit(InFlight &IF, CUresult LaunchResult) {
   if (S.Entries.size() >= SessionCapacity)
     closeSession(C, Done);
   IF.HwLock.unlock();
-  writeDone(Done);
+  writeCompletedRecords(Done);
 }
 
 void HardwareCounters::closeSessions() {
@@ -266,13 +270,26 @@ void HardwareCounters::closeSessions() {
   }
   std::vector<LaunchRecord> Done;
   for (HwContext *C : All) {
-    std::lock_guard<std::mutex> L(C->M);
+    // At exit a launch of another thread may still be inside its range
+    // (its lock is never released): that session stays open, its groups
+    // missing (onFinish says so).
+    std::unique_lock<std::mutex> L(C->M, std::try_to_lock);
+    if (!L.owns_lock())
+      continue;
     for (LaunchRecord &R : C->Session.Completed)
       Done.push_back(std::move(R));
     C->Session.Completed.clear();
     closeSession(*C, Done);
   }
-  writeDone(Done);
+  writeCompletedRecords(Done);
+}
+
+void HardwareCounters::closeSessionOf(HwContext &C) {
+  std::vector<LaunchRecord> Done;
+  std::swap(Done, C.Session.Completed);
+  closeSession(C, Done);
+  for (LaunchRecord &R : Done) // written after C.M is released (onContextDestroy)
+    C.Session.Completed.push_back(std::move(R));
 }
 
 } // namespace rt

@@ -381,8 +381,7 @@ bool HardwareCounters::enterRange(InFlight &IF) {
     IF.HwCfg = Cfg;
     IF.Device = C->Device;
     IF.HwLock = std::move(Lock);
-    EnterNs += nowNs() - T0;
-    return true;
+    return true; // its cost: SessionOpenNs (the per-range notes count kernel-replay ranges)
   }
   if (E.empty() && C->Session.Cfg) {
     C->Session.forget(IF.R.Correlation);
@@ -410,7 +409,7 @@ bool HardwareCounters::enterRange(InFlight &IF) {
   bool NewList = C->DataCfg != Cfg;
   uint64_t Ts[4] = {0, 0, 0, 0};
   if (E.empty() && rt().S.FlushL2)
-    E = flushL2(IF);
+    E = flushLocked(IF, *C);
   if (E.empty())
     E = startRange(*C, *Cfg, Ts);
   if (!E.empty()) {
@@ -484,6 +483,16 @@ std::string HardwareCounters::checkTypes(const AppTypes &K,
   return TypesProblem;
 }
 
+void splitValues(const HwConfig &Cfg, const std::vector<double> &V,
+                 std::map<std::string, double> &Values, std::string &NotEvaluated) {
+  for (size_t I = 0; I < V.size() && I < Cfg.Metrics.size(); ++I) {
+    if (std::isnan(V[I]))
+      NotEvaluated += (NotEvaluated.empty() ? "" : ", ") + Cfg.Metrics[I];
+    else
+      Values[Cfg.Metrics[I]] = V[I];
+  }
+}
+
 void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_t Ranges) {
   LaunchRecord &LR = IF.R;
   std::vector<double> V(Cfg.Names.size(), 0.0);
@@ -493,12 +502,7 @@ void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_
   }
   std::map<std::string, double> Values;
   std::string NotEvaluated;
-  for (size_t I = 0; I < V.size(); ++I) {
-    if (std::isnan(V[I]))
-      NotEvaluated += (NotEvaluated.empty() ? "" : ", ") + Cfg.Metrics[I];
-    else
-      Values[Cfg.Metrics[I]] = V[I];
-  }
+  splitValues(Cfg, V, Values, NotEvaluated);
   {
     std::lock_guard<std::mutex> L(M);
     ++RangesByPasses[IF.HwPasses];
@@ -571,7 +575,6 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
 
 void HardwareCounters::onContextDestroy(CUcontext Ctx) {
   Flusher.forget(Ctx);
-  closeSessions(); // its records completed before the object goes
   std::unique_ptr<HwContext> C;
   {
     std::lock_guard<std::mutex> L(M);
@@ -581,16 +584,22 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
     C = std::move(It->second);
     Ctxs.erase(It);
   }
-  std::lock_guard<std::mutex> L(C->M);
-  if (C->Target.enabled())
-    C->Target.disable();
-  for (auto &[Mask, Cfg] : C->Configs)
-    if (Cfg->Host.initialized())
-      Cfg->Host.deinitialize();
-  for (auto &[Mask, Groups] : C->AppGroups)
-    for (auto &Cfg : Groups)
+  std::vector<LaunchRecord> Done;
+  {
+    std::lock_guard<std::mutex> L(C->M);
+    closeSessionOf(*C); // its records completed before the object goes
+    std::swap(Done, C->Session.Completed);
+    if (C->Target.enabled())
+      C->Target.disable();
+    for (auto &[Mask, Cfg] : C->Configs)
       if (Cfg->Host.initialized())
         Cfg->Host.deinitialize();
+    for (auto &[Mask, Groups] : C->AppGroups)
+      for (auto &Cfg : Groups)
+        if (Cfg->Host.initialized())
+          Cfg->Host.deinitialize();
+  }
+  writeCompletedRecords(Done);
 }
 
 /// At exit nothing is torn down (the driver may already be); a launch of
@@ -598,6 +607,8 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
 void HardwareCounters::onFinish() {
   Runtime &T = rt();
   closeSessions();
+  if (AppMode && Sessions && !Ranges && T.P) // every group batched: no per-range notes
+    T.P->note(appReplayNote(*this));
   if (Ranges && T.P) {
     char Buf[512];
     snprintf(Buf, sizeof Buf,

@@ -83,6 +83,11 @@ struct HwSession {
   std::vector<LaunchRecord> Completed;
 };
 
+/// A decoded range's values of \p Cfg's metrics (\p V, in its order): the
+/// evaluated ones into \p Values, the NaN ones named in \p NotEvaluated.
+void splitValues(const HwConfig &Cfg, const std::vector<double> &V,
+                 std::map<std::string, double> &Values, std::string &NotEvaluated);
+
 /// One context's range profiler: enabled at the context's first profiled
 /// launch; one range (one launch) at a time, under M. One HwConfig per
 /// metric list in use (all tensor types, or a kernel's learned ones).
@@ -175,14 +180,18 @@ struct HardwareCounters {
   std::atomic<uint64_t> Sessions{0}, SessionRanges{0}, SessionUsed{0}, SessionMismatches{0};
   std::atomic<uint64_t> SessionOpenNs{0}, SessionSizeNs{0}, SessionCloseNs{0};
   std::atomic<int> SessionsOpen{0}; ///< contexts with a session open (a cheap test per launch)
-  /// Every kernel launch's API entry, the runtime's own included: one more
-  /// range of the context's open session. A session idle for long is closed
-  /// first.
-  void sessionLaunch(CUcontext Ctx, uint32_t Corr);
-  /// A launch that will not run in the session after all (it failed, or it
-  /// is a communication kernel, which closes the session before it runs).
-  void sessionDrop(CUcontext Ctx, uint32_t Corr, bool Close);
-  /// Closes every open session (at exit, at a context's destruction).
+  /// Every kernel launch's API entry (callback \p Id, \p Params), the
+  /// runtime's own included: one more range of the context's open session,
+  /// unless it is captured into a graph. A session idle for long or full is
+  /// closed first (the launch then runs in none).
+  void sessionLaunch(CUcontext Ctx, uint32_t Corr, CUpti_CallbackId Id, const void *Params);
+  /// A launch that failed: no kernel ran, no range.
+  void sessionDrop(CUcontext Ctx, uint32_t Corr);
+  /// Closes the context's session before something it cannot count runs
+  /// (a communication kernel, whose entry \p Forget is dropped first; a
+  /// graph; a legacy launch).
+  void sessionClose(CUcontext Ctx, uint32_t Forget = 0);
+  /// Closes every open session whose context is not inside a launch (at exit).
   void closeSessions();
   /// Application mode's take(): the launch's role for the shape's records
   /// (\p InRange: HROOF_RANGE selects it); a new record only within the
@@ -234,6 +243,12 @@ private:
   void closeSession(HwContext &C, std::vector<LaunchRecord> &Done);
   /// Launch exit of a launch in a session.
   void sessionExit(InFlight &IF, CUresult LaunchResult);
+  /// Under C.M: closes C's session; the records it completes wait in
+  /// C.Session.Completed.
+  void closeSessionOf(HwContext &C);
+  /// flushL2 by a thread that holds C.M (the flush kernel's launch callback
+  /// must not lock it again).
+  std::string flushLocked(InFlight &IF, HwContext &C);
   /// Application mode: the one-pass groups of \p Mask's list, planned with
   /// CUPTI's pass counts at first use ("" or why not).
   std::string appGroups(HwContext &C, unsigned Mask, std::vector<HwConfig *> &Out);
@@ -263,6 +278,10 @@ private:
   /// Launch exit: the values of a decoded range into the launch record.
   void evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_t Ranges);
 };
+
+/// Writes (finalize) the records a closed batched session completed; called
+/// with no HwContext::M held (GroupSession.cpp).
+void writeCompletedRecords(std::vector<LaunchRecord> &Done);
 
 /// The finish note of HROOF_REPLAY=application (AppReplayCounters.cpp).
 std::string appReplayNote(HardwareCounters &H);

@@ -244,7 +244,7 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
         // counted launch from now on (as after a graph launch).
         T.UnseenLaunches = true;
         if (T.Hw.SessionsOpen > 0 && CB->callbackSite == CUPTI_API_ENTER)
-          T.Hw.sessionDrop(CB->context, 0, true); // kernels it cannot count
+          T.Hw.sessionClose(CB->context); // kernels it cannot count
         return;
       }
       if (const char *Api = memorySharingApi(Id)) {
@@ -258,7 +258,7 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
           Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
         if (CB->callbackSite == CUPTI_API_ENTER) {
           if (T.Hw.SessionsOpen > 0) // a graph's kernels: not one range each it knows of
-            T.Hw.sessionDrop(CB->context, 0, true);
+            T.Hw.sessionClose(CB->context);
           T.UnseenLaunches = true; // counter arrays: zeroed before each launch
           noteIssued(CB->correlationId, IssueKind::Graph, Range);
         } else
@@ -266,13 +266,16 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
         return;
       }
       // Application replay's batched session: every kernel is one of its
-      // ranges (GroupSession.cpp); a launch that failed without one of
-      // the runtime's records runs in none.
-      if (T.Hw.SessionsOpen > 0 && CB->callbackSite == CUPTI_API_ENTER)
-        T.Hw.sessionLaunch(CB->context, CB->correlationId);
-      else if (T.Hw.SessionsOpen > 0 && !*CB->correlationData && CB->functionReturnValue &&
-               *static_cast<const CUresult *>(CB->functionReturnValue) != CUDA_SUCCESS)
-        T.Hw.sessionDrop(CB->context, CB->correlationId, false);
+      // ranges (GroupSession.cpp); a launch that failed runs in none (one
+      // with a session range of its own: sessionExit).
+      if (T.Hw.SessionsOpen > 0 && CB->callbackSite == CUPTI_API_ENTER) {
+        T.Hw.sessionLaunch(CB->context, CB->correlationId, Id, CB->functionParams);
+      } else if (T.Hw.SessionsOpen > 0 && !InOwnDriverCalls && CB->functionReturnValue &&
+                 *static_cast<const CUresult *>(CB->functionReturnValue) != CUDA_SUCCESS) {
+        const auto *IF = reinterpret_cast<const InFlight *>(*CB->correlationData);
+        if (!IF || !IF->HwSession)
+          T.Hw.sessionDrop(CB->context, CB->correlationId);
+      }
       if (InOwnDriverCalls)
         return; // the runtime's own kernel (counter sum, L2 flush of cache-control all)
       if (CB->callbackSite == CUPTI_API_ENTER)

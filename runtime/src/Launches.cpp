@@ -11,6 +11,7 @@
 // with its activity record (Activity.cpp).
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
+#include "LaunchArgs.h"
 
 #include "hroof/Communication.h"
 
@@ -180,68 +181,6 @@ struct RelaxedCapture {
   }
 };
 
-struct LaunchArgs {
-  CUfunction F = nullptr;
-  unsigned Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
-  unsigned SharedMem = 0;
-  CUstream Stream = nullptr;
-  void **KernelParams = nullptr, **Extra = nullptr;
-  bool PerThread = false;
-  const char *Api = "";
-};
-
-bool decodeLaunch(CUpti_CallbackId Id, const void *Params, LaunchArgs &A) {
-  switch (Id) {
-  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-    auto *P = static_cast<const cuLaunchKernel_params *>(Params);
-    A = {P->f,
-         {P->gridDimX, P->gridDimY, P->gridDimZ},
-         {P->blockDimX, P->blockDimY, P->blockDimZ},
-         P->sharedMemBytes,
-         P->hStream,
-         P->kernelParams,
-         P->extra,
-         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-         "cuLaunchKernel"};
-    return true;
-  }
-  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
-    auto *P = static_cast<const cuLaunchCooperativeKernel_params *>(Params);
-    A = {P->f,
-         {P->gridDimX, P->gridDimY, P->gridDimZ},
-         {P->blockDimX, P->blockDimY, P->blockDimZ},
-         P->sharedMemBytes,
-         P->hStream,
-         P->kernelParams,
-         nullptr,
-         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-         "cuLaunchCooperativeKernel"};
-    return true;
-  }
-  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-    auto *P = static_cast<const cuLaunchKernelEx_params *>(Params);
-    if (!P->config)
-      return false;
-    const CUlaunchConfig *C = P->config;
-    A = {P->f,
-         {C->gridDimX, C->gridDimY, C->gridDimZ},
-         {C->blockDimX, C->blockDimY, C->blockDimZ},
-         C->sharedMemBytes,
-         C->hStream,
-         P->kernelParams,
-         P->extra,
-         Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-         "cuLaunchKernelEx"};
-    return true;
-  }
-  default:
-    return false;
-  }
-}
-
 /// Pointer to parameter \p I's bytes, or null.
 const void *paramBytes(const LaunchArgs &A, const FuncInfo &F, size_t I) {
   if (A.KernelParams)
@@ -350,7 +289,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   std::shared_ptr<FuncInfo> F = funcInfo(A.F, CB->context);
   UncountedMark Mark{F->Array};
   if (!F->Communication.empty() && T.Hw.SessionsOpen > 0) // never inside a session
-    T.Hw.sessionDrop(CB->context, CB->correlationId, true);
+    T.Hw.sessionClose(CB->context, CB->correlationId);
   if (!F->Selected)
     return;
   std::string Range;
@@ -365,11 +304,8 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   bool ByModel = F->ByModel && T.Counting; // a record, counts from the model
   if (!Count && !ByModel && !T.Hw.Enabled)
     return;
-  CUstream Stream = A.Stream;
-  if (!Stream && A.PerThread)
-    Stream = CU_STREAM_PER_THREAD;
-  CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE)
+  CUstream Stream = launchStream(A);
+  if (streamCapturing(Stream))
     return; // captured into a graph: reported from activity, not counted
   AppTicket Ticket;
   AppRole Role = AppRole::None;
@@ -446,11 +382,8 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
 void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
                         const CUpti_CallbackData *CB) {
   Runtime &T = rt();
-  CUstream Stream = A.Stream;
-  if (!Stream && A.PerThread)
-    Stream = CU_STREAM_PER_THREAD;
-  CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (cuStreamIsCapturing(Stream, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE)
+  CUstream Stream = launchStream(A);
+  if (streamCapturing(Stream))
     return;
   AppTicket Ticket;
   std::string Shape;

@@ -59,10 +59,6 @@ private:
   CUpti_Profiler_Host_Object *Obj = nullptr;
 };
 
-/// The name of range \p Index of the decoded counter-data image \p Data
-/// (auto range: the kernel's name).
-std::string rangeName(std::vector<uint8_t> &Data, size_t Index, std::string &Name);
-
 /// CUPTI's pass count of \p Metrics for \p Chip (\p Avail may be empty: no
 /// device needed), on a fresh host object: one takes metrics but never drops
 /// them, so each trial list needs its own. "" or the error.

@@ -7,8 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "RangeProfiler.h"
 
-#include <cstdlib>
-
 namespace hroof {
 namespace rt {
 
@@ -102,20 +100,6 @@ std::string RangeProfilerHost::evaluate(std::vector<uint8_t> &Data, size_t Index
   EV.pMetricValues = Values.data();
   if ((R = cuptiProfilerHostEvaluateToGpuValues(&EV)) != CUPTI_SUCCESS)
     return hwErr("cuptiProfilerHostEvaluateToGpuValues", R);
-  return "";
-}
-
-std::string rangeName(std::vector<uint8_t> &Data, size_t Index, std::string &Name) {
-  CUpti_Profiler_Host_GetRangeName_Params RN{CUpti_Profiler_Host_GetRangeName_Params_STRUCT_SIZE};
-  RN.pCounterDataImage = Data.data();
-  RN.counterDataImageSize = Data.size();
-  RN.rangeIndex = Index;
-  RN.delimiter = "/";
-  CUptiResult R = cuptiProfilerHostGetRangeName(&RN);
-  if (R != CUPTI_SUCCESS)
-    return hwErr("cuptiProfilerHostGetRangeName", R);
-  Name = RN.pRangeName ? RN.pRangeName : "";
-  free(const_cast<char *>(RN.pRangeName)); // CUPTI allocates it; the caller frees
   return "";
 }
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 using namespace hroof::rt;
@@ -332,6 +333,32 @@ TEST(ApplicationReplay, FailedGroupIsCollectedAgain) {
   EXPECT_EQ(A.role("u", false, [] { return true; }, Z), AppRole::None);
   LaunchRecord R = recordOf(9);
   EXPECT_FALSE(A.hold(R));
+}
+
+TEST(ApplicationReplay, RetryKeepsTheRecordAndItsHeldLaunch) {
+  // A batched session lost the values of a recorded launch that ran: the
+  // record stays (held, with its launch record) and a later launch of the
+  // shape collects group 0 too.
+  auto Groups = sampleGroups();
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 7, 0, Groups, {});
+  LaunchRecord Held = recordOf(7);
+  EXPECT_TRUE(A.hold(Held)) << "no counters yet: held";
+  A.retry(T0);
+  std::set<size_t> Collected;
+  std::optional<LaunchRecord> Out;
+  for (size_t I = 0; I < Groups.size(); ++I) {
+    AppTicket R;
+    ASSERT_EQ(A.role("s", false, [] { return false; }, R), AppRole::ReplayOnly) << I;
+    Collected.insert(R.Group);
+    Out = A.deliver(R, valuesOf(Groups[R.Group], 0), "");
+  }
+  EXPECT_EQ(Collected.size(), Groups.size()) << "group 0 collected again, each group once";
+  ASSERT_TRUE(Out) << "the held record is complete and handed back";
+  EXPECT_EQ(Out->Correlation, 7u);
+  ASSERT_TRUE(Out->Hw);
+  EXPECT_TRUE(Out->Hw->contains("flops"));
+  EXPECT_EQ(A.stats().Failed, 0u);
 }
 
 TEST(ApplicationReplay, IncompleteAtExitSaysWhatIsMissing) {
