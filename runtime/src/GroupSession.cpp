@@ -74,7 +74,6 @@ std::string HardwareCounters::openSession(HwContext &C, HwConfig &Cfg) {
   C.Session.Cfg = &Cfg;
   C.Session.Entries.clear();
   C.Session.Idle = 0;
-  C.SessionOpen = true;
   ++SessionsOpen;
   ++Sessions;
   SessionOpenNs += nowNs() - T0;
@@ -88,7 +87,6 @@ void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Don
   uint64_t T0 = nowNs();
   HwConfig &Cfg = *S.Cfg;
   S.Cfg = nullptr;
-  C.SessionOpen = false;
   --SessionsOpen;
   bool All = false;
   size_t Ranges = 0;
@@ -173,6 +171,7 @@ bool HardwareCounters::joinSession(InFlight &IF, HwContext &C, HwConfig &Cfg) {
     S.Idle = 0;
   }
   if (!E.empty()) {
+    closeSession(C, Done); // if open: this launch's kernel would run in it unlisted
     C.Failed = true;
     IF.R.HwProblem = E;
     off(E);
@@ -201,9 +200,11 @@ void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr, CUpti_Callbac
       C.Session.Entries.push_back({0, std::nullopt});
     return;
   }
-  // No session on this context: nothing to lock (another context's
-  // session may be open; this thread may hold this context's M).
-  if (!C.SessionOpen || launchCaptured(Id, Params))
+  // Locked even when this context has no session: a session being opened
+  // by another thread is then either open (this launch joins it) or not
+  // yet started (this launch runs before it). No thread holds C.M while it
+  // launches a kernel other than the flush (FlushingIn, above).
+  if (launchCaptured(Id, Params))
     return; // a captured launch runs no kernel now: no range
   std::vector<LaunchRecord> Done;
   {
@@ -222,7 +223,7 @@ void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr, CUpti_Callbac
 
 void HardwareCounters::sessionDrop(CUcontext Ctx, uint32_t Corr) {
   HwContext &C = context(Ctx);
-  if (!C.SessionOpen || FlushingIn == &C)
+  if (FlushingIn == &C)
     return;
   std::lock_guard<std::mutex> L(C.M);
   C.Session.forget(Corr, true);
@@ -230,7 +231,7 @@ void HardwareCounters::sessionDrop(CUcontext Ctx, uint32_t Corr) {
 
 void HardwareCounters::sessionClose(CUcontext Ctx, uint32_t Forget) {
   HwContext &C = context(Ctx);
-  if (!C.SessionOpen || FlushingIn == &C)
+  if (FlushingIn == &C)
     return;
   std::vector<LaunchRecord> Done;
   {

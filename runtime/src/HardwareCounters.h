@@ -112,7 +112,6 @@ struct HwContext {
   std::map<unsigned, std::vector<std::unique_ptr<HwConfig>>> AppGroups;
   ReplayPolicy Policy;         ///< when Target's object is re-created for fewer passes
   HwSession Session;           ///< application replay's open batch, under M
-  std::atomic<bool> SessionOpen{false};
 };
 
 /// The hardware counters of the runtime: which launches get a range, the
