@@ -57,6 +57,9 @@ void writeCompletedRecords(std::vector<LaunchRecord> &Done) {
 
 std::string HardwareCounters::openSession(HwContext &C, HwConfig &Cfg) {
   uint64_t T0 = nowNs();
+  // Counted before Start: from here on every launch's callback takes C.M
+  // (sessionLaunch), so none can slip into the session unlisted.
+  ++SessionsOpen;
   size_t Size = 0;
   std::string E = C.Target.counterDataSize(Cfg.Names, Size, SessionCapacity);
   C.DataCfg = nullptr; // sized for a session: a single range sizes again
@@ -69,12 +72,13 @@ std::string HardwareCounters::openSession(HwContext &C, HwConfig &Cfg) {
     E = C.Target.setConfig(Cfg.Config, C.Session.Data, CUPTI_UserReplay, SessionCapacity);
   if (E.empty())
     E = C.Target.start();
-  if (!E.empty())
+  if (!E.empty()) {
+    --SessionsOpen;
     return E;
+  }
   C.Session.Cfg = &Cfg;
   C.Session.Entries.clear();
   C.Session.Idle = 0;
-  ++SessionsOpen;
   ++Sessions;
   SessionOpenNs += nowNs() - T0;
   return "";
