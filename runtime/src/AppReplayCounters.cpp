@@ -192,10 +192,12 @@ std::string appReplayNote(HardwareCounters &H) {
   if (uint64_t N = H.Sessions.load()) {
     snprintf(Buf, sizeof Buf,
              "; batched sessions: %llu (%llu ranges, %llu of them collected a group, %llu "
-             "session(s) whose range count did not match the launches seen), %.2f ms to start "
-             "(%.2f ms of it sizing the counter data) and %.2f ms to stop+decode+evaluate each",
+             "session(s) whose range count did not match the launches seen, %llu group(s) "
+             "given back to be collected again), %.2f ms to start (%.2f ms of it sizing the "
+             "counter data) and %.2f ms to stop+decode+evaluate each",
              U(N), U(H.SessionRanges.load()), U(H.SessionUsed.load()),
-             U(H.SessionMismatches.load()), double(H.SessionOpenNs.load()) / 1e6 / double(N),
+             U(H.SessionMismatches.load()), U(H.SessionRetries.load()),
+             double(H.SessionOpenNs.load()) / 1e6 / double(N),
              double(H.SessionSizeNs.load()) / 1e6 / double(N),
              double(H.SessionCloseNs.load()) / 1e6 / double(N));
     Note += Buf;

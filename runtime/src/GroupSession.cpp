@@ -84,6 +84,25 @@ std::string HardwareCounters::openSession(HwContext &C, HwConfig &Cfg) {
   return "";
 }
 
+namespace {
+
+/// --verbose 3: every range of a decoded session, its first metrics.
+void logSessionRanges(HwContext &C, HwConfig &Cfg) {
+  HwSession &S = C.Session;
+  std::vector<double> V(Cfg.Names.size(), 0.0);
+  for (size_t I = 0; I < S.Entries.size(); ++I) {
+    if (!Cfg.Host.evaluate(S.Data, I, Cfg.Names, V).empty())
+      continue;
+    std::string Line;
+    for (size_t M = 0; M < V.size() && M < 6; ++M)
+      Line += " " + Cfg.Metrics[M] + "=" + std::to_string(V[M]);
+    logLine("session range %zu of %zu: launch %u%s:%s", I, S.Entries.size(), S.Entries[I].Corr,
+            S.Entries[I].Ticket ? " (collects a group)" : "", Line.c_str());
+  }
+}
+
+} // namespace
+
 void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Done) {
   HwSession &S = C.Session;
   if (!S.Cfg)
@@ -109,31 +128,15 @@ void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Don
                   " ranges for " + std::to_string(S.Entries.size()) +
                   " kernel launches seen; its groups are collected again on later launches");
   }
-  std::vector<double> V(Cfg.Names.size(), 0.0);
-  for (size_t I = 0; I < S.Entries.size(); ++I) {
-    const HwSession::Entry &En = S.Entries[I];
-    if (rt().S.Verbose >= 3 && Match && Cfg.Host.evaluate(S.Data, I, Cfg.Names, V).empty()) {
-      std::string Line;
-      for (size_t M = 0; M < V.size() && M < 6; ++M)
-        Line += " " + Cfg.Metrics[M] + "=" + std::to_string(V[M]);
-      logLine("session range %zu of %zu: launch %u%s:%s", I, S.Entries.size(), En.Corr,
-              En.Ticket ? " (collects a group)" : "", Line.c_str());
-    }
-    if (!En.Ticket)
-      continue;
-    std::string EE = Match ? Cfg.Host.evaluate(S.Data, I, Cfg.Names, V) : "mismatch";
-    if (!EE.empty()) {
-      App.retry(*En.Ticket); // the launch ran: its record stays, a later launch collects the group
-      continue;
-    }
-    std::map<std::string, double> Values;
-    std::string NotEvaluated;
-    splitValues(Cfg, V, Values, NotEvaluated);
-    ++SessionUsed;
-    ++AppOnePass;
-    if (auto R = App.deliver(*En.Ticket, std::move(Values), NotEvaluated))
-      Done.push_back(std::move(*R));
-  }
+  if (rt().S.Verbose >= 3 && Match)
+    logSessionRanges(C, Cfg);
+  RangeEvaluator Evaluate = [&](size_t I, std::vector<double> &V) {
+    return Cfg.Host.evaluate(S.Data, I, Cfg.Names, V);
+  };
+  SessionDelivery D = deliverSession(S.Entries, Match, Cfg.Metrics, Evaluate, App, Done);
+  SessionUsed += D.Delivered;
+  AppOnePass += D.Delivered;
+  SessionRetries += D.Retried;
   S.Entries.clear();
   if (!E.empty()) {
     C.Failed = true;

@@ -483,16 +483,6 @@ std::string HardwareCounters::checkTypes(const AppTypes &K,
   return TypesProblem;
 }
 
-void splitValues(const HwConfig &Cfg, const std::vector<double> &V,
-                 std::map<std::string, double> &Values, std::string &NotEvaluated) {
-  for (size_t I = 0; I < V.size() && I < Cfg.Metrics.size(); ++I) {
-    if (std::isnan(V[I]))
-      NotEvaluated += (NotEvaluated.empty() ? "" : ", ") + Cfg.Metrics[I];
-    else
-      Values[Cfg.Metrics[I]] = V[I];
-  }
-}
-
 void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_t Ranges) {
   LaunchRecord &LR = IF.R;
   std::vector<double> V(Cfg.Names.size(), 0.0);
@@ -502,7 +492,7 @@ void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_
   }
   std::map<std::string, double> Values;
   std::string NotEvaluated;
-  splitValues(Cfg, V, Values, NotEvaluated);
+  splitValues(Cfg.Metrics, V, Values, NotEvaluated);
   {
     std::lock_guard<std::mutex> L(M);
     ++RangesByPasses[IF.HwPasses];

@@ -14,6 +14,7 @@
 #define HROOF_RUNTIME_HARDWARECOUNTERS_H
 
 #include "ApplicationReplay.h"
+#include "GroupSession.h"
 #include "HwMetrics.h"
 #include "L2Flush.h"
 #include "RangeProfiler.h"
@@ -52,41 +53,6 @@ struct HwConfig {
   size_t Passes = 0;
   bool Sass = false; ///< it has SASS-patched metrics (never in a batched session)
 };
-
-/// Application replay's batched range (GroupSession.cpp): the profiler of a
-/// context started once with a one-pass group in user replay, every kernel
-/// launched meanwhile one auto range (CUPTI neither replays nor saves
-/// memory), stopped and decoded once. Measured on the H100 (2026-11-27,
-/// docs/validation/replay-cost-2026-11-27.md): a Start/Stop/Decode with the
-/// L2 and DRAM counters costs about 21 ms whatever the replay mode, a
-/// launch inside a started session well under a millisecond.
-struct HwSession {
-  HwConfig *Cfg = nullptr; ///< the group it collects; null: no session open
-  struct Entry {
-    uint32_t Corr = 0;                ///< the launch's correlation id (0: the runtime's own)
-    std::optional<AppTicket> Ticket; ///< the group this launch collects, if any
-  };
-  std::vector<Entry> Entries; ///< every kernel launched since Start, in order
-  /// Drops launch \p Corr's entry (one that collects a group too, unless
-  /// \p KeepTicketed): it runs in no session after all.
-  void forget(uint32_t Corr, bool KeepTicketed = false) {
-    Entries.erase(std::remove_if(Entries.begin(), Entries.end(),
-                                 [&](const Entry &En) {
-                                   return En.Corr == Corr && !(KeepTicketed && En.Ticket);
-                                 }),
-                  Entries.end());
-  }
-  std::vector<uint8_t> Data;  ///< the counter-data image of up to Capacity ranges
-  size_t Idle = 0;            ///< launches in a row without a ticket
-  /// Records that a closed session completed, to be written (finalize)
-  /// once M is released.
-  std::vector<LaunchRecord> Completed;
-};
-
-/// A decoded range's values of \p Cfg's metrics (\p V, in its order): the
-/// evaluated ones into \p Values, the NaN ones named in \p NotEvaluated.
-void splitValues(const HwConfig &Cfg, const std::vector<double> &V,
-                 std::map<std::string, double> &Values, std::string &NotEvaluated);
 
 /// One context's range profiler: enabled at the context's first profiled
 /// launch; one range (one launch) at a time, under M. One HwConfig per
@@ -177,6 +143,7 @@ struct HardwareCounters {
   /// the launches seen (their groups are collected again later), host time
   /// of Start and of Stop+Decode+evaluate.
   std::atomic<uint64_t> Sessions{0}, SessionRanges{0}, SessionUsed{0}, SessionMismatches{0};
+  std::atomic<uint64_t> SessionRetries{0}; ///< groups whose session values were lost
   std::atomic<uint64_t> SessionOpenNs{0}, SessionSizeNs{0}, SessionCloseNs{0};
   std::atomic<int> SessionsOpen{0}; ///< contexts with a session open (a cheap test per launch)
   /// Every kernel launch's API entry (callback \p Id, \p Params), the
