@@ -272,8 +272,11 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
         T.Hw.sessionLaunch(CB->context, CB->correlationId, Id, CB->functionParams);
       } else if (T.Hw.SessionsOpen > 0 && !InOwnDriverCalls && CB->functionReturnValue &&
                  *static_cast<const CUresult *>(CB->functionReturnValue) != CUDA_SUCCESS) {
+        // A launch with a range of its own: in a session, sessionExit drops
+        // it; a kernel-replay range holds the context's M and closed its
+        // session when it began (nothing to drop, and locking would hang).
         const auto *IF = reinterpret_cast<const InFlight *>(*CB->correlationData);
-        if (!IF || !IF->HwSession)
+        if (!IF || (!IF->HwSession && !IF->Hw))
           T.Hw.sessionDrop(CB->context, CB->correlationId);
       }
       if (InOwnDriverCalls)
