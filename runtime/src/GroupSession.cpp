@@ -57,9 +57,6 @@ void writeCompletedRecords(std::vector<LaunchRecord> &Done) {
 
 std::string HardwareCounters::openSession(HwContext &C, HwConfig &Cfg) {
   uint64_t T0 = nowNs();
-  // Counted before Start: from here on every launch's callback takes C.M
-  // (sessionLaunch), so none can slip into the session unlisted.
-  ++SessionsOpen;
   size_t Size = 0;
   std::string E = C.Target.counterDataSize(Cfg.Names, Size, SessionCapacity);
   C.DataCfg = nullptr; // sized for a session: a single range sizes again
@@ -72,13 +69,19 @@ std::string HardwareCounters::openSession(HwContext &C, HwConfig &Cfg) {
     E = C.Target.setConfig(Cfg.Config, C.Session.Data, CUPTI_UserReplay, SessionCapacity);
   if (E.empty())
     E = C.Target.start();
-  if (!E.empty()) {
-    --SessionsOpen;
+  if (!E.empty())
     return E;
-  }
   C.Session.Cfg = &Cfg;
   C.Session.Entries.clear();
   C.Session.Idle = 0;
+  // Set after Start, cleared before Stop: no CUPTI call of this thread runs
+  // while the hooks would lock C.M (whether CUPTI's own work can reach a
+  // launch callback is not documented), and contexts without a session
+  // never take their lock in the hooks. The price: another thread's launch
+  // issued while this one opens the session runs in it unlisted, and the
+  // session's count check then gives its groups back.
+  C.SessionActive = true;
+  ++SessionsOpen;
   ++Sessions;
   SessionOpenNs += nowNs() - T0;
   return "";
@@ -110,6 +113,7 @@ void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Don
   uint64_t T0 = nowNs();
   HwConfig &Cfg = *S.Cfg;
   S.Cfg = nullptr;
+  C.SessionActive = false;
   --SessionsOpen;
   bool All = false;
   size_t Ranges = 0;
@@ -207,12 +211,8 @@ void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr, CUpti_Callbac
       C.Session.Entries.push_back({0, std::nullopt});
     return;
   }
-  // Locked even when this context has no session: a session being opened
-  // by another thread is then either open (this launch joins it) or not
-  // yet started (this launch runs before it). No thread holds C.M while it
-  // launches a kernel other than the flush (FlushingIn, above).
-  if (launchCaptured(Id, Params))
-    return; // a captured launch runs no kernel now: no range
+  if (!C.SessionActive || launchCaptured(Id, Params))
+    return; // no session here; or a captured launch, which runs no kernel now
   std::vector<LaunchRecord> Done;
   {
     std::lock_guard<std::mutex> L(C.M);
@@ -230,7 +230,7 @@ void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr, CUpti_Callbac
 
 void HardwareCounters::sessionDrop(CUcontext Ctx, uint32_t Corr) {
   HwContext &C = context(Ctx);
-  if (FlushingIn == &C)
+  if (FlushingIn == &C || !C.SessionActive)
     return;
   std::lock_guard<std::mutex> L(C.M);
   C.Session.forget(Corr, true);
@@ -238,7 +238,7 @@ void HardwareCounters::sessionDrop(CUcontext Ctx, uint32_t Corr) {
 
 void HardwareCounters::sessionClose(CUcontext Ctx, uint32_t Forget) {
   HwContext &C = context(Ctx);
-  if (FlushingIn == &C)
+  if (FlushingIn == &C || !C.SessionActive)
     return;
   std::vector<LaunchRecord> Done;
   {

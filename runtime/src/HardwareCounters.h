@@ -78,6 +78,9 @@ struct HwContext {
   std::map<unsigned, std::vector<std::unique_ptr<HwConfig>>> AppGroups;
   ReplayPolicy Policy;         ///< when Target's object is re-created for fewer passes
   HwSession Session;           ///< application replay's open batch, under M
+  /// A session is started on this context (GroupSession.cpp, openSession):
+  /// read by the launch hooks without M.
+  std::atomic<bool> SessionActive{false};
 };
 
 /// The hardware counters of the runtime: which launches get a range, the
