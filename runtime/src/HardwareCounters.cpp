@@ -560,7 +560,12 @@ void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
   if (IF.App && !LR.HwProblem.empty())
     App.failed(*IF.App);
   ExitNs += nowNs() - T1;
+  // Records that the session closed at this range's start completed: written
+  // now, not at the context's next session or at exit.
+  std::vector<LaunchRecord> Done;
+  std::swap(Done, C.Session.Completed);
   IF.HwLock.unlock();
+  writeCompletedRecords(Done);
 }
 
 void HardwareCounters::onContextDestroy(CUcontext Ctx) {
