@@ -3,8 +3,9 @@
 //
 // The CUDA side of HROOF_REPLAY=application (ApplicationReplay.h has the
 // records and the grouping): which role a launch takes, the one-pass groups
-// of a context's metric lists planned with CUPTI's own pass counts
-// (cuptiProfilerHostGetNumOfPasses, no GPU work), the config of the group a
+// of a context planned once with CUPTI's own pass counts
+// (cuptiProfilerHostGetNumOfPasses, no GPU work) for every tensor type and
+// shared by the kernels' metric lists, the config of the group a
 // launch collects, and the delivery of its values. A one-pass group's range
 // is one of a batched user-replay session (GroupSession.cpp); a group that
 // needs more passes alone gets a kernel-replay range of its own, as in
@@ -73,63 +74,88 @@ std::string HardwareCounters::makeConfig(HwContext &C, const std::vector<std::st
   return X.Host.configure(X.Names, X.Config, X.Passes);
 }
 
+namespace {
+
+/// The metric list of tensor-type mask \p Mask (a bit per tensorTypeMetrics()).
+std::vector<std::string> listOfMask(const std::vector<std::string> &Metrics, unsigned Mask) {
+  TensorTypes Types;
+  for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
+    if (Mask & (1u << I))
+      Types.Types.insert(tensorTypeMetrics()[I]);
+  return metricsForTypes(Metrics, Types);
+}
+
+} // namespace
+
+std::string HardwareCounters::appPlan(HwContext &C) {
+  uint64_t T0 = nowNs();
+  // Every tensor type's list, the metrics without a type first: they fill
+  // the groups as a list without types alone would, so a kernel with no
+  // (or few) Tensor Core types takes few groups, and the types fill what is
+  // left, then groups of their own.
+  std::vector<std::string> Metrics = listOfMask(C.Metrics, 0);
+  for (const std::string &M : listOfMask(C.Metrics, (1u << tensorTypeMetrics().size()) - 1))
+    if (std::find(Metrics.begin(), Metrics.end(), M) == Metrics.end())
+      Metrics.push_back(M);
+  // CUPTI's pass count of a trial list (hostPassCount: no GPU work).
+  // Memoized: first fit asks about the same lists again.
+  std::map<std::vector<std::string>, size_t> Memo;
+  std::string OracleError;
+  PassOracle Passes = [&](const std::vector<std::string> &Ms) -> size_t {
+    auto [It, New] = Memo.emplace(Ms, 0);
+    if (!New)
+      return It->second;
+    ++AppOracleCalls;
+    size_t P = 0;
+    std::string E = hostPassCount(C.Chip, C.Avail, Ms, P);
+    if (!E.empty() && OracleError.empty())
+      OracleError = E;
+    return It->second = E.empty() ? P : 0;
+  };
+  GroupPlan Plan = planOnePassGroups(Metrics, Passes);
+  if (!OracleError.empty())
+    return "application replay: planning the one-pass groups: " + OracleError;
+  for (const auto &G : Plan.Groups) {
+    std::unique_ptr<HwConfig> Cfg;
+    std::string E = makeConfig(C, G, Cfg);
+    if (Cfg)
+      C.AppPlan.push_back(std::move(Cfg));
+    if (!E.empty())
+      return E;
+  }
+  uint64_t Ns = nowNs() - T0;
+  AppPlanNs += Ns;
+  char Buf[256];
+  snprintf(Buf, sizeof Buf, "%zu metrics (every tensor type) -> %zu one-pass groups (%.0f ms to plan)",
+           Metrics.size(), Plan.Groups.size(), double(Ns) / 1e6);
+  std::string Line = Buf;
+  if (!Plan.MultiPass.empty()) {
+    Line += "; needing more than one pass alone:";
+    for (const std::string &N : Plan.MultiPass)
+      Line += " " + N;
+  }
+  std::lock_guard<std::mutex> L(M);
+  if (AppPlans.size() < 2048)
+    AppPlans += (AppPlans.empty() ? "" : "; ") + Line;
+  if (rt().S.Verbose >= 1)
+    logLine("application replay on device %d: %s", C.Device, Line.c_str());
+  return "";
+}
+
 std::string HardwareCounters::appGroups(HwContext &C, unsigned Mask,
                                         std::vector<HwConfig *> &Out) {
   auto &Slot = C.AppGroups[Mask];
   if (Slot.empty()) {
-    uint64_t T0 = nowNs();
-    TensorTypes Types;
-    for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
-      if (Mask & (1u << I))
-        Types.Types.insert(tensorTypeMetrics()[I]);
-    std::vector<std::string> Metrics = metricsForTypes(C.Metrics, Types);
-    // CUPTI's pass count of a trial list (hostPassCount: no GPU work).
-    // Memoized: first fit asks about the same lists again.
-    std::map<std::vector<std::string>, size_t> Memo;
-    std::string OracleError;
-    PassOracle Passes = [&](const std::vector<std::string> &Ms) -> size_t {
-      auto [It, New] = Memo.emplace(Ms, 0);
-      if (!New)
-        return It->second;
-      ++AppOracleCalls;
-      size_t P = 0;
-      std::string E = hostPassCount(C.Chip, C.Avail, Ms, P);
-      if (!E.empty() && OracleError.empty())
-        OracleError = E;
-      return It->second = E.empty() ? P : 0;
-    };
-    GroupPlan Plan = planOnePassGroups(Metrics, Passes);
-    if (!OracleError.empty())
-      return "application replay: planning the one-pass groups: " + OracleError;
-    for (const auto &G : Plan.Groups) {
-      std::unique_ptr<HwConfig> Cfg;
-      std::string E = makeConfig(C, G, Cfg);
-      if (Cfg)
-        Slot.push_back(std::move(Cfg));
-      if (!E.empty())
+    if (C.AppPlan.empty())
+      if (std::string E = appPlan(C); !E.empty())
         return E;
-    }
-    uint64_t Ns = nowNs() - T0;
-    AppPlanNs += Ns;
-    char Buf[256];
-    snprintf(Buf, sizeof Buf, "%s%zu metrics -> %zu one-pass groups (%.0f ms to plan)",
-             Mask == (1u << tensorTypeMetrics().size()) - 1 ? "every tensor type: " : "",
-             Metrics.size(), Plan.Groups.size(), double(Ns) / 1e6);
-    std::string Line = Buf;
-    if (!Plan.MultiPass.empty()) {
-      Line += "; needing more than one pass alone:";
-      for (const std::string &N : Plan.MultiPass)
-        Line += " " + N;
-    }
-    std::lock_guard<std::mutex> L(M);
-    if (AppPlans.size() < 2048)
-      AppPlans += (AppPlans.empty() ? "" : "; ") + Line;
-    if (rt().S.Verbose >= 1)
-      logLine("application replay on device %d: %s", C.Device, Line.c_str());
+    std::vector<std::vector<std::string>> Lists;
+    for (const auto &Cfg : C.AppPlan)
+      Lists.push_back(Cfg->Metrics);
+    for (size_t G : groupsFor(Lists, listOfMask(C.Metrics, Mask)))
+      Slot.push_back(C.AppPlan[G].get());
   }
-  Out.clear();
-  for (auto &Cfg : Slot)
-    Out.push_back(Cfg.get());
+  Out = Slot;
   return "";
 }
 
@@ -137,7 +163,8 @@ std::string HardwareCounters::appConfig(InFlight &IF, HwContext &C, HwConfig *&C
   std::vector<HwConfig *> Groups;
   if (IF.AppNewRecord) {
     // A new record: its metric list as kernel mode would choose it (every
-    // tensor type while the kernel's types are being learned), split.
+    // tensor type while the kernel's types are being learned), and the
+    // groups of the context's plan that hold it.
     unsigned Mask = typeMask(IF, C);
     if (std::string E = appGroups(C, Mask, Groups); !E.empty())
       return E;
@@ -145,7 +172,7 @@ std::string HardwareCounters::appConfig(InFlight &IF, HwContext &C, HwConfig *&C
     for (HwConfig *G : Groups)
       Lists.push_back(G->Metrics);
     IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, Mask, std::move(Lists),
-                             kernelTypes(IF, C));
+                             kernelTypes(IF, C), listOfMask(C.Metrics, Mask));
   } else if (std::string E = appGroups(C, IF.App->Mask, Groups); !E.empty()) {
     return E;
   }
@@ -181,11 +208,12 @@ std::string appReplayNote(HardwareCounters &H) {
   snprintf(Buf, sizeof Buf,
            "application replay: %llu records started, %llu completed from %llu replay launches "
            "(%llu started outside --range), %llu dropped (their launch failed), %llu completed "
-           "with metrics not evaluated; group ranges: %llu one-pass at 1 pass, %llu one-pass at "
+           "with metrics not evaluated, %llu group(s) collected again (the launch's duration "
+           "said it did other work than the recorded one); group ranges: %llu one-pass at 1 pass, %llu one-pass at "
            "more passes, %llu of groups needing more passes alone; %llu fresh range profiler "
            "objects for a change of group; planning the groups took %.0f ms (%llu pass counts)",
            U(S.Records), U(S.Completed), U(S.ReplayLaunches), U(H.AppReplayOutside.load()),
-           U(S.Failed), U(S.NotEvaluated), U(H.AppOnePass.load()), U(H.AppOverPasses.load()),
+           U(S.Failed), U(S.NotEvaluated), U(S.OtherWork), U(H.AppOnePass.load()), U(H.AppOverPasses.load()),
            U(H.AppMultiPass.load()), U(H.AppSwitches.load()), double(H.AppPlanNs.load()) / 1e6,
            U(H.AppOracleCalls.load()));
   std::string Note = Buf;

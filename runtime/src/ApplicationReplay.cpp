@@ -7,6 +7,7 @@
 #include "ApplicationReplay.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace hroof {
 namespace rt {
@@ -71,6 +72,21 @@ GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassO
         P.Groups[G] = std::move(Trial);
     }
   return P;
+}
+
+std::vector<size_t> groupsFor(const std::vector<std::vector<std::string>> &Groups,
+                              const std::vector<std::string> &Need) {
+  std::vector<size_t> R;
+  for (size_t G = 0; G < Groups.size(); ++G)
+    if (G == 0 || std::any_of(Groups[G].begin(), Groups[G].end(), [&](const std::string &M) {
+          return std::find(Need.begin(), Need.end(), M) != Need.end();
+        }))
+      R.push_back(G);
+  return R;
+}
+
+bool sameWork(double RecordedNs, double Ns) {
+  return std::fabs(Ns - RecordedNs) <= 0.25 * std::max(Ns, RecordedNs) + 1500.0;
 }
 
 std::string describeGroup(size_t Group, size_t Groups, const std::vector<std::string> &Metrics) {
@@ -155,10 +171,12 @@ bool ApplicationReplay::wantsReplay(const std::string &Shape) {
 
 AppTicket ApplicationReplay::startRecord(const std::string &Shape, uint32_t Corr, unsigned Mask,
                                          std::vector<std::vector<std::string>> Groups,
-                                         AppTypes Types) {
+                                         AppTypes Types, std::vector<std::string> Wanted) {
   std::lock_guard<std::mutex> L(M);
   Record &Rec = Records[Corr];
   Rec.Shape = Shape;
+  std::sort(Wanted.begin(), Wanted.end());
+  Rec.Wanted = std::move(Wanted);
   Rec.Mask = Mask;
   Rec.State.assign(Groups.size(), GroupState::Missing);
   Rec.State[0] = GroupState::UnderWay;
@@ -205,7 +223,8 @@ nlohmann::json ApplicationReplay::assemble(Record &Rec, std::vector<std::string>
       continue;
     }
     for (const auto &[Name, V] : Rec.Values[G])
-      Merged.emplace(Name, V);
+      if (Rec.Wanted.empty() || std::binary_search(Rec.Wanted.begin(), Rec.Wanted.end(), Name))
+        Merged.emplace(Name, V);
   }
   std::vector<std::string> InferredZero;
   std::string TypesProblem;
@@ -223,6 +242,23 @@ nlohmann::json ApplicationReplay::assemble(Record &Rec, std::vector<std::string>
   return J;
 }
 
+void ApplicationReplay::dropOtherWork(Record &Rec) {
+  // Group 0 is the recorded launch's; it may come after the others (a retry).
+  auto Duration = [&](size_t G) {
+    auto It = Rec.Values[G].find(TimeMetric);
+    return It == Rec.Values[G].end() || !(It->second > 0) ? -1.0 : It->second;
+  };
+  if (Rec.State.empty() || Rec.State[0] != GroupState::Done || Duration(0) < 0)
+    return;
+  for (size_t G = 1; G < Rec.State.size(); ++G)
+    if (Rec.State[G] == GroupState::Done && Duration(G) >= 0 &&
+        !sameWork(Duration(0), Duration(G))) {
+      Rec.State[G] = GroupState::Missing; // a later launch collects it
+      Rec.Values[G].clear();
+      ++S.OtherWork;
+    }
+}
+
 std::optional<LaunchRecord> ApplicationReplay::deliver(const AppTicket &T,
                                                        std::map<std::string, double> Values,
                                                        const std::string &NotEvaluated) {
@@ -233,6 +269,9 @@ std::optional<LaunchRecord> ApplicationReplay::deliver(const AppTicket &T,
   Record &Rec = It->second;
   Rec.Values[T.Group] = std::move(Values);
   Rec.State[T.Group] = GroupState::Done;
+  dropOtherWork(Rec);
+  if (Rec.State[T.Group] != GroupState::Done)
+    return std::nullopt;
   if (!NotEvaluated.empty())
     Rec.NotEvaluated += (Rec.NotEvaluated.empty() ? "" : ", ") + NotEvaluated;
   if (!T.NewRecord)

@@ -88,6 +88,23 @@ bool sassMetric(const std::string &Metric);
 /// record). Calls \p Passes about metrics x groups times.
 GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassOracle &Passes);
 
+/// The groups of a plan that list \p Need takes: group 0 (the recorded
+/// launch's own: duration and clocks) and every group holding one of its
+/// metrics. A context plans one set of groups for every tensor type and
+/// each kernel's list takes its part of it (AppReplayCounters.cpp,
+/// appGroups): lists that differ by a tensor type then share their groups,
+/// and so the range profiler objects that run them.
+std::vector<size_t> groupsFor(const std::vector<std::vector<std::string>> &Groups,
+                              const std::vector<std::string> &Need);
+
+/// Whether a replay launch that took \p Ns did the work of a recorded launch
+/// that took \p RecordedNs (both gpu__time_duration.sum, ns): within a
+/// quarter of the longer one, plus 1.5 us for short kernels' jitter. A launch
+/// shape does not always fix the work: cuBLAS runs GEMMs of different depth
+/// with one grid, block and shared memory (PyTorch AMP on the H100,
+/// 2026-11-27: a group from the other GEMM doubled a record's tensor FLOPs).
+bool sameWork(double RecordedNs, double Ns);
+
 /// "group 2 of 4: lts__t_bytes.sum, dram__bytes_read.sum, ...": how a
 /// missing group is named in counters_incomplete (its first metrics).
 std::string describeGroup(size_t Group, size_t Groups, const std::vector<std::string> &Metrics);
@@ -150,9 +167,12 @@ public:
                AppTicket &T, const std::vector<std::string> *Prefer = nullptr);
   /// Whether some record of \p Shape still misses a group nobody collects.
   bool wantsReplay(const std::string &Shape);
-  /// Starts the record of launch \p Corr (group 0 under way).
+  /// Starts the record of launch \p Corr (group 0 under way). Its counters
+  /// keep the metrics of \p Wanted only (empty: all its groups'): a shared
+  /// group may hold other tensor types' metrics too.
   AppTicket startRecord(const std::string &Shape, uint32_t Corr, unsigned Mask,
-                        std::vector<std::vector<std::string>> Groups, AppTypes Types);
+                        std::vector<std::vector<std::string>> Groups, AppTypes Types,
+                        std::vector<std::string> Wanted = {});
   /// The launch of \p T gave no values: its group is missing again; a
   /// recorded launch that failed drops its record (its own record says why).
   void failed(const AppTicket &T);
@@ -179,6 +199,9 @@ public:
   struct Stats {
     uint64_t Records = 0, Completed = 0, ReplayLaunches = 0, Incomplete = 0, Failed = 0;
     uint64_t NotEvaluated = 0; ///< completed with metrics CUPTI left NaN
+    /// Groups given back: their launch's duration was not the recorded
+    /// launch's (sameWork), so it did other work.
+    uint64_t OtherWork = 0;
   };
   Stats stats();
 
@@ -188,6 +211,7 @@ private:
     std::string Shape;
     unsigned Mask = 0;
     std::vector<std::vector<std::string>> Metrics; ///< by group
+    std::vector<std::string> Wanted;               ///< sorted; empty: every metric
     std::vector<GroupState> State;
     std::vector<std::map<std::string, double>> Values; ///< by group
     std::string NotEvaluated;
@@ -201,6 +225,9 @@ private:
                                     const std::vector<std::string> *Only);
   /// Marks \p T's group under way (under M); returns \p T.
   std::optional<AppTicket> take(std::optional<AppTicket> T);
+  /// Gives back (missing again) each group whose launch did other work than
+  /// the recorded one's (sameWork on the durations), under M.
+  void dropOtherWork(Record &Rec);
   /// Merges the groups' values (lowest group first) and evaluates them.
   nlohmann::json assemble(Record &Rec, std::vector<std::string> *Missing);
 

@@ -589,10 +589,9 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
     for (auto &[Mask, Cfg] : C->Configs)
       if (Cfg->Host.initialized())
         Cfg->Host.deinitialize();
-    for (auto &[Mask, Groups] : C->AppGroups)
-      for (auto &Cfg : Groups)
-        if (Cfg->Host.initialized())
-          Cfg->Host.deinitialize();
+    for (auto &Cfg : C->AppPlan)
+      if (Cfg->Host.initialized())
+        Cfg->Host.deinitialize();
   }
   writeCompletedRecords(Done);
 }

@@ -73,9 +73,11 @@ struct HwContext {
   /// only (ReplayPolicy.h, listFitsObject). Set under M; read without it by
   /// takeApp (which group a launch had better collect).
   std::atomic<HwConfig *> ObjCfg{nullptr};
-  /// HROOF_REPLAY=application: the one-pass groups of each metric list (by
-  /// the same type mask as Configs), planned at first use.
-  std::map<unsigned, std::vector<std::unique_ptr<HwConfig>>> AppGroups;
+  /// HROOF_REPLAY=application: the one-pass groups of the list with every
+  /// tensor type, planned once at first use (appGroups), and the part of
+  /// them each metric list takes (by the same type mask as Configs).
+  std::vector<std::unique_ptr<HwConfig>> AppPlan;
+  std::map<unsigned, std::vector<HwConfig *>> AppGroups;
   ReplayPolicy Policy;         ///< when Target's object is re-created for fewer passes
   HwSession Session;           ///< application replay's open batch, under M
   /// A session is started on this context (GroupSession.cpp, openSession):
@@ -218,9 +220,11 @@ private:
   /// flushL2 by a thread that holds C.M (the flush kernel's launch callback
   /// must not lock it again).
   std::string flushLocked(InFlight &IF, HwContext &C);
-  /// Application mode: the one-pass groups of \p Mask's list, planned with
-  /// CUPTI's pass counts at first use ("" or why not).
+  /// Application mode: the one-pass groups \p Mask's list takes from the
+  /// context's plan (planned with CUPTI's pass counts at first use; "" or
+  /// why not).
   std::string appGroups(HwContext &C, unsigned Mask, std::vector<HwConfig *> &Out);
+  std::string appPlan(HwContext &C);
   /// Application mode: the config of IF's group (a new record starts here).
   std::string appConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg);
   /// Application mode, launch exit: the group's values to IF's record.

@@ -159,7 +159,7 @@ TEST(ApplicationReplay, AssemblesGroupsIntoOneRecord) {
   std::map<std::string, double> Expected;
   std::vector<std::map<std::string, double>> Vals;
   for (size_t G = 0; G < Groups.size(); ++G)
-    Vals.push_back(valuesOf(Groups[G], 1000.0 * G)); // later launches: other durations
+    Vals.push_back(valuesOf(Groups[G], 100.0 * G)); // later launches: other durations
   for (size_t G = 0; G < Groups.size(); ++G)
     for (auto &[K, V] : Vals[G])
       Expected.emplace(K, V); // the lowest group's value wins
@@ -359,6 +359,140 @@ TEST(ApplicationReplay, RetryKeepsTheRecordAndItsHeldLaunch) {
   ASSERT_TRUE(Out->Hw);
   EXPECT_TRUE(Out->Hw->contains("flops"));
   EXPECT_EQ(A.stats().Failed, 0u);
+}
+
+/// Values of group \p G as a launch of \p Ns nanoseconds gives them.
+std::map<std::string, double> timedValues(const std::vector<std::string> &G, double Ns) {
+  std::map<std::string, double> V = valuesOf(G, 0);
+  if (V.count("gpu__time_duration.sum"))
+    V["gpu__time_duration.sum"] = Ns;
+  return V;
+}
+
+/// The first group after group 0 that holds the duration.
+size_t timedGroup(const std::vector<std::vector<std::string>> &Groups) {
+  for (size_t G = 1; G < Groups.size(); ++G)
+    if (timedValues(Groups[G], 1).count("gpu__time_duration.sum"))
+      return G;
+  return 0;
+}
+
+TEST(ApplicationReplay, LaunchOfOtherWorkIsCollectedAgain) {
+  // cuBLAS runs GEMMs of two depths with one launch shape: a replay launch
+  // twice as long as the recorded one must not give the record its counters.
+  auto Groups = sampleGroups();
+  size_t TG = timedGroup(Groups);
+  ASSERT_GT(TG, 0u);
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 1, 0, Groups, {});
+  A.deliver(T0, timedValues(Groups[0], 40000), "");
+  for (size_t I = 1; I < Groups.size(); ++I) {
+    AppTicket R;
+    ASSERT_EQ(A.role("s", false, [] { return false; }, R), AppRole::ReplayOnly);
+    A.deliver(R, timedValues(Groups[R.Group], R.Group == TG ? 80000 : 41000), "");
+  }
+  EXPECT_EQ(A.stats().OtherWork, 1u);
+  EXPECT_EQ(A.stats().Completed, 0u);
+  AppTicket Again;
+  ASSERT_EQ(A.role("s", false, [] { return false; }, Again), AppRole::ReplayOnly);
+  EXPECT_EQ(Again.Group, TG) << "collected again";
+  A.deliver(Again, timedValues(Groups[TG], 44000), ""); // within a quarter: same work
+  EXPECT_EQ(A.stats().OtherWork, 1u);
+  EXPECT_EQ(A.stats().Completed, 1u);
+  // Short kernels jitter by about a microsecond: 3 us against 4.5 us is the same work.
+  EXPECT_TRUE(sameWork(3000, 4500));
+  EXPECT_FALSE(sameWork(10000, 16000));
+  EXPECT_TRUE(sameWork(10000, 12000));
+}
+
+TEST(ApplicationReplay, LateRecordedLaunchDropsGroupsOfOtherWork) {
+  // After a retry the recorded launch's group 0 may come last: the groups
+  // collected before it are checked then.
+  auto Groups = sampleGroups();
+  size_t TG = timedGroup(Groups);
+  ASSERT_GT(TG, 0u);
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 2, 0, Groups, {});
+  A.retry(T0);
+  std::vector<AppTicket> Taken(Groups.size());
+  for (size_t I = 0; I < Groups.size(); ++I) {
+    AppTicket R;
+    ASSERT_EQ(A.role("s", false, [] { return false; }, R), AppRole::ReplayOnly);
+    Taken[R.Group] = R;
+  }
+  for (size_t G = 1; G < Groups.size(); ++G)
+    EXPECT_FALSE(A.deliver(Taken[G], timedValues(Groups[G], 90000), ""));
+  EXPECT_EQ(A.stats().OtherWork, 0u) << "nothing to compare with yet";
+  EXPECT_FALSE(A.deliver(Taken[0], timedValues(Groups[0], 30000), ""));
+  EXPECT_GE(A.stats().OtherWork, 1u);
+  EXPECT_EQ(A.stats().Completed, 0u);
+  AppTicket Again;
+  ASSERT_EQ(A.role("s", false, [] { return false; }, Again), AppRole::ReplayOnly);
+  EXPECT_EQ(Again.Group, TG);
+}
+
+TEST(ApplicationReplay, SharedPlanServesEveryList) {
+  // One plan for the list with every tensor type, the metrics without a type
+  // first; a list without types takes no group of types only, a list with
+  // one type takes its group too, and both take the same groups otherwise.
+  FakeOracle O;
+  std::vector<std::string> Base = metricsForTypes(rooflineMetrics(), TensorTypes{});
+  std::vector<std::string> All = Base;
+  for (const std::string &T : tensorTypeMetrics())
+    if (std::find(All.begin(), All.end(), T) == All.end())
+      All.push_back(T);
+  GroupPlan P = planOnePassGroups(All, std::cref(O));
+  TensorTypes One;
+  One.Types.insert(tensorTypeMetrics()[0]);
+  std::vector<std::string> WithOne = metricsForTypes(rooflineMetrics(), One);
+  std::vector<size_t> ForBase = groupsFor(P.Groups, Base), ForOne = groupsFor(P.Groups, WithOne);
+  for (const auto &[List, Taken] : {std::pair{&Base, &ForBase}, std::pair{&WithOne, &ForOne}}) {
+    ASSERT_FALSE(Taken->empty());
+    EXPECT_EQ((*Taken)[0], 0u) << "group 0: the recorded launch's own";
+    for (const std::string &M : *List) {
+      bool In = false;
+      for (size_t G : *Taken)
+        In = In || std::count(P.Groups[G].begin(), P.Groups[G].end(), M);
+      EXPECT_TRUE(In) << M << " in no group the list takes";
+    }
+  }
+  EXPECT_EQ(ForOne.size(), ForBase.size() + 1) << "the type's own group (a pass alone here)";
+  EXPECT_TRUE(std::includes(ForOne.begin(), ForOne.end(), ForBase.begin(), ForBase.end()));
+  EXPECT_LT(ForBase.size(), P.Groups.size()) << "no group of other types only";
+}
+
+TEST(ApplicationReplay, RecordKeepsItsOwnListOfASharedGroup) {
+  auto Groups = sampleGroups();
+  ApplicationReplay A;
+  const std::vector<std::string> &All = rooflineMetrics();
+  auto DropIt = std::find_if(All.begin(), All.end(), [](const std::string &M) {
+    return M.find("dfma") != std::string::npos && M.find("peak") == std::string::npos;
+  });
+  ASSERT_NE(DropIt, All.end());
+  const std::string Drop = *DropIt; // a shared group's metric of no use to this record
+  std::vector<std::string> Wanted;
+  for (const auto &G : Groups)
+    for (const std::string &M : G)
+      if (M != Drop)
+        Wanted.push_back(M);
+  ASSERT_LT(Wanted.size(), allMetrics(planOnePassGroups(rooflineMetrics(), FakeOracle{})).size());
+  AppTicket T0 = A.startRecord("s", 5, 0, Groups, {}, Wanted);
+  A.deliver(T0, valuesOf(Groups[0], 0), "");
+  std::optional<LaunchRecord> Out;
+  LaunchRecord R = recordOf(5);
+  A.hold(R);
+  for (size_t G = 1; G < Groups.size(); ++G) {
+    AppTicket T;
+    ASSERT_EQ(A.role("s", false, [] { return false; }, T), AppRole::ReplayOnly);
+    Out = A.deliver(T, valuesOf(Groups[T.Group], 0), "");
+  }
+  ASSERT_TRUE(Out && Out->Hw);
+  std::map<std::string, double> Kept;
+  for (const auto &G : Groups)
+    for (auto &[K, V] : valuesOf(G, 0))
+      if (K != Drop)
+        Kept.emplace(K, V);
+  EXPECT_EQ((*Out->Hw)["flops"], countersToJson(Kept)["flops"]) << "the metric left out is not summed";
 }
 
 TEST(ApplicationReplay, IncompleteAtExitSaysWhatIsMissing) {
