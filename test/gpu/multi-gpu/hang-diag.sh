@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # hang-diag.sh - where a profiled DDP run stops (GPU machine): starts
 # examples/pytorch_ddp.py under torchrun under hroof run (HROOF_* settings from
-# the environment, --verbose 2: one stderr line per launch, per rank via
-# torchrun's --log-dir), and after AFTER seconds (default 60), if it still runs,
+# the environment, PROFILE_ARGS: more options of hroof run, VERBOSE (default
+# 2: one stderr line per launch), per rank via torchrun's --log-dir), and
+# after AFTER seconds (default 60), if it still runs,
 # writes every worker's native and Python stacks (gdb / py-spy where installed,
 # /proc/PID/stack and wchan otherwise) and nvidia-smi, then kills it.
 # Outputs under $OUT: diag.txt, torchrun logs, profiles; $OUT/hang-diag.tgz.
@@ -16,7 +17,9 @@ HROOF=${HROOF:-$ROOT/build/bin/hroof}
 unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
 export HROOF_MACHINES_DIR=$ROOT/docs/machines
 D=$OUT/diag.txt
-"$HROOF" run --verbose 2 --output "$OUT/profiles" -- python3 -m torch.distributed.run \
+read -r -a PA <<<"${PROFILE_ARGS:-}"
+T0=$(date +%s.%N)
+"$HROOF" run --verbose "${VERBOSE:-2}" ${PA[@]+"${PA[@]}"} --output "$OUT/profiles" -- python3 -m torch.distributed.run \
   --standalone --nproc-per-node 2 --log-dir "$OUT/logs" --tee 3 \
   examples/pytorch_ddp.py --steps "${STEPS:-3}" --backend nccl >"$OUT/run.stdout" 2>"$OUT/run.stderr" &
 H=$!
@@ -35,5 +38,5 @@ if kill -0 $H 2>/dev/null; then
 else
   echo "finished before $AFTER s" >"$D"
 fi
-wait $H; echo "rc $?" >>"$D"
+wait $H; echo "rc $?, wall $(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f", b-a}') s" >>"$D"
 tar czf /tmp/hang-diag.tgz -C "$OUT" --exclude=hang-diag.tgz . && mv -f /tmp/hang-diag.tgz "$OUT/"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# session-check.sh - application replay's batched sessions on several GPUs (GPU
+# machine; builds nothing; carry build/bin/hroof, build/lib/libhroof_rt.so and
+# .carry/mgpu from build.sh here). A DDP job under NCCL switches to application
+# replay (docs/multi-gpu.md), so each step below runs batched sessions:
+#   diag      the DDP example, --range one step, --counters-per-shape 1, under
+#             hang-diag.sh (stacks if it still runs after AFTER s, default 150)
+#   ddp       run.sh: plain torchrun against hroof run with that recipe
+#   programs  programs.sh: cuda-samples simpleMultiGPU, simpleP2P, simpleIPC
+# Each part's outputs become $OUT/NAME.tgz (at most 8 files return).
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+W=${TMPDIR:-/tmp}/mg-session-check
+rm -rf "$W"; mkdir -p "$W"
+RECIPE=${RECIPE:---range train/step.2/ --counters-per-shape 1}
+part() { # NAME ENV... -- runs SCRIPT with OUT=$W/NAME
+  local name=$1; shift
+  env OUT="$W/$name" "$@" >"$W/$name.log" 2>&1
+  echo "== $name: rc $?"
+  tar czf "$OUT/$name.tgz" -C "$W" "$name" "$name.log" 2>/dev/null
+  tail -15 "$W/$name.log"
+}
+part diag STEPS=10 AFTER=${AFTER:-150} VERBOSE=1 PROFILE_ARGS="$RECIPE" \
+  bash test/gpu/multi-gpu/hang-diag.sh
+cat "$W/diag/diag.txt" 2>/dev/null | head -5
+if grep -q "^finished" "$W/diag/diag.txt" 2>/dev/null; then
+  part ddp STEPS=10 BUDGET_S=${DDP_BUDGET_S:-180} PROFILE_ARGS="$RECIPE" bash test/gpu/multi-gpu/run.sh
+fi
+part programs BUDGET_S=${PROGRAMS_BUDGET_S:-120} bash test/gpu/multi-gpu/programs.sh
