@@ -200,20 +200,39 @@ void HardwareCounters::appDeliver(InFlight &IF, size_t GroupPasses,
   IF.AppDone = App.deliver(*IF.App, std::move(Values), NotEvaluated);
 }
 
+void HardwareCounters::skipMultiPassGroup(InFlight &IF, const HwConfig &Cfg) {
+  // Kernel replay of several passes, with NCCL kernels of other GPUs
+  // writing this process's buffers, hung a DDP job on 2 H100s (2026-11-25
+  // and 2026-11-27, docs/validation/multi-gpu-2026-11-27.md); one pass
+  // needs no restore.
+  std::string Names;
+  for (const std::string &N : Cfg.Metrics)
+    Names += (Names.empty() ? "" : ", ") + N;
+  ++AppSharedSkips;
+  IF.AppDone = App.deliver(*IF.App, {}, Names);
+  IF.R.HwProblem = "application replay: counter group " + std::to_string(IF.App->Group + 1) +
+                   " of " + std::to_string(IF.App->Groups) + " (" + Names +
+                   ") not collected: it needs " + std::to_string(Cfg.Passes) +
+                   " passes, and kernel replay's memory restore is unsafe while other GPUs "
+                   "or processes write this process's memory";
+  IF.App.reset(); // nothing to give back: the group is done, without values
+}
+
 /// The finish note of application mode: what the records cost in launches.
 std::string appReplayNote(HardwareCounters &H) {
   ApplicationReplay::Stats S = H.App.stats();
   auto U = [](uint64_t V) { return (unsigned long long)V; };
-  char Buf[1024];
+  char Buf[1536];
   snprintf(Buf, sizeof Buf,
            "application replay: %llu records started, %llu completed from %llu replay launches "
            "(%llu started outside --range), %llu dropped (their launch failed), %llu completed "
-           "with metrics not evaluated, %llu group(s) collected again (the launch's duration "
+           "with metrics not evaluated, %llu multi-pass group(s) not collected (memory shared "
+           "with other GPUs or processes), %llu group(s) collected again (the launch's duration "
            "said it did other work than the recorded one); group ranges: %llu one-pass at 1 pass, %llu one-pass at "
            "more passes, %llu of groups needing more passes alone; %llu fresh range profiler "
            "objects for a change of group; planning the groups took %.0f ms (%llu pass counts)",
            U(S.Records), U(S.Completed), U(S.ReplayLaunches), U(H.AppReplayOutside.load()),
-           U(S.Failed), U(S.NotEvaluated), U(S.OtherWork), U(H.AppOnePass.load()), U(H.AppOverPasses.load()),
+           U(S.Failed), U(S.NotEvaluated), U(H.AppSharedSkips.load()), U(S.OtherWork), U(H.AppOnePass.load()), U(H.AppOverPasses.load()),
            U(H.AppMultiPass.load()), U(H.AppSwitches.load()), double(H.AppPlanNs.load()) / 1e6,
            U(H.AppOracleCalls.load()));
   std::string Note = Buf;

@@ -33,12 +33,16 @@ void HardwareCounters::off(const std::string &Why) {
 }
 
 void HardwareCounters::toApplicationReplay(const std::string &Cause) {
-  if (!Enabled || AppMode.exchange(true))
+  if (!Enabled)
+    return;
+  SharedMemory = true; // even when application replay was asked for
+  if (AppMode.exchange(true))
     return;
   std::string Why = "hardware counters: " + Cause +
                     ", so from here on each launch is profiled by application replay (one pass "
                     "a launch, no memory restore: kernel replay's restore erases what other GPUs "
-                    "and processes write meanwhile; docs/multi-gpu.md); records may be "
+                    "and processes write meanwhile; docs/multi-gpu.md); metrics that need more "
+                    "than one pass alone are not collected, and records may be "
                     "counters_incomplete";
   logLine("%s", Why.c_str());
   if (rt().P)
@@ -372,6 +376,10 @@ bool HardwareCounters::enterRange(InFlight &IF) {
   // A launch that starts a record has no ticket yet: appConfig gives it one.
   bool UseApp = IF.App || IF.AppNewRecord;
   std::string E = UseApp ? appConfig(IF, *C, Cfg) : config(*C, typeMask(IF, *C), Cfg);
+  if (E.empty() && UseApp && Cfg->Passes > 1 && SharedMemory) {
+    skipMultiPassGroup(IF, *Cfg);
+    return false;
+  }
   // Application replay: a one-pass group joins a batched session
   // (GroupSession.cpp); anything else closes the open one first.
   if (E.empty() && UseApp && Cfg->Passes == 1 && !Cfg->Sass) {

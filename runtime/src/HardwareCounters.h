@@ -133,6 +133,12 @@ struct HardwareCounters {
   /// HROOF_REPLAY=application (ApplicationReplay.h): set in onInit, or by
   /// toApplicationReplay when a communication kernel appears.
   std::atomic<bool> AppMode{false};
+  /// Other GPUs or processes write this process's device memory (set with
+  /// toApplicationReplay): a group that needs several passes is not
+  /// collected (kernel replay saves and restores memory between passes).
+  std::atomic<bool> SharedMemory{false};
+  /// Groups given up for that (the finish note).
+  std::atomic<uint64_t> AppSharedSkips{0};
   ApplicationReplay App;
   std::atomic<uint64_t> AppPlanNs{0}, AppOracleCalls{0}, AppReplayOutside{0};
   /// Application ranges (the GPU check reads them in the finish note): of
@@ -225,6 +231,10 @@ private:
   /// why not).
   std::string appGroups(HwContext &C, unsigned Mask, std::vector<HwConfig *> &Out);
   std::string appPlan(HwContext &C);
+  /// Application mode in a process whose memory others write: IF's group
+  /// needs several passes, so it is given up (its metrics not_evaluated,
+  /// the record goes on without them) and the launch gets no range.
+  void skipMultiPassGroup(InFlight &IF, const HwConfig &Cfg);
   /// Application mode: the config of IF's group (a new record starts here).
   std::string appConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg);
   /// Application mode, launch exit: the group's values to IF's record.
