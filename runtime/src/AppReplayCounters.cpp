@@ -142,9 +142,9 @@ std::string HardwareCounters::appPlan(HwContext &C) {
   return "";
 }
 
-std::string HardwareCounters::appGroups(HwContext &C, unsigned Mask,
+std::string HardwareCounters::appGroups(HwContext &C, unsigned Key,
                                         std::vector<HwConfig *> &Out) {
-  auto &Slot = C.AppGroups[Mask];
+  auto &Slot = C.AppGroups[Key];
   if (Slot.empty()) {
     if (C.AppPlan.empty())
       if (std::string E = appPlan(C); !E.empty())
@@ -152,8 +152,9 @@ std::string HardwareCounters::appGroups(HwContext &C, unsigned Mask,
     std::vector<std::vector<std::string>> Lists;
     for (const auto &Cfg : C.AppPlan)
       Lists.push_back(Cfg->Metrics);
-    for (size_t G : groupsFor(Lists, listOfMask(C.Metrics, Mask)))
-      Slot.push_back(C.AppPlan[G].get());
+    for (size_t G : groupsFor(Lists, listOfMask(C.Metrics, Key & ~OnePassOnly)))
+      if (!(Key & OnePassOnly) || C.AppPlan[G]->Passes == 1)
+        Slot.push_back(C.AppPlan[G].get());
   }
   Out = Slot;
   return "";
@@ -165,14 +166,27 @@ std::string HardwareCounters::appConfig(InFlight &IF, HwContext &C, HwConfig *&C
     // A new record: its metric list as kernel mode would choose it (every
     // tensor type while the kernel's types are being learned), and the
     // groups of the context's plan that hold it.
+    // With memory others write, the groups of several passes are left out
+    // (skipMultiPassGroup says why) and their metrics named not evaluated.
     unsigned Mask = typeMask(IF, C);
-    if (std::string E = appGroups(C, Mask, Groups); !E.empty())
+    unsigned Key = Mask | (SharedMemory ? OnePassOnly : 0);
+    if (std::string E = appGroups(C, Key, Groups); !E.empty())
       return E;
     std::vector<std::vector<std::string>> Lists;
-    for (HwConfig *G : Groups)
+    std::vector<std::string> Wanted = listOfMask(C.Metrics, Mask), Kept;
+    for (HwConfig *G : Groups) {
       Lists.push_back(G->Metrics);
-    IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, Mask, std::move(Lists),
-                             kernelTypes(IF, C), listOfMask(C.Metrics, Mask));
+      Kept.insert(Kept.end(), G->Metrics.begin(), G->Metrics.end());
+    }
+    std::string Left;
+    for (const std::string &M : Wanted)
+      if (std::find(Kept.begin(), Kept.end(), M) == Kept.end())
+        Left += (Left.empty() ? "" : ", ") + M;
+    IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, Key, std::move(Lists),
+                             kernelTypes(IF, C), std::move(Wanted));
+    if (!Left.empty())
+      App.notEvaluated(IF.App->Record, Left + " (they need several passes: not collected while "
+                                              "other GPUs or processes write this memory)");
   } else if (std::string E = appGroups(C, IF.App->Mask, Groups); !E.empty()) {
     return E;
   }

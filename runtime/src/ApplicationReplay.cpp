@@ -188,6 +188,13 @@ AppTicket ApplicationReplay::startRecord(const std::string &Shape, uint32_t Corr
   return AppTicket{Corr, 0, Rec.State.size(), true, Mask};
 }
 
+void ApplicationReplay::notEvaluated(uint32_t Corr, const std::string &Names) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Records.find(Corr);
+  if (It != Records.end())
+    It->second.NotEvaluated += (It->second.NotEvaluated.empty() ? "" : ", ") + Names;
+}
+
 void ApplicationReplay::failed(const AppTicket &T) {
   std::lock_guard<std::mutex> L(M);
   auto It = Records.find(T.Record);

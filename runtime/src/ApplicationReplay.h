@@ -173,6 +173,9 @@ public:
   AppTicket startRecord(const std::string &Shape, uint32_t Corr, unsigned Mask,
                         std::vector<std::vector<std::string>> Groups, AppTypes Types,
                         std::vector<std::string> Wanted = {});
+  /// Names metrics of record \p Corr that will not be evaluated (its
+  /// "not_evaluated").
+  void notEvaluated(uint32_t Corr, const std::string &Names);
   /// The launch of \p T gave no values: its group is missing again; a
   /// recorded launch that failed drops its record (its own record says why).
   void failed(const AppTicket &T);

@@ -226,10 +226,12 @@ private:
   /// flushL2 by a thread that holds C.M (the flush kernel's launch callback
   /// must not lock it again).
   std::string flushLocked(InFlight &IF, HwContext &C);
-  /// Application mode: the one-pass groups \p Mask's list takes from the
-  /// context's plan (planned with CUPTI's pass counts at first use; "" or
-  /// why not).
-  std::string appGroups(HwContext &C, unsigned Mask, std::vector<HwConfig *> &Out);
+  /// Application mode: the groups the list of type mask \p Key takes from
+  /// the context's plan (planned with CUPTI's pass counts at first use),
+  /// of one pass only with OnePassOnly in \p Key ("" or why not).
+  std::string appGroups(HwContext &C, unsigned Key, std::vector<HwConfig *> &Out);
+  /// In a record's key (a type mask): its groups of one pass only (SharedMemory).
+  static constexpr unsigned OnePassOnly = 1u << 31;
   std::string appPlan(HwContext &C);
   /// Application mode in a process whose memory others write: IF's group
   /// needs several passes, so it is given up (its metrics not_evaluated,

@@ -11,7 +11,8 @@
 # Builds nothing: needs the carried build/bin/hroof and build/lib/libhroof_rt.so
 # and python3 with torch and CUDA. Outputs under $OUT (default ./mg-out): log.txt,
 # summary.txt, <mode>.{stdout,stderr}, profiles/, reports/; $OUT/multi-gpu.tgz
-# rewritten after each step. Budget: BUDGET_S (default 400) seconds.
+# rewritten after each step. Budget: BUDGET_S (default 400) seconds. APP_ARGS:
+# more options of the example (--amp).
 # Exit: 0, 1 when a step fails, 77 when no GPU / torch / binaries.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -35,7 +36,8 @@ if [ "$GPUS" -ge 2 ]; then NPROC=$GPUS; BACKEND=nccl; else NPROC=2; BACKEND=gloo
 } >"$OUT/environment.txt" 2>&1
 log "GPUs: $GPUS; $NPROC processes, backend $BACKEND, $STEPS steps"
 TORCHRUN=(python3 -m torch.distributed.run --standalone --nproc-per-node "$NPROC")
-APP=(examples/pytorch_ddp.py --steps "$STEPS" --backend "$BACKEND")
+read -r -a XA <<<"${APP_ARGS:-}" # more options of the example (--amp)
+APP=(examples/pytorch_ddp.py --steps "$STEPS" --backend "$BACKEND" ${XA[@]+"${XA[@]}"})
 failed=0
 step() { # step NAME CMD...: runs CMD with the time left, logs rc and wall time
   local name=$1; shift

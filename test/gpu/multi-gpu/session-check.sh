@@ -10,6 +10,7 @@
 #             diag did not finish, diag-onepass instead: diag with one-pass
 #             metrics only (batched sessions, no kernel-replay range)
 #   programs  programs.sh: cuda-samples simpleMultiGPU, simpleP2P, simpleIPC
+# AMP=1: ddp-amp, the same with the example's --amp; SKIP_PROGRAMS=1: no programs.
 # Each part's outputs become $OUT/NAME.tgz (at most 8 files return).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -29,10 +30,12 @@ part diag STEPS=10 AFTER=${AFTER:-150} VERBOSE=1 PROFILE_ARGS="$RECIPE" \
 cat "$W/diag/diag.txt" 2>/dev/null | head -5
 if grep -q "^finished" "$W/diag/diag.txt" 2>/dev/null; then
   part ddp STEPS=10 BUDGET_S=${DDP_BUDGET_S:-180} PROFILE_ARGS="$RECIPE" bash test/gpu/multi-gpu/run.sh
+  [ "${AMP:-0}" = 1 ] && part ddp-amp STEPS=10 BUDGET_S=${DDP_BUDGET_S:-180} \
+    PROFILE_ARGS="$RECIPE" APP_ARGS=--amp bash test/gpu/multi-gpu/run.sh
 else # one-pass metrics only: batched sessions without any kernel-replay range
   part diag-onepass STEPS=10 AFTER=${AFTER_ONEPASS:-60} VERBOSE=1 PROFILE_ARGS="$RECIPE" \
     HROOF_COUNTERS=gpu__time_duration.sum,lts__t_bytes.sum,dram__bytes_read.sum \
     bash test/gpu/multi-gpu/hang-diag.sh
   head -3 "$W/diag-onepass/diag.txt" 2>/dev/null
 fi
-part programs BUDGET_S=${PROGRAMS_BUDGET_S:-120} bash test/gpu/multi-gpu/programs.sh
+[ "${SKIP_PROGRAMS:-0}" = 1 ] || part programs BUDGET_S=${PROGRAMS_BUDGET_S:-120} bash test/gpu/multi-gpu/programs.sh

@@ -495,6 +495,26 @@ TEST(ApplicationReplay, RecordKeepsItsOwnListOfASharedGroup) {
   EXPECT_EQ((*Out->Hw)["flops"], countersToJson(Kept)["flops"]) << "the metric left out is not summed";
 }
 
+TEST(ApplicationReplay, MetricsLeftOutAreNamedNotEvaluated) {
+  // With memory other GPUs write, the multi-pass groups are left out of a
+  // record: the record completes without them and says which metrics.
+  auto Groups = sampleGroups();
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 4, 0, Groups, {});
+  A.notEvaluated(4, "twopass.x (they need several passes)");
+  LaunchRecord R = recordOf(4);
+  A.hold(R);
+  std::optional<LaunchRecord> Out = A.deliver(T0, valuesOf(Groups[0], 0), "");
+  for (size_t G = 1; G < Groups.size(); ++G) {
+    AppTicket T;
+    ASSERT_EQ(A.role("s", false, [] { return false; }, T), AppRole::ReplayOnly);
+    Out = A.deliver(T, valuesOf(Groups[T.Group], 0), "");
+  }
+  ASSERT_TRUE(Out && Out->Hw);
+  EXPECT_EQ((*Out->Hw)["not_evaluated"], "twopass.x (they need several passes)");
+  EXPECT_EQ(A.stats().NotEvaluated, 1u);
+}
+
 TEST(ApplicationReplay, IncompleteAtExitSaysWhatIsMissing) {
   auto Groups = sampleGroups();
   ASSERT_GE(Groups.size(), 3u);
