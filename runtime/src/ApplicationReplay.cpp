@@ -15,6 +15,7 @@ namespace rt {
 namespace {
 
 const char *const TimeMetric = "gpu__time_duration.sum";
+const char *const L2Metric = "lts__t_bytes.sum";
 
 bool endsWith(const std::string &S, const std::string &Suffix) {
   return S.size() >= Suffix.size() &&
@@ -59,18 +60,24 @@ GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassO
     if (!One)
       P.MultiPass.push_back(M);
   }
-  // The duration in every group it fits: a replay launch inside the range
-  // gets no activity record (kernel replay), its record keeps a duration.
-  if (std::find(Metrics.begin(), Metrics.end(), TimeMetric) != Metrics.end())
-    for (size_t G = 1; G < P.Groups.size(); ++G) {
-      if (Closed[G] || sassMetric(P.Groups[G][0]) ||
-          std::find(P.Groups[G].begin(), P.Groups[G].end(), TimeMetric) != P.Groups[G].end())
+  // The signatures in every group they fit without a pass more: the
+  // duration (a replay launch inside the range gets no activity record in
+  // kernel replay, its record keeps a duration) and the L2 bytes. With them
+  // each group's launch is checked against the recorded one (sameWork).
+  for (const char *Sig : {TimeMetric, L2Metric}) {
+    if (std::find(Metrics.begin(), Metrics.end(), Sig) == Metrics.end())
+      continue;
+    for (size_t G = 0; G < P.Groups.size(); ++G) {
+      if (sassMetric(P.Groups[G][0]) ||
+          std::find(P.Groups[G].begin(), P.Groups[G].end(), Sig) != P.Groups[G].end())
         continue;
       std::vector<std::string> Trial = P.Groups[G];
-      Trial.push_back(TimeMetric);
-      if (Passes(Trial) == 1)
+      Trial.push_back(Sig);
+      size_t Own = Closed[G] ? Passes({P.Groups[G][0]}) : 1;
+      if (Passes(Trial) <= Own)
         P.Groups[G] = std::move(Trial);
     }
+  }
   return P;
 }
 
@@ -87,6 +94,10 @@ std::vector<size_t> groupsFor(const std::vector<std::vector<std::string>> &Group
 
 bool sameWork(double RecordedNs, double Ns) {
   return std::fabs(Ns - RecordedNs) <= 0.25 * std::max(Ns, RecordedNs) + 1500.0;
+}
+
+bool sameTraffic(double RecordedBytes, double Bytes) {
+  return std::fabs(Bytes - RecordedBytes) <= 0.25 * std::max(Bytes, RecordedBytes) + 65536.0;
 }
 
 std::string describeGroup(size_t Group, size_t Groups, const std::vector<std::string> &Metrics) {
@@ -251,19 +262,25 @@ nlohmann::json ApplicationReplay::assemble(Record &Rec, std::vector<std::string>
 
 void ApplicationReplay::dropOtherWork(Record &Rec) {
   // Group 0 is the recorded launch's; it may come after the others (a retry).
-  auto Duration = [&](size_t G) {
-    auto It = Rec.Values[G].find(TimeMetric);
-    return It == Rec.Values[G].end() || !(It->second > 0) ? -1.0 : It->second;
+  auto Value = [&](size_t G, const char *Metric) {
+    auto It = Rec.Values[G].find(Metric);
+    return It == Rec.Values[G].end() || !(It->second >= 0) ? -1.0 : It->second;
   };
-  if (Rec.State.empty() || Rec.State[0] != GroupState::Done || Duration(0) < 0)
+  if (Rec.State.empty() || Rec.State[0] != GroupState::Done)
     return;
-  for (size_t G = 1; G < Rec.State.size(); ++G)
-    if (Rec.State[G] == GroupState::Done && Duration(G) >= 0 &&
-        !sameWork(Duration(0), Duration(G))) {
+  double Ns0 = Value(0, TimeMetric), L20 = Value(0, L2Metric);
+  for (size_t G = 1; G < Rec.State.size(); ++G) {
+    if (Rec.State[G] != GroupState::Done)
+      continue;
+    double Ns = Value(G, TimeMetric), L2 = Value(G, L2Metric);
+    bool Other = (Ns0 > 0 && Ns > 0 && !sameWork(Ns0, Ns)) ||
+                 (L20 >= 0 && L2 >= 0 && !sameTraffic(L20, L2));
+    if (Other) {
       Rec.State[G] = GroupState::Missing; // a later launch collects it
       Rec.Values[G].clear();
       ++S.OtherWork;
     }
+  }
 }
 
 std::optional<LaunchRecord> ApplicationReplay::deliver(const AppTicket &T,

@@ -83,9 +83,11 @@ bool sassMetric(const std::string &Metric);
 /// never share a group: in a batched user-replay session the SASS metrics
 /// read 0 (H100, 2026-11-27; GroupSession.cpp), so their groups are
 /// collected with a kernel-replay range of their own. gpu__time_duration.sum is then added to
-/// every later group that stays at one pass with it, so that a replay launch
-/// inside the range gets its own duration (a replayed launch gets no activity
-/// record). Calls \p Passes about metrics x groups times.
+/// every later group that it adds no pass to, and so is lts__t_bytes.sum:
+/// a replay launch inside the range gets its own duration (a replayed launch
+/// gets no activity record), and each group's launch can be checked against
+/// the recorded one (sameWork, sameTraffic). Calls \p Passes about metrics x
+/// groups times.
 GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassOracle &Passes);
 
 /// The groups of a plan that list \p Need takes: group 0 (the recorded
@@ -104,6 +106,12 @@ std::vector<size_t> groupsFor(const std::vector<std::vector<std::string>> &Group
 /// with one grid, block and shared memory (PyTorch AMP on the H100,
 /// 2026-11-27: a group from the other GEMM doubled a record's tensor FLOPs).
 bool sameWork(double RecordedNs, double Ns);
+
+/// The same for the L2 bytes (lts__t_bytes.sum): within a quarter of the
+/// larger, plus 64 KiB. A GEMM of twice the depth moves about twice the
+/// bytes through L2 even where its duration is close (a short kernel:
+/// cuBLAS nvjet and CUTLASS GEMMs of PyTorch on the H100, 2026-11-27).
+bool sameTraffic(double RecordedBytes, double Bytes);
 
 /// "group 2 of 4: lts__t_bytes.sum, dram__bytes_read.sum, ...": how a
 /// missing group is named in counters_incomplete (its first metrics).
@@ -229,7 +237,8 @@ private:
   /// Marks \p T's group under way (under M); returns \p T.
   std::optional<AppTicket> take(std::optional<AppTicket> T);
   /// Gives back (missing again) each group whose launch did other work than
-  /// the recorded one's (sameWork on the durations), under M.
+  /// the recorded one's (sameWork on the durations, sameTraffic on the L2
+  /// bytes), under M.
   void dropOtherWork(Record &Rec);
   /// Merges the groups' values (lowest group first) and evaluates them.
   nlohmann::json assemble(Record &Rec, std::vector<std::string> *Missing);

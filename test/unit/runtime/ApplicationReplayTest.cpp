@@ -69,12 +69,12 @@ TEST(ApplicationReplay, GroupsNeedOnePassEach) {
   EXPECT_TRUE(P.MultiPass.empty());
   for (const auto &G : P.Groups)
     EXPECT_EQ(O(G), 1u);
-  // Every metric in some group; only the duration in several.
+  // Every metric in some group; only the signatures (duration, L2 bytes) in several.
   std::vector<std::string> All = allMetrics(P);
   EXPECT_EQ(std::set<std::string>(All.begin(), All.end()),
             std::set<std::string>(Ms.begin(), Ms.end()));
   for (const std::string &M : Ms)
-    if (M != "gpu__time_duration.sum")
+    if (M != "gpu__time_duration.sum" && M != "lts__t_bytes.sum")
       EXPECT_EQ(std::count(All.begin(), All.end(), M), 1) << M;
   // As few groups as the fake's classes allow: each class needs
   // ceil(count / cap) passes and first fit packs each class tightly.
@@ -403,6 +403,34 @@ TEST(ApplicationReplay, LaunchOfOtherWorkIsCollectedAgain) {
   EXPECT_TRUE(sameWork(3000, 4500));
   EXPECT_FALSE(sameWork(10000, 16000));
   EXPECT_TRUE(sameWork(10000, 12000));
+}
+
+TEST(ApplicationReplay, LaunchOfOtherTrafficIsCollectedAgain) {
+  // A short GEMM of twice the depth can take about the same time: its L2
+  // bytes tell it apart (the plan puts them in group 0 and every group they
+  // fit).
+  std::vector<std::vector<std::string>> Groups = {
+      {"gpu__time_duration.sum", "lts__t_bytes.sum", "dram__bytes_read.sum"},
+      {"sm__ops_path_tensor_src_fp16.sum", "gpu__time_duration.sum", "lts__t_bytes.sum"}};
+  auto Vals = [&](size_t G, double Ns, double L2) {
+    std::map<std::string, double> V = valuesOf(Groups[G], 0);
+    V["gpu__time_duration.sum"] = Ns;
+    V["lts__t_bytes.sum"] = L2;
+    return V;
+  };
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 3, 0, Groups, {});
+  A.deliver(T0, Vals(0, 40000, 4e6), "");
+  AppTicket R;
+  ASSERT_EQ(A.role("s", false, [] { return false; }, R), AppRole::ReplayOnly);
+  A.deliver(R, Vals(1, 41000, 8e6), "");
+  EXPECT_EQ(A.stats().OtherWork, 1u);
+  EXPECT_EQ(A.stats().Completed, 0u);
+  ASSERT_EQ(A.role("s", false, [] { return false; }, R), AppRole::ReplayOnly);
+  A.deliver(R, Vals(1, 41000, 4.2e6), "");
+  EXPECT_EQ(A.stats().Completed, 1u);
+  EXPECT_TRUE(sameTraffic(1000, 60000)) << "small kernels: 64 KiB of slack";
+  EXPECT_FALSE(sameTraffic(4e6, 8e6));
 }
 
 TEST(ApplicationReplay, LateRecordedLaunchDropsGroupsOfOtherWork) {
