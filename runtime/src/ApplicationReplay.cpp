@@ -83,11 +83,20 @@ GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassO
 
 std::vector<size_t> groupsFor(const std::vector<std::vector<std::string>> &Groups,
                               const std::vector<std::string> &Need) {
+  // A metric's home is the first group that holds it: the signatures
+  // (duration, L2 bytes) are in many groups and make none of them needed.
+  std::vector<bool> Needed(Groups.size(), false);
+  if (!Groups.empty())
+    Needed[0] = true;
+  for (const std::string &M : Need)
+    for (size_t G = 0; G < Groups.size(); ++G)
+      if (std::find(Groups[G].begin(), Groups[G].end(), M) != Groups[G].end()) {
+        Needed[G] = true;
+        break;
+      }
   std::vector<size_t> R;
   for (size_t G = 0; G < Groups.size(); ++G)
-    if (G == 0 || std::any_of(Groups[G].begin(), Groups[G].end(), [&](const std::string &M) {
-          return std::find(Need.begin(), Need.end(), M) != Need.end();
-        }))
+    if (Needed[G])
       R.push_back(G);
   return R;
 }

@@ -91,8 +91,8 @@ bool sassMetric(const std::string &Metric);
 GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassOracle &Passes);
 
 /// The groups of a plan that list \p Need takes: group 0 (the recorded
-/// launch's own: duration and clocks) and every group holding one of its
-/// metrics. A context plans one set of groups for every tensor type and
+/// launch's own: duration and clocks) and the first group holding each of
+/// its metrics (the signatures, in many groups, make no other one needed). A context plans one set of groups for every tensor type and
 /// each kernel's list takes its part of it (AppReplayCounters.cpp,
 /// appGroups): lists that differ by a tensor type then share their groups,
 /// and so the range profiler objects that run them.

@@ -487,6 +487,13 @@ TEST(ApplicationReplay, SharedPlanServesEveryList) {
   EXPECT_EQ(ForOne.size(), ForBase.size() + 1) << "the type's own group (a pass alone here)";
   EXPECT_TRUE(std::includes(ForOne.begin(), ForOne.end(), ForBase.begin(), ForBase.end()));
   EXPECT_LT(ForBase.size(), P.Groups.size()) << "no group of other types only";
+  // The signatures are in many groups: they make no group needed.
+  std::vector<std::vector<std::string>> Signed = {
+      {"gpu__time_duration.sum", "lts__t_bytes.sum", "a"},
+      {"b", "gpu__time_duration.sum", "lts__t_bytes.sum"},
+      {"x", "gpu__time_duration.sum", "lts__t_bytes.sum"}};
+  EXPECT_EQ(groupsFor(Signed, {"gpu__time_duration.sum", "lts__t_bytes.sum", "a", "b"}),
+            (std::vector<size_t>{0, 1}));
 }
 
 TEST(ApplicationReplay, RecordKeepsItsOwnListOfASharedGroup) {
