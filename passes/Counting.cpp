@@ -81,10 +81,7 @@ void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
   MemSpace S = resolveMemSpace(Ptr);
   if (S == MemSpace::Generic) {
     // Through one pointer argument of a device function: its callers know.
-    SmallVector<const Value *, 4> Objs;
-    getUnderlyingObjects(Ptr, Objs, nullptr, 0);
-    const auto *A = Objs.size() == 1 ? dyn_cast<Argument>(Objs[0]) : nullptr;
-    if (A && A->getParent()->getCallingConv() != CallingConv::PTX_Kernel) {
+    if (const Argument *A = deviceFunctionArgument(Ptr)) {
       Out.ArgBytes[{A->getArgNo(), Dir}] += N;
       return;
     }
