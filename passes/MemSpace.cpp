@@ -87,9 +87,10 @@ bool isLoadedFromKernelParam(const Value *V) {
          isReadOnlyKernelParam(*A);
 }
 
-/// Whether \p V is an access to a pointer slot that keeps it one: a load of a
-/// whole generic pointer, or a store of one into it (its value goes to
-/// \p Stored), at an address aligned to the pointer's size.
+/// Whether use \p U of a slot's address keeps the slot a pointer slot: the
+/// address of a load of a whole generic pointer, or of a store of one (whose
+/// value goes to \p Stored), aligned to the pointer's size. Storing the slot's
+/// own address somewhere is not such a use: the address would escape.
 bool isPointerSlotAccess(const Use &U, const DataLayout &DL,
                          SmallVectorImpl<const Value *> &Stored) {
   const User *Usr = U.getUser();
