@@ -81,10 +81,7 @@ void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
   MemSpace S = resolveMemSpace(Ptr);
   if (S == MemSpace::Generic) {
     // Through one pointer argument of a device function: its callers know.
-    SmallVector<const Value *, 4> Objs;
-    getUnderlyingObjects(Ptr, Objs, nullptr, 0);
-    const auto *A = Objs.size() == 1 ? dyn_cast<Argument>(Objs[0]) : nullptr;
-    if (A && A->getParent()->getCallingConv() != CallingConv::PTX_Kernel) {
+    if (const Argument *A = deviceFunctionArgument(Ptr)) {
       Out.ArgBytes[{A->getArgNo(), Dir}] += N;
       return;
     }
@@ -93,77 +90,6 @@ void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
     Out.Unknown.push_back("generic access whose address space is not provable "
                           "statically (counted under bytes.generic)");
   Out.add(bytesIndex(S, Dir), N);
-}
-
-MemSpace spaceOfAS(unsigned AS) {
-  switch (AS) {
-  case 1:
-    return MemSpace::Global;
-  case 3:
-    return MemSpace::Shared;
-  case 4:
-    return MemSpace::Constant;
-  case 5:
-    return MemSpace::Local;
-  default:
-    return MemSpace::Generic;
-  }
-}
-
-MemSpace resolveObject(const Value *Obj, int Depth);
-
-MemSpace resolvePointer(const Value *Ptr, int Depth) {
-  if (Depth > 6)
-    return MemSpace::Generic;
-  unsigned AS = Ptr->getType()->getPointerAddressSpace();
-  if (AS != 0)
-    return spaceOfAS(AS);
-  SmallVector<const Value *, 4> Objs;
-  getUnderlyingObjects(Ptr, Objs, nullptr, 0);
-  std::optional<MemSpace> Result;
-  for (const Value *O : Objs) {
-    MemSpace S = resolveObject(O, Depth);
-    if (Result && *Result != S)
-      return MemSpace::Generic;
-    Result = S;
-  }
-  return Result.value_or(MemSpace::Generic);
-}
-
-MemSpace resolveObject(const Value *Obj, int Depth) {
-  unsigned AS = Obj->getType()->isPointerTy() ? Obj->getType()->getPointerAddressSpace() : 0;
-  if (AS != 0)
-    return spaceOfAS(AS);
-  if (isa<AllocaInst>(Obj))
-    return MemSpace::Local;
-  if (const auto *GV = dyn_cast<GlobalValue>(Obj))
-    return spaceOfAS(GV->getAddressSpace());
-  if (const auto *ASC = dyn_cast<AddrSpaceCastOperator>(Obj))
-    return spaceOfAS(ASC->getSrcAddressSpace());
-  if (const auto *A = dyn_cast<Argument>(Obj)) {
-    const Function *F = A->getParent();
-    if (F->getCallingConv() == CallingConv::PTX_Kernel)
-      // Pointer arguments are global (docs/counting-model.md); a struct passed by value
-      // is in the parameter space (its reads are not counted, see
-      // isKernelParamRead; a write to it is a local copy).
-      return A->hasByValAttr() ? MemSpace::Local : MemSpace::Global;
-    // Whole-program device compilation (CUDA without -rdc): every caller of
-    // a device function is in this module.
-    if (F->user_empty())
-      return MemSpace::Generic;
-    std::optional<MemSpace> Result;
-    for (const User *U : F->users()) {
-      const auto *CB = dyn_cast<CallBase>(U);
-      if (!CB || CB->getCalledOperand() != F)
-        return MemSpace::Generic;
-      MemSpace S = resolvePointer(CB->getArgOperand(A->getArgNo()), Depth + 1);
-      if (Result && *Result != S)
-        return MemSpace::Generic;
-      Result = S;
-    }
-    return Result.value_or(MemSpace::Generic);
-  }
-  return MemSpace::Generic;
 }
 
 /// Bytes one lane moves for a wmma fragment load/store, from its name
@@ -365,8 +291,6 @@ void countCall(const CallBase &CB, BlockCounts &Out) {
 }
 
 } // namespace
-
-MemSpace resolveMemSpace(const Value *Ptr) { return resolvePointer(Ptr, 0); }
 
 std::optional<MemoryAccess> memoryAccess(const Instruction &I) {
   // Mutable pointer: the instrumentation passes it to isspacep.

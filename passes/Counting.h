@@ -59,8 +59,13 @@ struct BlockCounts {
 /// Memory space of pointer \p Ptr, as far as it can be proven. Kernel pointer
 /// arguments point to global memory; addrspacecasts, globals and allocas give
 /// their space; pointers reaching a local function's argument are followed to
-/// its call sites.
+/// its call sites (passes/MemSpace.cpp, docs/counting-model.md).
 MemSpace resolveMemSpace(const llvm::Value *Ptr);
+
+/// The argument of a device function (not a kernel) that \p Ptr is derived
+/// from, where it is the only object other than null: its callers know the
+/// space.
+const llvm::Argument *deviceFunctionArgument(const llvm::Value *Ptr);
 
 /// A load, store or atomic: its pointer, direction and width in bytes.
 struct MemoryAccess {

@@ -616,10 +616,8 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult, Opacity Opa
       const Value *Actual = CB.getArgOperand(Key.first);
       MemSpace S = resolveMemSpace(Actual);
       if (S == MemSpace::Generic) {
-        SmallVector<const Value *, 4> Objs;
-        getUnderlyingObjects(Actual, Objs, nullptr, 0);
-        const auto *A = Objs.size() == 1 ? dyn_cast<Argument>(Objs[0]) : nullptr;
-        if (A && A->getParent() == &F && !isKernel(F)) {
+        const Argument *A = deviceFunctionArgument(Actual);
+        if (A && A->getParent() == &F) {
           Mine[{A->getArgNo(), Key.second}] += N;
           continue;
         }
