@@ -60,9 +60,10 @@ void HardwareCounters::onInit() {
     // 2026-11-27, docs/validation/replay-cost-2026-11-27.md).
     const char *Warn = "HROOF_REPLAY=application is experimental: it takes a record's counter "
                        "groups from other launches of the same shape, which must do the same "
-                       "work (on the H100 one cuBLAS kernel of a PyTorch AMP run did not: 2x "
-                       "its tensor FLOPs); cost on the H100 with known Tensor Core types: "
-                       "1.41x the plain wall time (AMP), 1.90x (FP32) (docs/runtime.md, "
+                       "work (checked with each launch's duration and L2 bytes; in a PyTorch "
+                       "run on the H100, 3 of 135 launch shapes still got another launch's "
+                       "counts); cost on the H100 with known Tensor Core types: 1.35-1.56x "
+                       "the plain wall time (FP32), 1.44-1.54x (AMP) (docs/runtime.md, "
                        "\"Application replay\"); kernel replay is the default";
     logLine("%s", Warn);
     if (T.P)

@@ -47,7 +47,7 @@
 #                      build/lib/libhroof_rt.so (DDP example under torchrun: NCCL on 2+ GPUs,
 #                      two processes sharing one GPU with gloo otherwise; report --by rank)
 #   multi-gpu-programs test/gpu/multi-gpu/programs.sh    carry .carry/mgpu (cuda-samples
-#                      simpleMultiGPU, simpleP2P, simpleIPC built plain and with the plugin),
+#                      simpleMultiGPU, simpleP2P, simpleIPC built plain and with the plugin by test/gpu/multi-gpu/build.sh),
 #                      build/bin/hroof, build/lib/libhroof_rt.so
 # (.carry/hw and .carry/big: test/gpu/runtime/hw/README.md.) A check that exits 77 is
 # skipped (no GPU, or its inputs missing). Exit status: the number of failed checks.
