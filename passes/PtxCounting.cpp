@@ -308,15 +308,25 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
   if (Base == "ld" || Base == "st" || Base == "atom" || Base == "red")
     return countAsmMemory(Op, Base, T, Out);
   if (!P) {
-    // Integer arithmetic (e.g. libdevice's "mad.lo.cc.u32"): no FLOPs, no
-    // memory.
-    static const char *IntOps[] = {"add",  "addc", "sub",   "subc",  "mul",  "mad",
-                                   "madc", "min",  "max",   "abs",   "neg",  "div",
-                                   "rem",  "sad",  "mul24", "mad24", "dp4a", "dp2a"};
-    bool IntType = false;
-    for (StringRef Tok : T)
-      IntType |= Tok.size() >= 2 && (Tok[0] == 'u' || Tok[0] == 's' || Tok[0] == 'b') &&
-                 std::all_of(Tok.begin() + 1, Tok.end(), ::isdigit);
+    // Integer arithmetic (e.g. libdevice's "mad.lo.cc.u32", CUB's
+    // "bmsk.clamp.b32", the SIMD video instructions "vmax4.s32.s32.s32" and
+    // packed "min.u16x2"): no FLOPs, no memory.
+    static const char *IntOps[] = {
+        "add",   "addc",   "sub",  "subc",  "mul",   "mad",   "madc",   "min",   "max",
+        "abs",   "neg",    "div",  "rem",   "sad",   "mul24", "mad24",  "dp4a",  "dp2a",
+        "bmsk",  "bfind",  "fns",  "szext", "vadd",  "vsub",  "vabsdiff", "vmin", "vmax",
+        "vshl",  "vshr",   "vmad", "vset",  "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2",
+        "vmax2", "vset2",  "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4"};
+    // An integer type: s, u or b with a width, packed (x2, x4) or not.
+    auto IntTypeToken = [](StringRef Tok) {
+      if (Tok.size() < 2 || (Tok[0] != 'u' && Tok[0] != 's' && Tok[0] != 'b'))
+        return false;
+      StringRef Width = Tok.drop_front();
+      if (Width.ends_with("x2") || Width.ends_with("x4"))
+        Width = Width.drop_back(2);
+      return !Width.empty() && std::all_of(Width.begin(), Width.end(), ::isdigit);
+    };
+    bool IntType = std::any_of(T.begin() + 1, T.end(), IntTypeToken);
     return IntType && std::any_of(std::begin(IntOps), std::end(IntOps),
                                   [&](const char *O) { return Base == O; });
   }

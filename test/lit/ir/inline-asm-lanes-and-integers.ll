@@ -33,3 +33,28 @@ entry:
   %s = call float asm "{ .reg .f32 r0; .reg .pred p; setp.ne.u32 p, $2, 0; mov.f32 r0, $1; @p add.f32 r0, r0, $1; mov.f32 $0, r0; }", "=f,f,r"(float %f, i32 %m)
   ret void
 }
+
+; CUB's bit mask, the SIMD video instructions and packed 16-bit integer
+; arithmetic count nothing and are not "unparsed": the kernel stays exact
+; with its one 4-byte store per thread (2 x 32 threads: 256 bytes).
+; INTS: kernel packed_ints  [exact]
+; INTS: bytes.global.store                256
+; INTS-NOT: unparsed
+; RUN: %hroof-static %t.json --grid 2 --block 32 --kernel packed_ints | FileCheck %s --check-prefix=INTS
+define ptx_kernel void @packed_ints(ptr addrspace(1) %out, i32 %a, i32 %b) {
+entry:
+  %m = call i32 asm "bmsk.clamp.b32 $0, $1, $2;", "=r,r,r"(i32 %a, i32 %b)
+  %v = call i32 asm "vmax4.s32.s32.s32 $0,$1,$2,$3;", "=r,r,r,r"(i32 %m, i32 %b, i32 %a)
+  %p = call i32 asm "min.u16x2 $0, $1, $2;", "=r,r,r"(i32 %v, i32 %a)
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %base = mul i32 %ctaid, 32
+  %i = add i32 %base, %tid
+  %idx = zext i32 %i to i64
+  %addr = getelementptr i32, ptr addrspace(1) %out, i64 %idx
+  store i32 %p, ptr addrspace(1) %addr
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
