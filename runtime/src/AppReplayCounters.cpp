@@ -172,21 +172,23 @@ std::string HardwareCounters::appConfig(InFlight &IF, HwContext &C, HwConfig *&C
     unsigned Key = Mask | (SharedMemory ? OnePassOnly : 0);
     if (std::string E = appGroups(C, Key, Groups); !E.empty())
       return E;
+    if (Groups.empty())
+      return "application replay: no metric of the set can be collected in one pass, and "
+             "other GPUs or processes write this process's memory (no kernel replay then)";
     std::vector<std::vector<std::string>> Lists;
-    std::vector<std::string> Wanted = listOfMask(C.Metrics, Mask), Kept;
+    std::vector<std::string> Wanted = listOfMask(C.Metrics, Mask), Kept, Left;
     for (HwConfig *G : Groups) {
       Lists.push_back(G->Metrics);
       Kept.insert(Kept.end(), G->Metrics.begin(), G->Metrics.end());
     }
-    std::string Left;
     for (const std::string &M : Wanted)
       if (std::find(Kept.begin(), Kept.end(), M) == Kept.end())
-        Left += (Left.empty() ? "" : ", ") + M;
+        Left.push_back(M);
     IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, Key, std::move(Lists),
                              kernelTypes(IF, C), std::move(Wanted));
-    if (!Left.empty())
-      App.notEvaluated(IF.App->Record, Left + " (they need several passes: not collected while "
-                                              "other GPUs or processes write this memory)");
+    App.leaveOut(IF.App->Record, Left,
+                 "they need several passes: not collected while other GPUs or processes "
+                 "write this memory");
   } else if (std::string E = appGroups(C, IF.App->Mask, Groups); !E.empty()) {
     return E;
   }
@@ -220,10 +222,17 @@ void HardwareCounters::skipMultiPassGroup(InFlight &IF, const HwConfig &Cfg) {
   // and 2026-11-27, docs/validation/multi-gpu-2026-11-27.md); one pass
   // needs no restore.
   std::string Names;
-  for (const std::string &N : Cfg.Metrics)
+  std::vector<std::string> Left; // the signatures are in group 0 too
+  for (const std::string &N : Cfg.Metrics) {
     Names += (Names.empty() ? "" : ", ") + N;
+    if (N != "gpu__time_duration.sum" && N != "lts__t_bytes.sum")
+      Left.push_back(N);
+  }
   ++AppSharedSkips;
-  IF.AppDone = App.deliver(*IF.App, {}, Names);
+  App.leaveOut(IF.App->Record, Left,
+               "it needs several passes: not collected while other GPUs or processes write "
+               "this memory");
+  IF.AppDone = App.deliver(*IF.App, {}, "");
   IF.R.HwProblem = "application replay: counter group " + std::to_string(IF.App->Group + 1) +
                    " of " + std::to_string(IF.App->Groups) + " (" + Names +
                    ") not collected: it needs " + std::to_string(Cfg.Passes) +
@@ -242,7 +251,7 @@ std::string appReplayNote(HardwareCounters &H) {
            "(%llu started outside --range), %llu dropped (their launch failed), %llu completed "
            "with metrics not evaluated, %llu multi-pass group(s) not collected (memory shared "
            "with other GPUs or processes), %llu group(s) collected again (the launch's duration "
-           "said it did other work than the recorded one); group ranges: %llu one-pass at 1 pass, %llu one-pass at "
+           "or L2 bytes said it did other work than the recorded one); group ranges: %llu one-pass at 1 pass, %llu one-pass at "
            "more passes, %llu of groups needing more passes alone; %llu fresh range profiler "
            "objects for a change of group; planning the groups took %.0f ms (%llu pass counts)",
            U(S.Records), U(S.Completed), U(S.ReplayLaunches), U(H.AppReplayOutside.load()),

@@ -208,11 +208,20 @@ AppTicket ApplicationReplay::startRecord(const std::string &Shape, uint32_t Corr
   return AppTicket{Corr, 0, Rec.State.size(), true, Mask};
 }
 
-void ApplicationReplay::notEvaluated(uint32_t Corr, const std::string &Names) {
+void ApplicationReplay::leaveOut(uint32_t Corr, const std::vector<std::string> &Metrics,
+                                 const std::string &Why) {
   std::lock_guard<std::mutex> L(M);
   auto It = Records.find(Corr);
-  if (It != Records.end())
-    It->second.NotEvaluated += (It->second.NotEvaluated.empty() ? "" : ", ") + Names;
+  if (It == Records.end() || Metrics.empty())
+    return;
+  Record &Rec = It->second;
+  std::string Names;
+  for (const std::string &N : Metrics) {
+    Names += (Names.empty() ? "" : ", ") + N;
+    Rec.LeftOut.push_back(N);
+  }
+  Rec.NotEvaluated += (Rec.NotEvaluated.empty() ? "" : ", ") + Names + " (" + Why + ")";
+  Rec.Types.Partial = true;
 }
 
 void ApplicationReplay::failed(const AppTicket &T) {
@@ -260,6 +269,13 @@ nlohmann::json ApplicationReplay::assemble(Record &Rec, std::vector<std::string>
   bool Complete = !Missing || Missing->empty();
   if (Check && Complete)
     TypesProblem = Check(Rec.Types, Merged, InferredZero);
+  // A metric left out was not measured: its type is not known to be zero.
+  InferredZero.erase(std::remove_if(InferredZero.begin(), InferredZero.end(),
+                                    [&](const std::string &T) {
+                                      return std::find(Rec.LeftOut.begin(), Rec.LeftOut.end(),
+                                                       T) != Rec.LeftOut.end();
+                                    }),
+                     InferredZero.end());
   nlohmann::json J = countersToJson(Merged, InferredZero);
   J["replay_groups"] = Rec.Values.size();
   if (!TypesProblem.empty())
@@ -269,7 +285,7 @@ nlohmann::json ApplicationReplay::assemble(Record &Rec, std::vector<std::string>
   return J;
 }
 
-void ApplicationReplay::dropOtherWork(Record &Rec) {
+void ApplicationReplay::dropOtherWork(Record &Rec, uint32_t Corr) {
   // Group 0 is the recorded launch's; it may come after the others (a retry).
   auto Value = [&](size_t G, const char *Metric) {
     auto It = Rec.Values[G].find(Metric);
@@ -288,8 +304,24 @@ void ApplicationReplay::dropOtherWork(Record &Rec) {
       Rec.State[G] = GroupState::Missing; // a later launch collects it
       Rec.Values[G].clear();
       ++S.OtherWork;
+      ++Rec.OtherWork;
     }
   }
+  if (Rec.OtherWork > 2 * Rec.State.size() && !Rec.Abandoned) {
+    Rec.Abandoned = true;
+    auto &Open = ByShape[Rec.Shape];
+    Open.erase(std::remove(Open.begin(), Open.end(), Corr), Open.end());
+    if (Open.empty())
+      ByShape.erase(Rec.Shape);
+  }
+}
+
+void ApplicationReplay::writeAbandoned(Record &Rec, LaunchRecord &R) {
+  R.Hw = assemble(Rec, &R.HwIncomplete);
+  R.HwIncomplete.push_back("launches of this shape did other work than the recorded one "
+                           "(their duration or L2 bytes differ): " +
+                           std::to_string(Rec.OtherWork) + " groups given back");
+  ++S.Incomplete;
 }
 
 std::optional<LaunchRecord> ApplicationReplay::deliver(const AppTicket &T,
@@ -302,7 +334,15 @@ std::optional<LaunchRecord> ApplicationReplay::deliver(const AppTicket &T,
   Record &Rec = It->second;
   Rec.Values[T.Group] = std::move(Values);
   Rec.State[T.Group] = GroupState::Done;
-  dropOtherWork(Rec);
+  dropOtherWork(Rec, T.Record);
+  if (Rec.Abandoned) {
+    if (!Rec.Held)
+      return std::nullopt; // hold() writes it
+    LaunchRecord R = std::move(*Rec.Held);
+    writeAbandoned(Rec, R);
+    Records.erase(It);
+    return R;
+  }
   if (Rec.State[T.Group] != GroupState::Done)
     return std::nullopt;
   if (!NotEvaluated.empty())
@@ -334,6 +374,11 @@ bool ApplicationReplay::hold(LaunchRecord &R) {
     return false;
   if (It->second.Counters) {
     R.Hw = std::move(It->second.Counters);
+    Records.erase(It);
+    return false;
+  }
+  if (It->second.Abandoned) {
+    writeAbandoned(It->second, R);
     Records.erase(It);
     return false;
   }

@@ -134,6 +134,9 @@ struct AppTypes {
   std::string Mangled, Name;
   std::string Chip;
   std::vector<std::string> TypeMetrics; ///< the tensor type metrics the chip has
+  /// Some metrics were left out (leaveOut): learned types go to this run's
+  /// memory, not to the type cache (a metric not measured counts as used).
+  bool Partial = false;
 };
 
 /// What a launch does in application mode.
@@ -181,9 +184,10 @@ public:
   AppTicket startRecord(const std::string &Shape, uint32_t Corr, unsigned Mask,
                         std::vector<std::vector<std::string>> Groups, AppTypes Types,
                         std::vector<std::string> Wanted = {});
-  /// Names metrics of record \p Corr that will not be evaluated (its
-  /// "not_evaluated").
-  void notEvaluated(uint32_t Corr, const std::string &Names);
+  /// Metrics of record \p Corr that will not be collected (\p Why: the
+  /// reason, in its "not_evaluated"): no tensor type among them is inferred
+  /// zero, and the types learned from the record are not cached.
+  void leaveOut(uint32_t Corr, const std::vector<std::string> &Metrics, const std::string &Why);
   /// The launch of \p T gave no values: its group is missing again; a
   /// recorded launch that failed drops its record (its own record says why).
   void failed(const AppTicket &T);
@@ -229,6 +233,9 @@ private:
     AppTypes Types;
     std::optional<nlohmann::json> Counters; ///< assembled (complete)
     std::optional<LaunchRecord> Held;       ///< finalized, waiting for counters
+    std::vector<std::string> LeftOut;       ///< metrics not collected (leaveOut)
+    size_t OtherWork = 0; ///< groups given back by dropOtherWork
+    bool Abandoned = false; ///< written incomplete: its shape's launches differ
   };
   /// The first missing group of \p Shape's oldest record that has one (only
   /// groups whose list is \p Only, if given); under M, nothing marked.
@@ -238,8 +245,12 @@ private:
   std::optional<AppTicket> take(std::optional<AppTicket> T);
   /// Gives back (missing again) each group whose launch did other work than
   /// the recorded one's (sameWork on the durations, sameTraffic on the L2
-  /// bytes), under M.
-  void dropOtherWork(Record &Rec);
+  /// bytes), under M. After more than twice its group count of those, the
+  /// record is abandoned: the recorded launch itself may be the odd one, and
+  /// the shape must be free for a new record.
+  void dropOtherWork(Record &Rec, uint32_t Corr);
+  /// An abandoned record's counters, as far as they go, into \p R.
+  void writeAbandoned(Record &Rec, LaunchRecord &R);
   /// Merges the groups' values (lowest group first) and evaluates them.
   nlohmann::json assemble(Record &Rec, std::vector<std::string> *Missing);
 

@@ -469,7 +469,8 @@ std::string HardwareCounters::checkTypes(const AppTypes &K,
   std::lock_guard<std::mutex> L(M);
   if (K.Learning) {
     auto LT = makeLearned(learnTensorTypes(Values), K.Code);
-    if (CacheOn && K.Code)
+    // Metrics left out count as used: true for this run, not for the cache.
+    if (CacheOn && K.Code && !K.Partial)
       Cache.put(K.Chip, K.Code, K.Mangled, LT->Types);
     Learned[K.Mangled] = std::move(LT);
   } else if ((TypesProblem = checkTensorTypes(K.Types->Types, Values)).empty()) {

@@ -401,8 +401,14 @@ void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
   IF->R.Mangled = F->Mangled;
   IF->R.Name = F->Name;
   IF->R.Correlation = CB->correlationId;
-  if (!T.Hw.onLaunchEnter(*IF))
+  if (!T.Hw.onLaunchEnter(*IF)) {
+    if (IF->AppDone) { // a group given up (no range) completed an earlier record
+      PendingLaunch Completed;
+      Completed.R = std::move(*IF->AppDone);
+      finalize(std::move(Completed));
+    }
     return; // the group is given back (onLaunchEnter)
+  }
   *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
 }
 

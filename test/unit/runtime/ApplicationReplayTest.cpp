@@ -530,13 +530,32 @@ TEST(ApplicationReplay, RecordKeepsItsOwnListOfASharedGroup) {
   EXPECT_EQ((*Out->Hw)["flops"], countersToJson(Kept)["flops"]) << "the metric left out is not summed";
 }
 
-TEST(ApplicationReplay, MetricsLeftOutAreNamedNotEvaluated) {
+TEST(ApplicationReplay, MetricsLeftOutAreNeitherZeroNorCached) {
   // With memory other GPUs write, the multi-pass groups are left out of a
-  // record: the record completes without them and says which metrics.
-  auto Groups = sampleGroups();
+  // record: it completes without them, says which metrics, infers none of
+  // their types zero and marks its types partial (not for the cache).
+  const std::string Fp16 = tensorTypeMetrics()[0], Bf16 = tensorTypeMetrics()[1];
+  // Neither type metric is collected: fp16 left out, bf16 not in the
+  // kernel's list (its types are known to exclude it).
+  std::vector<std::vector<std::string>> Groups;
+  for (auto G : sampleGroups()) {
+    G.erase(std::remove_if(G.begin(), G.end(),
+                           [&](const std::string &M) { return M == Fp16 || M == Bf16; }),
+            G.end());
+    if (!G.empty())
+      Groups.push_back(G);
+  }
   ApplicationReplay A;
+  bool SawPartial = false;
+  A.setTypeCheck([&](const AppTypes &K, const std::map<std::string, double> &,
+                     std::vector<std::string> &Zero) {
+    SawPartial = K.Partial;
+    Zero.push_back(Fp16); // what checkTypes says of every type not measured
+    Zero.push_back(Bf16);
+    return std::string();
+  });
   AppTicket T0 = A.startRecord("s", 4, 0, Groups, {});
-  A.notEvaluated(4, "twopass.x (they need several passes)");
+  A.leaveOut(4, {Fp16}, "they need several passes");
   LaunchRecord R = recordOf(4);
   A.hold(R);
   std::optional<LaunchRecord> Out = A.deliver(T0, valuesOf(Groups[0], 0), "");
@@ -546,8 +565,43 @@ TEST(ApplicationReplay, MetricsLeftOutAreNamedNotEvaluated) {
     Out = A.deliver(T, valuesOf(Groups[T.Group], 0), "");
   }
   ASSERT_TRUE(Out && Out->Hw);
-  EXPECT_EQ((*Out->Hw)["not_evaluated"], "twopass.x (they need several passes)");
+  EXPECT_EQ((*Out->Hw)["not_evaluated"], Fp16 + " (they need several passes)");
+  EXPECT_TRUE(SawPartial);
+  ASSERT_TRUE(Out->Hw->contains("tensor_flops_inferred"));
+  const auto &Inferred = (*Out->Hw)["tensor_flops_inferred"];
+  EXPECT_EQ(std::count(Inferred.begin(), Inferred.end(), "f16"), 0) << "fp16 was not measured";
+  EXPECT_EQ(std::count(Inferred.begin(), Inferred.end(), "bf16"), 1);
   EXPECT_EQ(A.stats().NotEvaluated, 1u);
+}
+
+TEST(ApplicationReplay, RecordOfAnOddLaunchIsAbandoned) {
+  // The recorded launch ran the deep GEMM of a shape whose other launches
+  // run the shallow one: every group is given back. After twice its group
+  // count of those the record is written incomplete, saying why, and the
+  // shape takes a new record.
+  auto Groups = sampleGroups();
+  ApplicationReplay A;
+  AppTicket T0 = A.startRecord("s", 6, 0, Groups, {});
+  LaunchRecord R = recordOf(6);
+  A.hold(R);
+  A.deliver(T0, timedValues(Groups[0], 80000), "");
+  std::optional<LaunchRecord> Out;
+  size_t Launches = 0;
+  while (!Out && Launches < 100 * Groups.size()) {
+    AppTicket T;
+    if (A.role("s", false, [] { return false; }, T) != AppRole::ReplayOnly)
+      break;
+    ++Launches;
+    Out = A.deliver(T, timedValues(Groups[T.Group], 40000), "");
+  }
+  ASSERT_TRUE(Out) << "written after " << Launches << " launches";
+  EXPECT_EQ(Out->Correlation, 6u);
+  ASSERT_FALSE(Out->HwIncomplete.empty());
+  EXPECT_NE(Out->HwIncomplete.back().find("did other work"), std::string::npos);
+  EXPECT_EQ(A.stats().Completed, 0u);
+  EXPECT_EQ(A.stats().Incomplete, 1u);
+  AppTicket New;
+  EXPECT_EQ(A.role("s", true, [] { return true; }, New), AppRole::Record) << "the shape is free";
 }
 
 TEST(ApplicationReplay, IncompleteAtExitSaysWhatIsMissing) {
