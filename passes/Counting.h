@@ -62,6 +62,11 @@ struct BlockCounts {
 /// its call sites (passes/MemSpace.cpp, docs/counting-model.md).
 MemSpace resolveMemSpace(const llvm::Value *Ptr);
 
+/// True when every use of a kernel's byval argument \p A only reads it
+/// (loads, address arithmetic, the source of a memcpy): then its bytes are
+/// the ones the host passed at launch, the same in every thread.
+bool isReadOnlyKernelParam(const llvm::Argument &A);
+
 /// The argument of a device function (not a kernel) that \p Ptr is derived
 /// from, where it is the only object other than null: its callers know the
 /// space.

@@ -2,15 +2,19 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ExprBuilder.h"
 
+#include "Counting.h"
 #include "InductionLoop.h"
 #include "hroof/Expr.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
 #include <algorithm>
@@ -286,6 +290,8 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
       return std::nullopt;
     return Array{exprOpName(ExprOp::Arg), int64_t(A->getArgNo())};
   }
+  if (const auto *L = dyn_cast<LoadInst>(V))
+    return buildByValField(*L);
   auto LaneId = laneIdExpr;
   if (const auto *CI = dyn_cast<CallInst>(V))
     if (const auto *IA = dyn_cast<InlineAsm>(CI->getCalledOperand())) {
@@ -383,6 +389,29 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
     return buildTwoWayPhi(*Phi);
   }
   return std::nullopt;
+}
+
+/// A load of an integer field of one of this kernel's by-value struct
+/// arguments, at a constant offset, where the kernel never writes that
+/// argument: the bytes are the ones the host passed at launch, the same in
+/// every thread, so the value is a launch parameter like a scalar argument
+/// (["field", I, OFF, W]). Any other load is data.
+std::optional<JExpr> ExprBuilder::buildByValField(const LoadInst &L) {
+  unsigned W = L.getType()->getIntegerBitWidth();
+  if (F.getCallingConv() != CallingConv::PTX_Kernel || !L.isSimple() || W % 8 != 0 || W > 64)
+    return std::nullopt;
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  APInt Off(DL.getIndexTypeSizeInBits(L.getPointerOperand()->getType()), 0);
+  const auto *A = dyn_cast<Argument>(L.getPointerOperand()->stripAndAccumulateConstantOffsets(
+      DL, Off, /*AllowNonInbounds=*/true));
+  if (!A || A->getParent() != &F || !A->hasByValAttr() || Off.isNegative() ||
+      !isReadOnlyKernelParam(*A))
+    return std::nullopt;
+  uint64_t Size = DL.getTypeAllocSize(A->getParamByValType()).getFixedValue();
+  if (Off.getZExtValue() + W / 8 > Size)
+    return std::nullopt;
+  return Array{exprOpName(ExprOp::Field), int64_t(A->getArgNo()), int64_t(Off.getZExtValue()),
+               int64_t(W)};
 }
 
 /// Incoming value \p I of \p Phi, as read at the phi. A value of a loop

@@ -4,8 +4,10 @@
 // Turns integer IR values (kernel arguments, PTX special registers and
 // arithmetic on them) and ScalarEvolution expressions into the JSON
 // expressions of the static model (format: common/include/hroof/Expr.h,
-// docs/static-model.md). Anything else (loads, data, the variables of loops
-// that are not being summed) cannot be expressed: build() returns
+// docs/static-model.md). Integer fields of a kernel's by-value struct
+// arguments that the kernel never writes are launch parameters too
+// (["field", I, OFF, W]). Anything else (other loads, data, the variables of
+// loops that are not being summed) cannot be expressed: build() returns
 // std::nullopt and the caller reports why.
 //
 // Loop variables: while KernelModel models the body of a loop with a trip
@@ -26,6 +28,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/Support/JSON.h"
 
 #include <optional>
@@ -72,6 +75,7 @@ private:
   std::optional<JExpr> buildLoopVariable(const llvm::PHINode &Phi, const llvm::Loop &L);
   std::optional<JExpr> buildTwoWayPhi(const llvm::PHINode &Phi);
   std::optional<JExpr> buildIncoming(const llvm::PHINode &Phi, unsigned I);
+  std::optional<JExpr> buildByValField(const llvm::LoadInst &L);
   const llvm::Function &F;
   const llvm::LoopInfo *LI = nullptr;
   const llvm::DominatorTree *DT = nullptr;

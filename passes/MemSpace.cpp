@@ -26,30 +26,12 @@ using namespace llvm;
 
 namespace hroof {
 
-namespace {
-
-MemSpace spaceOfAS(unsigned AS) {
-  switch (AS) {
-  case 1:
-    return MemSpace::Global;
-  case 3:
-    return MemSpace::Shared;
-  case 4:
-    return MemSpace::Constant;
-  case 5:
-    return MemSpace::Local;
-  default:
-    return MemSpace::Generic;
-  }
-}
-
-MemSpace resolveObject(const Value *Obj, int Depth);
-MemSpace resolvePointer(const Value *Ptr, int Depth);
-
 /// True when every use of a kernel's byval argument only reads it (loads,
 /// address arithmetic, the source of a memcpy): then its bytes are the ones
 /// the host passed at launch. A store, a call or an escaping address may put
-/// a pointer of the kernel's own (a shared or local address) there.
+/// a pointer of the kernel's own (a shared or local address) there, or any
+/// other value. Also used by the static model (ExprBuilder), for which a
+/// field of such an argument is a launch parameter.
 bool isReadOnlyKernelParam(const Argument &A) {
   SmallVector<const Value *, 8> Work{&A};
   SmallPtrSet<const Value *, 8> Seen;
@@ -75,6 +57,27 @@ bool isReadOnlyKernelParam(const Argument &A) {
   }
   return true;
 }
+
+namespace {
+
+MemSpace spaceOfAS(unsigned AS) {
+  switch (AS) {
+  case 1:
+    return MemSpace::Global;
+  case 3:
+    return MemSpace::Shared;
+  case 4:
+    return MemSpace::Constant;
+  case 5:
+    return MemSpace::Local;
+  default:
+    return MemSpace::Generic;
+  }
+}
+
+MemSpace resolveObject(const Value *Obj, int Depth);
+MemSpace resolvePointer(const Value *Ptr, int Depth);
+
 
 /// A value loaded from a kernel's byval struct argument that the kernel does
 /// not write: an address in it was set by the host, like a pointer argument.

@@ -92,12 +92,21 @@ int runStatic(const StaticOptions &O) {
       throw UsageError("bad --arg '" + A + "': expected NAME=VALUE");
     std::string Name = A.substr(0, Eq);
     bool Known = false;
-    std::string Params;
+    std::string Params, Fields;
     for (const KernelModel *K : Selected) {
-      Known |= findParam(*K, Name) >= 0;
-      for (const ModelParam &P : K->Params)
+      Known |= findParam(*K, Name) >= 0 || !findFields(*K, Name).empty();
+      std::vector<std::string> ArgNames;
+      for (const ModelParam &P : K->Params) {
         Params += (Params.empty() ? "" : ", ") + P.Name;
+        ArgNames.push_back(P.Name);
+      }
+      for (const FieldRef &F : K->Fields)
+        Fields += (Fields.empty() ? "" : ", ") + fieldName(F, &ArgNames);
     }
+    if (!Known && Name.find('+') != std::string::npos)
+      throw UserError("unknown --arg '" + Name + "': no selected kernel's model reads a " +
+                      "field there (fields of by-value arguments it reads: " +
+                      (Fields.empty() ? "none" : Fields) + ")");
     if (!Known)
       throw UserError("unknown --arg '" + Name + "': no selected kernel has a " +
                       "parameter of that name (parameters: " + Params + ")");

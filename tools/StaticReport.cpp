@@ -96,10 +96,13 @@ static void evaluateWarp(const KernelModel &K, const LaunchRequest &Req, const E
     return;
   }
   std::vector<int> Needed;
+  std::vector<FieldRef> NeededFields;
   for (const WarpAccess &A : K.Accesses) {
     auto Collect = [&](const ExprPtr &E) {
-      if (E)
+      if (E) {
         E->collectArgs(Needed);
+        E->collectFields(NeededFields);
+      }
     };
     Collect(A.Offset);
     for (const WarpLoop &L : A.Loops) {
@@ -115,15 +118,18 @@ static void evaluateWarp(const KernelModel &K, const LaunchRequest &Req, const E
     if (I >= int(Env.HasArg.size()) || !Env.HasArg[I])
       if (Missing.find(K.Params[I].Name) == std::string::npos)
         Missing += (Missing.empty() ? "" : ", ") + K.Params[I].Name;
+  std::vector<std::string> ArgNames;
+  for (const ModelParam &P : K.Params)
+    ArgNames.push_back(P.Name);
+  for (const FieldRef &F : NeededFields)
+    if (!Env.FieldVals.count(F) && Missing.find(fieldName(F, &ArgNames)) == std::string::npos)
+      Missing += (Missing.empty() ? "" : ", ") + fieldName(F, &ArgNames);
   if (!Missing.empty()) {
     R.WarpProblem = "needs --arg for: " + Missing;
     return;
   }
-  std::vector<std::string> Names;
-  for (const ModelParam &P : K.Params)
-    Names.push_back(P.Name);
   try {
-    R.Warp = evaluateWarpTraffic(K.Accesses, *Req.Shape, Env, Pointers, Names);
+    R.Warp = evaluateWarpTraffic(K.Accesses, *Req.Shape, Env, Pointers, ArgNames);
   } catch (const ExprError &E) {
     R.WarpProblem = E.what();
   }
@@ -137,6 +143,14 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
   Env.HasArg.assign(K.Params.size(), false);
   PointerValues Pointers;
   for (const auto &[Name, Value] : Req.Args) {
+    if (std::vector<FieldRef> Fs = findFields(K, Name); !Fs.empty()) {
+      // A field of a by-value argument ("p+4"), read at each width the model reads it.
+      ModelParam Field{Name, "i" + std::to_string(Fs.back().Bits), true, unsigned(Fs.back().Bits)};
+      int64_t V = parseIntegerArg(Field, Value);
+      for (const FieldRef &F : Fs)
+        Env.FieldVals[F] = sextBits(V, F.Bits);
+      continue;
+    }
     int I = findParam(K, Name);
     if (I < 0)
       continue; // another kernel's parameter; unknown names are caught earlier
@@ -159,6 +173,15 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
     if (I >= int(Env.HasArg.size()) || !Env.HasArg[I])
       Missing += (Missing.empty() ? "" : ", ") +
                  (I < int(K.Params.size()) ? K.Params[I].Name : "arg" + std::to_string(I));
+  std::vector<std::string> ArgNames;
+  for (const ModelParam &P : K.Params)
+    ArgNames.push_back(P.Name);
+  std::string LastField;
+  for (const FieldRef &F : neededFields(K))
+    if (!Env.FieldVals.count(F) && fieldName(F, &ArgNames) != LastField) {
+      LastField = fieldName(F, &ArgNames);
+      Missing += (Missing.empty() ? "" : ", ") + LastField;
+    }
   if (!Missing.empty()) {
     R.Problem = "needs --arg for: " + Missing;
     return R;

@@ -42,6 +42,13 @@ private:
         return std::nullopt;
       F.C0 = Env.Args[size_t(E.Imm)];
       return F;
+    case ExprOp::Field: {
+      auto It = Env.FieldVals.find(E.fieldRef());
+      if (It == Env.FieldVals.end())
+        return std::nullopt;
+      F.C0 = It->second;
+      return F;
+    }
     case ExprOp::SReg:
       if (E.Reg == SReg::NTid)
         F.C0 = L.Block[size_t(E.Dim)];

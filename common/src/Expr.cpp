@@ -114,6 +114,19 @@ ExprPtr Expr::parseNode(const nlohmann::json &J) {
     E->Imm = J[1].get<int64_t>();
     return E;
   }
+  if (Name == "field") {
+    auto Int = [&](size_t K, int64_t Lo, int64_t Hi) {
+      return J[K].is_number_integer() && J[K].get<int64_t>() >= Lo && J[K].get<int64_t>() <= Hi;
+    };
+    if (J.size() != 4 || !Int(1, 0, INT32_MAX) || !Int(2, 0, INT32_MAX) || !Int(3, 8, 64) ||
+        J[3].get<int>() % 8 != 0)
+      throw ExprError("malformed field expression: " + J.dump());
+    E->Op = ExprOp::Field;
+    E->Imm = J[1].get<int64_t>();
+    E->Off = J[2].get<int64_t>();
+    E->Width = J[3].get<int>();
+    return E;
+  }
   if (Name == "sreg") {
     if (J.size() != 2 || !J[1].is_string())
       throw ExprError("malformed sreg expression: " + J.dump());
@@ -209,6 +222,8 @@ nlohmann::json Expr::toJson() const {
     return Imm;
   case ExprOp::Arg:
     return json::array({"arg", Imm});
+  case ExprOp::Field:
+    return json::array({"field", Imm, Off, Width});
   case ExprOp::SReg:
     return json::array({"sreg", std::string(SRegNames[int(Reg)]) + "." + char('x' + Dim)});
   case ExprOp::ICmp:
@@ -238,6 +253,8 @@ std::string Expr::str(const std::vector<std::string> *ArgNames) const {
     if (ArgNames && Imm < int64_t(ArgNames->size()) && !(*ArgNames)[Imm].empty())
       return (*ArgNames)[Imm];
     return "arg" + std::to_string(Imm);
+  case ExprOp::Field:
+    return fieldName(fieldRef(), ArgNames);
   case ExprOp::SReg:
     return std::string(SRegNames[int(Reg)]) + "." + char('x' + Dim);
   case ExprOp::Add:
@@ -281,6 +298,14 @@ int64_t Expr::eval(const EvalEnv &Env) const {
       throw ExprError("the value of argument '" + N + "' is needed");
     }
     return Env.Args[Imm];
+  case ExprOp::Field: {
+    auto It = Env.FieldVals.find(fieldRef());
+    if (It == Env.FieldVals.end())
+      throw ExprError("the value of field '" + fieldName(fieldRef(), &Env.ArgNames) + "' (" +
+                      std::to_string(Width / 8) + " bytes at offset " + std::to_string(Off) +
+                      " of the by-value argument) is needed");
+    return It->second;
+  }
   case ExprOp::SReg:
     switch (Reg) {
     case SReg::Tid:
@@ -438,6 +463,32 @@ bool Expr::containsSum() const {
     if (O->containsSum())
       return true;
   return false;
+}
+
+void Expr::collectFields(std::vector<FieldRef> &Out) const {
+  if (Op == ExprOp::Field) {
+    Out.push_back(fieldRef());
+    return;
+  }
+  for (const ExprPtr &O : Ops)
+    O->collectFields(Out);
+}
+
+std::string fieldName(const FieldRef &F, const std::vector<std::string> *ArgNames) {
+  std::string Arg = ArgNames && F.Arg < int(ArgNames->size()) && !(*ArgNames)[F.Arg].empty()
+                        ? (*ArgNames)[F.Arg]
+                        : "arg" + std::to_string(F.Arg);
+  return Arg + "+" + std::to_string(F.Off);
+}
+
+std::optional<int64_t> readField(const FieldRef &F, const void *Bytes, size_t Size) {
+  size_t N = size_t(F.Bits) / 8;
+  if (!Bytes || F.Off < 0 || N == 0 || N > 8 || uint64_t(F.Off) > Size || N > Size - size_t(F.Off))
+    return std::nullopt;
+  uint64_t Raw = 0;
+  for (size_t I = 0; I < N; ++I) // little-endian, whatever the host's order
+    Raw |= uint64_t(static_cast<const unsigned char *>(Bytes)[size_t(F.Off) + I]) << (8 * I);
+  return sextBits(int64_t(Raw), F.Bits);
 }
 
 void Expr::collectArgs(std::vector<int> &Out) const {

@@ -110,9 +110,34 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
     }
     for (const auto &U : KJ.value("warp_unknown", nlohmann::json::array()))
       K.WarpUnknown.push_back(U.get<std::string>());
+    K.Fields = modelFields(K);
     M.Kernels.push_back(std::move(K));
   }
   return M;
+}
+
+std::vector<FieldRef> modelFields(const KernelModel &K) {
+  std::vector<FieldRef> Out;
+  auto Collect = [&](const ExprPtr &E) {
+    if (E)
+      E->collectFields(Out);
+  };
+  for (const ModelTerm &T : K.Terms)
+    for (const ExprPtr &F : T.Factors)
+      Collect(F);
+  for (const WarpAccess &A : K.Accesses) {
+    Collect(A.Offset);
+    for (const WarpLoop &L : A.Loops) {
+      Collect(L.Step);
+      Collect(L.Trips);
+    }
+    for (const auto &P : A.Alternatives)
+      for (const ExprPtr &F : P)
+        Collect(F);
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
 }
 
 int findParam(const KernelModel &K, const std::string &Name) {
@@ -126,6 +151,30 @@ int findParam(const KernelModel &K, const std::string &Name) {
       return int(I);
   }
   return -1;
+}
+
+std::vector<FieldRef> neededFields(const KernelModel &K) {
+  std::vector<FieldRef> Out;
+  for (const ModelTerm &T : K.Terms)
+    for (const ExprPtr &F : T.Factors)
+      F->collectFields(Out);
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+std::vector<FieldRef> findFields(const KernelModel &K, const std::string &Name) {
+  auto Plus = Name.rfind('+');
+  if (Plus == std::string::npos || Plus + 1 == Name.size() || Name.size() - Plus > 10 ||
+      !std::all_of(Name.begin() + Plus + 1, Name.end(), ::isdigit))
+    return {};
+  int Arg = findParam(K, Name.substr(0, Plus));
+  int64_t Off = std::stoll(Name.substr(Plus + 1));
+  std::vector<FieldRef> Out;
+  for (const FieldRef &F : K.Fields)
+    if (F.Arg == Arg && F.Off == Off)
+      Out.push_back(F);
+  return Out;
 }
 
 std::vector<int> neededArgs(const KernelModel &K) {

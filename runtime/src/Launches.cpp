@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
 #include "LaunchArgs.h"
+#include "ParamBytes.h"
 
 #include "hroof/Communication.h"
 
@@ -181,25 +182,6 @@ struct RelaxedCapture {
   }
 };
 
-/// Pointer to parameter \p I's bytes, or null.
-const void *paramBytes(const LaunchArgs &A, const FuncInfo &F, size_t I) {
-  if (A.KernelParams)
-    return A.KernelParams[I];
-  if (A.Extra) {
-    void *Buf = nullptr;
-    size_t BufSize = 0;
-    for (void **E = A.Extra; *E != CU_LAUNCH_PARAM_END; E += 2) {
-      if (*E == CU_LAUNCH_PARAM_BUFFER_POINTER)
-        Buf = E[1];
-      else if (*E == CU_LAUNCH_PARAM_BUFFER_SIZE && E[1])
-        BufSize = *static_cast<size_t *>(E[1]);
-    }
-    if (Buf && F.Params[I].first + F.Params[I].second <= BufSize)
-      return static_cast<char *>(Buf) + F.Params[I].first;
-  }
-  return nullptr;
-}
-
 void readArgs(const LaunchArgs &A, InFlight &IF) {
   const FuncInfo &F = *IF.F;
   const KernelModel &K = *F.Model;
@@ -214,7 +196,7 @@ void readArgs(const LaunchArgs &A, InFlight &IF) {
     const ModelParam &MP = K.Params[I];
     if (MP.Type == "ptr" && F.Params[I].second == 8) {
       // Only the alignment enters the warp-level model.
-      if (const void *P = paramBytes(A, F, I)) {
+      if (const void *P = paramBytes(A.KernelParams, A.Extra, F.Params, I)) {
         uint64_t V = 0;
         std::memcpy(&V, P, 8);
         IF.Pointers[I] = V;
@@ -223,7 +205,7 @@ void readArgs(const LaunchArgs &A, InFlight &IF) {
     }
     if (!MP.IsInteger)
       continue;
-    const void *P = paramBytes(A, F, I);
+    const void *P = paramBytes(A.KernelParams, A.Extra, F.Params, I);
     if (!P) {
       IF.ArgProblem = "cannot read argument " + MP.Name;
       return;
@@ -239,6 +221,8 @@ void readArgs(const LaunchArgs &A, InFlight &IF) {
     IF.Env.HasArg[I] = true;
     IF.R.Args.push_back({MP.Name, V});
   }
+  // Fields of by-value struct arguments that the model reads.
+  IF.ArgProblem = readModelFields(K, A.KernelParams, A.Extra, F.Params, IF.Env, IF.R.Args);
 }
 
 void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
@@ -545,6 +529,10 @@ void evaluateStatic(InFlight &IF) {
       Key += (I < IF.Env.HasArg.size() && IF.Env.HasArg[I] ? std::to_string(IF.Env.Args[I])
                                                            : std::string("?")) +
              ",";
+    // Fields of by-value arguments are launch parameters too.
+    for (const auto &[R, V] : IF.Env.FieldVals)
+      Key += std::to_string(R.Arg) + "+" + std::to_string(R.Off) + ":" + std::to_string(R.Bits) +
+             "=" + std::to_string(V) + ",";
     FuncInfo &FM = *IF.F;
     bool Cached = false;
     {

@@ -170,3 +170,29 @@ TEST(Expr, FoldLaunchUniformKeepsValuesAndErrors) {
   Env.HasArg = {false, true}; // arg0 not given: kept, fails in the thread
   EXPECT_THROW(foldLaunchUniform(P, Env)->eval(Env), ExprError);
 }
+
+// ["field", I, OFF, W]: a field of a by-value struct argument, a launch
+// parameter read from the argument's bytes (common/include/hroof/Expr.h).
+TEST(Expr, FieldsOfByValueArguments) {
+  json J = json::array({"field", 1, 4, 16});
+  ExprPtr E = Expr::parse(J);
+  EXPECT_EQ(E->toJson(), J);
+  std::vector<std::string> Names = {"n", "p"};
+  EXPECT_EQ(E->str(&Names), "p+4");
+  EvalEnv Env;
+  EXPECT_THROW(E->eval(Env), ExprError); // not given
+  // Bytes 4..5 of the argument, little-endian, sign-extended from 16 bits.
+  const unsigned char Bytes[8] = {1, 2, 3, 4, 0xfe, 0xff, 7, 8};
+  std::optional<int64_t> V = readField(E->fieldRef(), Bytes, sizeof Bytes);
+  ASSERT_TRUE(V);
+  EXPECT_EQ(*V, -2);
+  Env.FieldVals[E->fieldRef()] = *V;
+  EXPECT_EQ(Expr::parse(json::array({"mul", J, 3}))->eval(Env), -6);
+  // A launch-uniform value: folded once per launch.
+  EXPECT_TRUE(foldLaunchUniform(E, Env)->isConst());
+  // Outside the argument's bytes: no value.
+  EXPECT_FALSE(readField(FieldRef{0, 6, 32}, Bytes, sizeof Bytes));
+  for (const json &Bad : {json::array({"field", 1, 4}), json::array({"field", 1, 4, 12}),
+                          json::array({"field", -1, 4, 32}), json::array({"field", 1, -4, 32})})
+    EXPECT_THROW(Expr::parse(Bad), ExprError) << Bad.dump();
+}

@@ -9,6 +9,12 @@
 // JSON form (docs/static-model.md): a number is a constant; otherwise an array
 // whose first element names the operation:
 //   ["arg", I]                          kernel (or device function) argument I
+//   ["field", I, OFF, W]                the W-bit integer (W = 8, 16, 32 or 64) stored
+//                                       little-endian at byte OFF of kernel argument I, a
+//                                       struct passed by value that the kernel never
+//                                       writes: a launch-time constant like an argument
+//                                       (read sign-extended, as integer arguments are);
+//                                       its value is given as NAME+OFF (e.g. "p+4")
 //   ["sreg", "tid.x"]                   tid|ntid|ctaid|nctaid . x|y|z
 //   ["add"|"mul"|"sub"|"and"|"or"|"xor"|"shl", A, B]   two's complement, wraps
 //   ["udiv"|"sdiv"|"urem"|"srem"|"lshr"|"ashr", W, A, B]  at bit width W
@@ -37,9 +43,12 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace hroof {
@@ -55,6 +64,29 @@ enum class SReg : uint8_t { Tid, NTid, CtaId, NCtaId };
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
+/// A field of a by-value struct argument that an expression reads
+/// (["field", Arg, Off, Bits]).
+struct FieldRef {
+  int Arg = 0;
+  int64_t Off = 0;
+  int Bits = 32;
+  bool operator<(const FieldRef &O) const {
+    return std::tie(Arg, Off, Bits) < std::tie(O.Arg, O.Off, O.Bits);
+  }
+  bool operator==(const FieldRef &O) const {
+    return Arg == O.Arg && Off == O.Off && Bits == O.Bits;
+  }
+};
+
+/// How a field is named to the user and in `--arg`: "NAME+OFF" ("p+4"),
+/// NAME the argument's name (from \p ArgNames where known, else "argI").
+std::string fieldName(const FieldRef &F, const std::vector<std::string> *ArgNames);
+
+/// The value of field \p F in the bytes of its argument (\p Bytes, \p Size
+/// bytes): its Bits/8 bytes at Off, little-endian, sign-extended; nullopt
+/// when they lie outside the argument.
+std::optional<int64_t> readField(const FieldRef &F, const void *Bytes, size_t Size);
+
 /// Values of the special registers of one thread, plus the kernel arguments.
 struct EvalEnv {
   std::array<int64_t, 3> Tid{}, NTid{1, 1, 1}, CtaId{}, NCtaId{1, 1, 1};
@@ -63,6 +95,9 @@ struct EvalEnv {
   std::vector<bool> HasArg;
   /// Names used in error messages ("n" rather than "argument 0").
   std::vector<std::string> ArgNames;
+  /// Values of the fields of by-value arguments (sign-extended from their
+  /// width); a field not here is "not given".
+  std::map<FieldRef, int64_t> FieldVals;
   /// Iteration indices of the sums being evaluated (by sum id), and the
   /// iterations summed so far: a sum is walked one iteration at a time, so
   /// MaxSumSteps keeps an evaluation from running for minutes (ExprError).
@@ -77,6 +112,7 @@ struct Expr {
   CmpPred Pred = CmpPred::EQ;
   int Width = 64;       ///< bit width for width-sensitive operations
   int64_t Imm = 0;      ///< constant value, argument index, sum / iteration index id
+  int64_t Off = 0;      ///< for Field: the byte offset in the argument (Imm, Width: its index, bits)
   SReg Reg = SReg::Tid; ///< for SReg
   int Dim = 0;          ///< for SReg: 0=x 1=y 2=z
   std::vector<ExprPtr> Ops;
@@ -94,6 +130,9 @@ struct Expr {
   unsigned threadVarMask() const;
   /// Arguments referenced (indices).
   void collectArgs(std::vector<int> &Out) const;
+  /// Fields of by-value arguments referenced.
+  void collectFields(std::vector<FieldRef> &Out) const;
+  FieldRef fieldRef() const { return {int(Imm), Off, Width}; }
   /// Whether a ["sum", ...] occurs in this expression.
   bool containsSum() const;
   bool isConst() const { return Op == ExprOp::Const; }

@@ -47,7 +47,8 @@ enum class ExprOp : uint8_t {
   CeilDiv,
   BitLen,
   IterVar, ///< ["ivar", I]: the iteration index bound by the enclosing sum I
-  Sum      ///< ["sum", I, Lo, Hi, Body]: Body summed over ivar I in [Lo, Hi)
+  Sum,     ///< ["sum", I, Lo, Hi, Body]: Body summed over ivar I in [Lo, Hi)
+  Field    ///< ["field", I, OFF, W]: a W-bit integer at byte OFF of by-value argument I
 };
 
 /// Sum and iteration index ids are below this.
@@ -55,8 +56,9 @@ inline constexpr int64_t MaxIterVarId = 1 << 20;
 
 enum class CmpPred : uint8_t { EQ, NE, SLT, SLE, SGT, SGE, ULT, ULE, UGT, UGE };
 
-/// One operator of the JSON form. Const, Arg, SReg and ICmp have forms of
-/// their own (a number, ["arg", I], ["sreg", "tid.x"], ["icmp", PRED, W, A, B]).
+/// One operator of the JSON form. Const, Arg, SReg, ICmp and Field have forms
+/// of their own (a number, ["arg", I], ["sreg", "tid.x"],
+/// ["icmp", PRED, W, A, B], ["field", I, OFF, W]).
 struct ExprOpInfo {
   const char *Name;
   ExprOp Op;
@@ -80,8 +82,8 @@ inline constexpr ExprOpInfo ExprOpTable[] = {
     {"bitlen", ExprOp::BitLen, 1, false},
 };
 
-/// The table row of \p Op, or nullptr for Const, Arg, SReg, ICmp, IterVar
-/// and Sum (forms of their own).
+/// The table row of \p Op, or nullptr for Const, Arg, SReg, ICmp, IterVar,
+/// Sum and Field (forms of their own).
 inline constexpr const ExprOpInfo *exprOpInfo(ExprOp Op) {
   for (const ExprOpInfo &I : ExprOpTable)
     if (I.Op == Op)
@@ -90,7 +92,7 @@ inline constexpr const ExprOpInfo *exprOpInfo(ExprOp Op) {
 }
 
 /// The JSON name of \p Op ("add", "udiv", ...; "arg", "sreg", "icmp", "ivar",
-/// "sum" for those).
+/// "sum", "field" for those).
 inline constexpr const char *exprOpName(ExprOp Op) {
   switch (Op) {
   case ExprOp::Arg:
@@ -103,6 +105,8 @@ inline constexpr const char *exprOpName(ExprOp Op) {
     return "ivar";
   case ExprOp::Sum:
     return "sum";
+  case ExprOp::Field:
+    return "field";
   default:
     break;
   }

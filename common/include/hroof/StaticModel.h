@@ -59,6 +59,9 @@ struct KernelModel {
   std::vector<WarpAccess> Accesses;   ///< for the warp-level model (WarpModel.h)
   /// Why the warp-level model is incomplete (empty: every access is listed).
   std::vector<std::string> WarpUnknown;
+  /// The fields of by-value arguments that its expressions read (sorted):
+  /// the runtime reads them from each launch's argument bytes.
+  std::vector<FieldRef> Fields;
 };
 
 struct StaticModule {
@@ -96,6 +99,14 @@ TotalBounds evaluateKernelBounds(const KernelModel &K, const LaunchShape &L, con
 
 /// Parameters that the model needs values for (indices).
 std::vector<int> neededArgs(const KernelModel &K);
+/// Fields of by-value arguments that the terms need values for.
+std::vector<FieldRef> neededFields(const KernelModel &K);
+/// The fields of \p K's model named \p Name ("p+4": byte 4 of parameter p,
+/// hroof/Expr.h's fieldName), one per width read there; empty if none.
+std::vector<FieldRef> findFields(const KernelModel &K, const std::string &Name);
+/// The fields of by-value arguments that \p K's terms and accesses read
+/// (sorted, each once).
+std::vector<FieldRef> modelFields(const KernelModel &K);
 
 /// Counts as the nested JSON object every hroof output uses
 /// ({"flops": {"f32": ...}, "bytes": {"global": {"load": ...}}, ...}); values
