@@ -397,6 +397,8 @@ std::optional<JExpr> ExprBuilder::buildUncached(const Value *V) {
 /// every thread, so the value is a launch parameter like a scalar argument
 /// (["field", I, OFF, W]). Any other load is data.
 std::optional<JExpr> ExprBuilder::buildByValField(const LoadInst &L) {
+  if (!L.getType()->isIntegerTy()) // a float or pointer field is no launch parameter here
+    return std::nullopt;
   unsigned W = L.getType()->getIntegerBitWidth();
   if (F.getCallingConv() != CallingConv::PTX_Kernel || !L.isSimple() || W % 8 != 0 || W > 64)
     return std::nullopt;
