@@ -61,7 +61,7 @@ void HardwareCounters::onInit() {
     const char *Warn = "HROOF_REPLAY=application is experimental: it takes a record's counter "
                        "groups from other launches of the same shape, which must do the same "
                        "work (checked with each launch's duration and L2 bytes; in a PyTorch "
-                       "run on the H100, 3 of 135 launch shapes still got another launch's "
+                       "run on the H100, 3 of 134 launch shapes compared still got another launch's "
                        "counts); cost on the H100 with known Tensor Core types: 1.35-1.56x "
                        "the plain wall time (FP32), 1.44-1.54x (AMP) (docs/runtime.md, "
                        "\"Application replay\"); kernel replay is the default";

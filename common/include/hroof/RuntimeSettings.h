@@ -147,7 +147,7 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "step at 1.35-1.56x (FP32) and 1.44-1.54x (AMP) its plain wall time with "
        "its Tensor Core types in the type cache (run once with kernel replay "
        "first); it assumes launches of one shape do the same work, checks it with "
-       "each launch's duration and L2 bytes, and was still wrong for 3 of 135 "
+       "each launch's duration and L2 bytes, and was still wrong for 3 of 134 "
        "launch shapes of that run): "
        "the metric set is split into groups that need one pass each and group g "
        "is collected on a later launch of the same shape (kernel, grid, block, "
