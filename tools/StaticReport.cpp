@@ -97,22 +97,13 @@ static void evaluateWarp(const KernelModel &K, const LaunchRequest &Req, const E
   }
   std::vector<int> Needed;
   std::vector<FieldRef> NeededFields;
-  for (const WarpAccess &A : K.Accesses) {
-    auto Collect = [&](const ExprPtr &E) {
+  for (const WarpAccess &A : K.Accesses)
+    forEachAccessExpr(A, [&](const ExprPtr &E) {
       if (E) {
         E->collectArgs(Needed);
         E->collectFields(NeededFields);
       }
-    };
-    Collect(A.Offset);
-    for (const WarpLoop &L : A.Loops) {
-      Collect(L.Step);
-      Collect(L.Trips);
-    }
-    for (const auto &P : A.Alternatives)
-      for (const ExprPtr &F : P)
-        Collect(F);
-  }
+    });
   std::string Missing;
   for (int I : Needed)
     if (I >= int(Env.HasArg.size()) || !Env.HasArg[I])

@@ -116,28 +116,44 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
   return M;
 }
 
-std::vector<FieldRef> modelFields(const KernelModel &K) {
-  std::vector<FieldRef> Out;
-  auto Collect = [&](const ExprPtr &E) {
-    if (E)
-      E->collectFields(Out);
-  };
-  for (const ModelTerm &T : K.Terms)
-    for (const ExprPtr &F : T.Factors)
-      Collect(F);
-  for (const WarpAccess &A : K.Accesses) {
-    Collect(A.Offset);
-    for (const WarpLoop &L : A.Loops) {
-      Collect(L.Step);
-      Collect(L.Trips);
-    }
-    for (const auto &P : A.Alternatives)
-      for (const ExprPtr &F : P)
-        Collect(F);
+void forEachAccessExpr(const WarpAccess &A, const std::function<void(const ExprPtr &)> &F) {
+  F(A.Offset);
+  for (const WarpLoop &L : A.Loops) {
+    F(L.Step);
+    F(L.Trips);
   }
+  for (const auto &P : A.Alternatives)
+    for (const ExprPtr &E : P)
+      F(E);
+}
+
+namespace {
+
+/// What \p Collect gathers from \p K's term factors (and, with
+/// \p Accesses, its warp-level accesses' expressions), sorted, each once.
+template <class T>
+std::vector<T> collectSorted(const KernelModel &K, bool Accesses,
+                             void (Expr::*Collect)(std::vector<T> &) const) {
+  std::vector<T> Out;
+  auto Add = [&](const ExprPtr &E) {
+    if (E)
+      ((*E).*Collect)(Out);
+  };
+  for (const ModelTerm &T0 : K.Terms)
+    for (const ExprPtr &F : T0.Factors)
+      Add(F);
+  if (Accesses)
+    for (const WarpAccess &A : K.Accesses)
+      forEachAccessExpr(A, Add);
   std::sort(Out.begin(), Out.end());
   Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;
+}
+
+} // namespace
+
+std::vector<FieldRef> modelFields(const KernelModel &K) {
+  return collectSorted(K, true, &Expr::collectFields);
 }
 
 int findParam(const KernelModel &K, const std::string &Name) {
@@ -154,13 +170,7 @@ int findParam(const KernelModel &K, const std::string &Name) {
 }
 
 std::vector<FieldRef> neededFields(const KernelModel &K) {
-  std::vector<FieldRef> Out;
-  for (const ModelTerm &T : K.Terms)
-    for (const ExprPtr &F : T.Factors)
-      F->collectFields(Out);
-  std::sort(Out.begin(), Out.end());
-  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
-  return Out;
+  return collectSorted(K, false, &Expr::collectFields);
 }
 
 std::vector<FieldRef> findFields(const KernelModel &K, const std::string &Name) {
@@ -178,13 +188,7 @@ std::vector<FieldRef> findFields(const KernelModel &K, const std::string &Name) 
 }
 
 std::vector<int> neededArgs(const KernelModel &K) {
-  std::vector<int> Out;
-  for (const ModelTerm &T : K.Terms)
-    for (const ExprPtr &F : T.Factors)
-      F->collectArgs(Out);
-  std::sort(Out.begin(), Out.end());
-  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
-  return Out;
+  return collectSorted(K, false, &Expr::collectArgs);
 }
 
 namespace {

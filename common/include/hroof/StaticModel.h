@@ -16,6 +16,7 @@
 #include "hroof/WarpModel.h"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -107,6 +108,9 @@ std::vector<FieldRef> findFields(const KernelModel &K, const std::string &Name);
 /// The fields of by-value arguments that \p K's terms and accesses read
 /// (sorted, each once).
 std::vector<FieldRef> modelFields(const KernelModel &K);
+/// Calls \p F on each expression of warp-level access \p A (its offset, its
+/// loops' steps and trip counts, its alternatives' conditions; null ones too).
+void forEachAccessExpr(const WarpAccess &A, const std::function<void(const ExprPtr &)> &F);
 
 /// Counts as the nested JSON object every hroof output uses
 /// ({"flops": {"f32": ...}, "bytes": {"global": {"load": ...}}, ...}); values
