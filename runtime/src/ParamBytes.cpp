@@ -33,6 +33,8 @@ std::string readModelFields(const KernelModel &K, void **KernelParams, void **Ex
                             const ParamLayout &Layout, EvalEnv &Env,
                             std::vector<std::pair<std::string, int64_t>> &Record) {
   Env.FieldVals.clear();
+  if (K.Fields.empty())
+    return ""; // every launch of a modelled kernel comes here: nothing to build
   std::vector<std::string> Names;
   for (const ModelParam &P : K.Params)
     Names.push_back(P.Name);
