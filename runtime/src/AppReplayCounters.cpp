@@ -225,7 +225,7 @@ void HardwareCounters::skipMultiPassGroup(InFlight &IF, const HwConfig &Cfg) {
   std::vector<std::string> Left; // the signatures are in group 0 too
   for (const std::string &N : Cfg.Metrics) {
     Names += (Names.empty() ? "" : ", ") + N;
-    if (N != "gpu__time_duration.sum" && N != "lts__t_bytes.sum")
+    if (!signatureMetric(N))
       Left.push_back(N);
   }
   ++AppSharedSkips;

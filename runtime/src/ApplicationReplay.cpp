@@ -24,6 +24,10 @@ bool endsWith(const std::string &S, const std::string &Suffix) {
 
 } // namespace
 
+bool signatureMetric(const std::string &Metric) {
+  return Metric == TimeMetric || Metric == L2Metric;
+}
+
 bool sassMetric(const std::string &Metric) { return Metric.rfind("sm__sass_", 0) == 0; }
 
 bool timeDependentMetric(const std::string &Metric) {

@@ -74,6 +74,10 @@ struct GroupPlan {
 /// holds them.
 bool timeDependentMetric(const std::string &Metric);
 
+/// Whether \p Metric is a signature (the duration, the L2 bytes): planning
+/// puts it in every group it adds no pass to (planOnePassGroups).
+bool signatureMetric(const std::string &Metric);
+
 /// Whether \p Metric is one of CUPTI's SASS-patched metrics (sm__sass_*).
 bool sassMetric(const std::string &Metric);
 
