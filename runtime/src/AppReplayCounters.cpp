@@ -251,11 +251,12 @@ std::string appReplayNote(HardwareCounters &H) {
            "(%llu started outside --range), %llu dropped (their launch failed), %llu completed "
            "with metrics not evaluated, %llu multi-pass group(s) not collected (memory shared "
            "with other GPUs or processes), %llu group(s) collected again (the launch's duration "
-           "or L2 bytes said it did other work than the recorded one); group ranges: %llu one-pass at 1 pass, %llu one-pass at "
+           "or L2 bytes said it did other work than the recorded one), %llu tensor-type group(s) not "
+           "collected (the tensor pipes that issue them were idle); group ranges: %llu one-pass at 1 pass, %llu one-pass at "
            "more passes, %llu of groups needing more passes alone; %llu fresh range profiler "
            "objects for a change of group; planning the groups took %.0f ms (%llu pass counts)",
            U(S.Records), U(S.Completed), U(S.ReplayLaunches), U(H.AppReplayOutside.load()),
-           U(S.Failed), U(S.NotEvaluated), U(H.AppSharedSkips.load()), U(S.OtherWork), U(H.AppOnePass.load()), U(H.AppOverPasses.load()),
+           U(S.Failed), U(S.NotEvaluated), U(H.AppSharedSkips.load()), U(S.OtherWork), U(S.IdleTypeGroups), U(H.AppOnePass.load()), U(H.AppOverPasses.load()),
            U(H.AppMultiPass.load()), U(H.AppSwitches.load()), double(H.AppPlanNs.load()) / 1e6,
            U(H.AppOracleCalls.load()));
   std::string Note = Buf;

@@ -132,7 +132,8 @@ std::optional<AppTicket> ApplicationReplay::findSlot(const std::string &Shape,
     Record &Rec = Records.at(Corr);
     // Group 0 is the recorded launch's own, missing only after a retry.
     for (size_t G = 0; G < Rec.State.size(); ++G)
-      if (Rec.State[G] == GroupState::Missing && (!Only || Rec.Metrics[G] == *Only))
+      if (Rec.State[G] == GroupState::Missing && (!Only || Rec.Metrics[G] == *Only) &&
+          !waitsForPipes(Rec, G))
         return AppTicket{Corr, G, Rec.State.size(), false, Rec.Mask};
   }
   return std::nullopt;
@@ -186,11 +187,70 @@ bool ApplicationReplay::wantsReplay(const std::string &Shape) {
   auto It = ByShape.find(Shape);
   if (It == ByShape.end())
     return false;
-  for (uint32_t Corr : It->second)
-    for (GroupState G : Records.at(Corr).State)
-      if (G == GroupState::Missing)
+  for (uint32_t Corr : It->second) {
+    const Record &Rec = Records.at(Corr);
+    for (size_t G = 0; G < Rec.State.size(); ++G)
+      if (Rec.State[G] == GroupState::Missing && !waitsForPipes(Rec, G))
         return true;
+  }
   return false;
+}
+
+namespace {
+
+/// A group whose metrics are tensor types and signatures only.
+bool typeOnlyGroup(const std::vector<std::string> &Metrics) {
+  const std::vector<std::string> &Types = tensorTypeMetrics();
+  bool AnyType = false;
+  for (const std::string &M : Metrics) {
+    bool Type = std::find(Types.begin(), Types.end(), M) != Types.end();
+    if (!Type && !signatureMetric(M))
+      return false;
+    AnyType |= Type;
+  }
+  return AnyType;
+}
+
+} // namespace
+
+/// The tensor pipes' values among \p Rec's collected groups (empty until
+/// all of them are in).
+std::map<std::string, double> ApplicationReplay::pipeValues(const Record &Rec) const {
+  std::map<std::string, double> V;
+  for (size_t G = 0; G < Rec.State.size(); ++G)
+    if (Rec.State[G] == GroupState::Done)
+      for (const std::string &P : tensorPipeMetrics())
+        if (auto It = Rec.Values[G].find(P); It != Rec.Values[G].end())
+          V.emplace(P, It->second);
+  return V.size() == tensorPipeMetrics().size() ? V : std::map<std::string, double>{};
+}
+
+bool ApplicationReplay::waitsForPipes(const Record &Rec, size_t G) const {
+  return Rec.Types.Learning && !Rec.PipesIn && typeOnlyGroup(Rec.Metrics[G]);
+}
+
+void ApplicationReplay::inferIdleTypes(Record &Rec) {
+  if (!Rec.Types.Learning || Rec.PipesIn)
+    return;
+  std::map<std::string, double> Pipes = pipeValues(Rec);
+  if (Pipes.empty())
+    return;
+  Rec.PipesIn = true;
+  for (const std::string &T : typesIdleByPipes(Pipes))
+    if (Rec.Wanted.empty() || std::binary_search(Rec.Wanted.begin(), Rec.Wanted.end(), T))
+      Rec.IdleTypes.push_back(T);
+  for (size_t G = 1; G < Rec.State.size(); ++G) {
+    if (Rec.State[G] != GroupState::Missing || !typeOnlyGroup(Rec.Metrics[G]))
+      continue;
+    bool Known = std::all_of(Rec.Metrics[G].begin(), Rec.Metrics[G].end(), [&](const auto &M) {
+      return signatureMetric(M) ||
+             std::find(Rec.IdleTypes.begin(), Rec.IdleTypes.end(), M) != Rec.IdleTypes.end();
+    });
+    if (Known) {
+      Rec.State[G] = GroupState::Done; // with no values: its types are the zeros above
+      ++S.IdleTypeGroups;
+    }
+  }
 }
 
 AppTicket ApplicationReplay::startRecord(const std::string &Shape, uint32_t Corr, unsigned Mask,
@@ -266,13 +326,21 @@ nlohmann::json ApplicationReplay::assemble(Record &Rec, std::vector<std::string>
       if (Rec.Wanted.empty() || std::binary_search(Rec.Wanted.begin(), Rec.Wanted.end(), Name))
         Merged.emplace(Name, V);
   }
+  // Types the idle pipes show zero and no group measured: zero for the
+  // learning (a metric not measured counts as used) and named as inferred.
+  std::map<std::string, double> Checked = Merged;
+  std::vector<std::string> IdleZero;
+  for (const std::string &T : Rec.IdleTypes)
+    if (Checked.emplace(T, 0.0).second)
+      IdleZero.push_back(T);
   std::vector<std::string> InferredZero;
   std::string TypesProblem;
   // Types are learned or checked on complete counters only: a missing group
   // may be the one with the tensor types.
   bool Complete = !Missing || Missing->empty();
   if (Check && Complete)
-    TypesProblem = Check(Rec.Types, Merged, InferredZero);
+    TypesProblem = Check(Rec.Types, Checked, InferredZero);
+  InferredZero.insert(InferredZero.end(), IdleZero.begin(), IdleZero.end());
   // A metric left out was not measured: its type is not known to be zero.
   InferredZero.erase(std::remove_if(InferredZero.begin(), InferredZero.end(),
                                     [&](const std::string &T) {
@@ -339,6 +407,7 @@ std::optional<LaunchRecord> ApplicationReplay::deliver(const AppTicket &T,
   Rec.Values[T.Group] = std::move(Values);
   Rec.State[T.Group] = GroupState::Done;
   dropOtherWork(Rec, T.Record);
+  inferIdleTypes(Rec);
   if (Rec.Abandoned) {
     if (!Rec.Held)
       return std::nullopt; // hold() writes it

@@ -221,6 +221,9 @@ public:
     /// Groups given back: their launch's duration was not the recorded
     /// launch's (sameWork), so it did other work.
     uint64_t OtherWork = 0;
+    /// Groups of tensor types not collected: the recorded launch's tensor
+    /// pipes showed the types zero (inferIdleTypes).
+    uint64_t IdleTypeGroups = 0;
   };
   Stats stats();
 
@@ -239,6 +242,8 @@ private:
     std::optional<LaunchRecord> Held;       ///< finalized, waiting for counters
     std::vector<std::string> LeftOut;       ///< metrics not collected (leaveOut)
     size_t OtherWork = 0; ///< groups given back by dropOtherWork
+    std::vector<std::string> IdleTypes; ///< type metrics known zero (inferIdleTypes)
+    bool PipesIn = false; ///< the tensor pipes' values are collected
     bool Abandoned = false; ///< written incomplete: its shape's launches differ
   };
   /// The first missing group of \p Shape's oldest record that has one (only
@@ -253,6 +258,18 @@ private:
   /// record is abandoned: the recorded launch itself may be the odd one, and
   /// the shape must be free for a new record.
   void dropOtherWork(Record &Rec, uint32_t Corr);
+  /// While a record learns its kernel's tensor types: once its tensor
+  /// pipes' values are in, the types no busy pipe issues are zero
+  /// (typesIdleByPipes), and each missing group that holds only such types
+  /// (and the signatures, which group 0 has) is done without a launch. The
+  /// fp16 and int8 groups need two passes each (a kernel-replay range), so
+  /// a kernel without Tensor Core work learns its types at one-pass cost.
+  void inferIdleTypes(Record &Rec);
+  /// Whether group \p G of \p Rec waits for the tensor pipes' values (in
+  /// group 0 with CUPTI's pass counts on the H100): a group of tensor types
+  /// only, while the record learns types.
+  bool waitsForPipes(const Record &Rec, size_t G) const;
+  std::map<std::string, double> pipeValues(const Record &Rec) const;
   /// An abandoned record's counters, as far as they go, into \p R.
   void writeAbandoned(Record &Rec, LaunchRecord &R);
   /// Merges the groups' values (lowest group first) and evaluates them.

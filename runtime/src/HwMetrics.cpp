@@ -144,6 +144,32 @@ std::string checkTensorTypes(const TensorTypes &L, const std::map<std::string, d
   return "";
 }
 
+std::vector<std::string> typesIdleByPipes(const std::map<std::string, double> &Values) {
+  // Type suffix -> the pipes that can issue it (sm_80 and sm_90).
+  static const std::map<std::string, std::vector<const char *>> Issuers = {
+      {"fp16", {"hmma", "gmma"}},          {"bf16_dst_fp32", {"hmma", "gmma"}},
+      {"tf32_dst_fp32", {"hmma", "gmma"}}, {"fp64", {"dmma"}},
+      {"int8", {"imma", "gmma"}},          {"fp8_sparsity_off", {"hmma", "gmma", "imma"}}};
+  std::set<std::string> Busy;
+  for (const char *Pipe : TensorPipes) {
+    auto It = Values.find(pipeMetric(Pipe));
+    if (It == Values.end() || !(It->second >= 0))
+      return {}; // a pipe not measured: nothing is known
+    if (It->second != 0)
+      Busy.insert(Pipe);
+  }
+  std::vector<std::string> Idle;
+  for (const metrics::TensorRule &T : metrics::tensorRules()) {
+    auto It = Issuers.find(T.Suffix);
+    if (It == Issuers.end())
+      continue; // a type without a known pipe is never inferred
+    if (std::none_of(It->second.begin(), It->second.end(),
+                     [&](const char *P) { return Busy.count(P) != 0; }))
+      Idle.push_back(tensorMetric(T.Suffix));
+  }
+  return Idle;
+}
+
 CountersSetting parseCountersSetting(const std::string &Text) {
   CountersSetting S;
   std::string L;

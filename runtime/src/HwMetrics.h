@@ -91,6 +91,14 @@ std::vector<std::string> metricsForTypes(const std::vector<std::string> &Metrics
 /// launch's omitted types are unknown and the kernel's types are relearned.
 std::string checkTensorTypes(const TensorTypes &L, const std::map<std::string, double> &Values);
 
+/// The tensor type metrics that \p Values shows to be zero without measuring
+/// them: those whose every issuing pipe (tensorPipeMetrics()) read zero.
+/// Which pipe issues which type was measured on the H100
+/// (test/gpu/counters/pipe-types.sh; docs/runtime.md "Application replay"):
+/// mma.sync of f16, bf16 and tf32 on hmma, of f64 on dmma, of s8 on imma;
+/// wgmma of every type on gmma. Empty unless all four pipes were measured.
+std::vector<std::string> typesIdleByPipes(const std::map<std::string, double> &Values);
+
 /// One launch's values by metric name -> the profile's "counters" object:
 /// {"flops": {f64,f32,f16}, "tensor_flops": {...}, "bytes": {"global":
 /// {load,store,atomic}, "shared": {load,store}, "local": {load,store}},

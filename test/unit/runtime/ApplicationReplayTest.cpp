@@ -667,10 +667,10 @@ TEST(ApplicationReplay, TypesCheckedOnCompleteCountersOnly) {
   LaunchRecord RT = recordOf(2);
   ASSERT_TRUE(A.hold(RT));
   std::optional<LaunchRecord> Out;
-  for (size_t G = 1; G < Groups.size(); ++G) {
-    AppTicket T;
-    A.role("s", true, [] { return false; }, T);
-    Out = A.deliver(T, valuesOf(Groups[G], 0), G == 1 ? "x.sum" : "");
+  for (size_t N = 1; !Out && N < Groups.size(); ++N) {
+    AppTicket T; // groups of types only wait for the pipes' values
+    ASSERT_EQ(A.role("s", true, [] { return false; }, T), AppRole::Replay);
+    Out = A.deliver(T, valuesOf(Groups[T.Group], 0), N == 1 ? "x.sum" : "");
   }
   EXPECT_EQ(Calls, 1);
   std::set<std::string> Distinct;
@@ -684,6 +684,95 @@ TEST(ApplicationReplay, TypesCheckedOnCompleteCountersOnly) {
   ASSERT_EQ(Left.size(), 1u);
   EXPECT_FALSE(Left[0].Hw->contains("tensor_flops_problem"));
   EXPECT_EQ(Calls, 1) << "no check (nor learning) on incomplete counters";
+}
+
+/// The groups of a context's shared plan: the metrics without a tensor type
+/// first, then the types (AppReplayCounters.cpp, appPlan).
+std::vector<std::vector<std::string>> sharedPlanGroups() {
+  const std::vector<std::string> &Types = tensorTypeMetrics();
+  std::vector<std::string> Metrics;
+  for (const std::string &M : rooflineMetrics())
+    if (std::find(Types.begin(), Types.end(), M) == Types.end())
+      Metrics.push_back(M);
+  Metrics.insert(Metrics.end(), Types.begin(), Types.end());
+  FakeOracle O;
+  return planOnePassGroups(Metrics, std::cref(O)).Groups;
+}
+
+/// A record learning its types, completed by replay launches; \p Busy: the
+/// tensor pipes the recorded launch found busy. Returns the written record;
+/// \p Learned: the values the type learning saw; \p Launches: replay launches.
+std::optional<LaunchRecord> learnWithPipes(ApplicationReplay &A, const std::set<std::string> &Busy,
+                                           std::map<std::string, double> &Learned,
+                                           size_t &Launches) {
+  auto Groups = sharedPlanGroups();
+  A.setTypeCheck([&](const AppTypes &, const std::map<std::string, double> &V,
+                     std::vector<std::string> &) {
+    Learned = V;
+    return std::string();
+  });
+  AppTypes Ty;
+  Ty.Learning = true;
+  AppTicket T0 = A.startRecord("s", 3, 0, Groups, Ty);
+  LaunchRecord R = recordOf(3);
+  A.hold(R);
+  // Before the pipes are in, no launch takes a group of types only.
+  AppTicket Early;
+  EXPECT_EQ(A.role("s", false, [] { return false; }, Early), AppRole::ReplayOnly);
+  std::vector<std::string> EarlyList = Groups[Early.Group];
+  EXPECT_TRUE(std::any_of(EarlyList.begin(), EarlyList.end(), [](const std::string &M) {
+    return M.rfind("sm__ops_path_tensor_src", 0) != 0 || M.find("peak") != std::string::npos;
+  })) << "group " << Early.Group << " holds types only";
+  A.failed(Early);
+  auto WithPipes = [&](const std::vector<std::string> &G) {
+    std::map<std::string, double> V = valuesOf(G, 0);
+    for (const std::string &P : tensorPipeMetrics())
+      if (V.count(P))
+        V[P] = Busy.count(P.substr(P.rfind('_') + 1, 4)) ? 64 : 0;
+    return V;
+  };
+  std::optional<LaunchRecord> Out = A.deliver(T0, WithPipes(Groups[0]), "");
+  Launches = 0;
+  for (AppTicket T; !Out && A.role("s", false, [] { return false; }, T) == AppRole::ReplayOnly;) {
+    ++Launches;
+    Out = A.deliver(T, WithPipes(Groups[T.Group]), "");
+  }
+  return Out;
+}
+
+TEST(ApplicationReplay, IdlePipesLeaveTheirTypesUncollected) {
+  auto Groups = sharedPlanGroups();
+  const std::vector<std::string> &Types = tensorTypeMetrics();
+  // The fake plan puts the types in groups of their own (and the pipes in
+  // group 1: they wait for it).
+  size_t TypeGroups = 0;
+  for (const auto &G : Groups)
+    TypeGroups += std::any_of(G.begin(), G.end(), [&](const std::string &M) {
+      return std::find(Types.begin(), Types.end(), M) != Types.end();
+    });
+  ASSERT_EQ(TypeGroups, Types.size());
+
+  // No pipe busy: every type group is done without a launch, every type is
+  // zero for the learning and named as inferred in the record.
+  ApplicationReplay A;
+  std::map<std::string, double> Learned;
+  size_t Launches = 0;
+  std::optional<LaunchRecord> Out = learnWithPipes(A, {}, Learned, Launches);
+  ASSERT_TRUE(Out && Out->Hw);
+  EXPECT_EQ(Launches, Groups.size() - 1 - Types.size());
+  EXPECT_EQ(A.stats().IdleTypeGroups, Types.size());
+  for (const std::string &T : Types)
+    EXPECT_EQ(Learned.count(T) ? Learned[T] : -1, 0) << T;
+  EXPECT_EQ((*Out->Hw)["tensor_flops_inferred"].size(), Types.size());
+  EXPECT_FALSE((*Out->Hw)["raw"].contains(Types[0])) << "not shown as measured";
+
+  // The imma pipe busy: the int8 group is collected, the others are not.
+  ApplicationReplay B;
+  Out = learnWithPipes(B, {"imma"}, Learned, Launches);
+  ASSERT_TRUE(Out && Out->Hw);
+  EXPECT_EQ(B.stats().IdleTypeGroups, Types.size() - 2) << "int8 and fp8 are issued by imma";
+  EXPECT_EQ(Launches, Groups.size() - 1 - (Types.size() - 2));
+  EXPECT_NE(Learned["sm__ops_path_tensor_src_int8.sum"], 0) << "measured";
 }
 
 TEST(ApplicationReplay, Setting) {

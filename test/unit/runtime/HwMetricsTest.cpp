@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+
+#include <algorithm>
 #include <cstdlib>
 
 using namespace hroof::rt;
@@ -128,6 +131,39 @@ TEST(HwMetrics, LearnedTensorTypes) {
   // A type metric that was not measured stays in the list.
   Idle.erase(TF32);
   EXPECT_TRUE(has(metricsForTypes(rooflineMetrics(), learnTensorTypes(Idle)), TF32));
+}
+
+TEST(HwMetrics, TypesIdleByPipesFollowTheIssuingPipes) {
+  auto Pipes = [](std::map<std::string, double> Busy) {
+    std::map<std::string, double> V;
+    for (const char *P : {"hmma", "gmma", "dmma", "imma"})
+      V[std::string("sm__inst_executed_pipe_tensor_op_") + P + ".sum"] = Busy[P];
+    return V;
+  };
+  auto Has = [](const std::vector<std::string> &V, const std::string &Suffix) {
+    return std::count(V.begin(), V.end(), "sm__ops_path_tensor_src_" + Suffix + ".sum") == 1;
+  };
+  // No pipe issued: no type ran.
+  EXPECT_EQ(typesIdleByPipes(Pipes({})).size(), tensorTypeMetrics().size());
+  // mma.sync f16/bf16/tf32 (hmma): f64 and int8 are known zero, the hmma
+  // types and fp8 are not.
+  std::vector<std::string> H = typesIdleByPipes(Pipes({{"hmma", 5}}));
+  EXPECT_TRUE(Has(H, "fp64") && Has(H, "int8"));
+  EXPECT_FALSE(Has(H, "fp16") || Has(H, "bf16_dst_fp32") || Has(H, "tf32_dst_fp32"));
+  EXPECT_FALSE(Has(H, "fp8_sparsity_off"));
+  // wgmma (gmma) may issue every type but f64.
+  std::vector<std::string> G = typesIdleByPipes(Pipes({{"gmma", 1}}));
+  EXPECT_EQ(G, std::vector<std::string>{"sm__ops_path_tensor_src_fp64.sum"});
+  // s8 mma.sync (imma): int8 is not known zero.
+  EXPECT_FALSE(Has(typesIdleByPipes(Pipes({{"imma", 1}})), "int8"));
+  EXPECT_FALSE(Has(typesIdleByPipes(Pipes({{"dmma", 1}})), "fp64"));
+  // A pipe not measured (or NaN): nothing is inferred.
+  std::map<std::string, double> V = Pipes({});
+  V.erase("sm__inst_executed_pipe_tensor_op_imma.sum");
+  EXPECT_TRUE(typesIdleByPipes(V).empty());
+  V = Pipes({});
+  V["sm__inst_executed_pipe_tensor_op_dmma.sum"] = std::nan("");
+  EXPECT_TRUE(typesIdleByPipes(V).empty());
 }
 
 TEST(HwMetrics, FlopFormulasAndKeys) {

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Which tensor pipe issues each Tensor Core type (GPU machine; builds
+# nothing). Carry .carry/pipes/pipe_types, built here with
+#   nvcc -gencode arch=compute_90a,code=sm_90a -O2 \
+#        -o .carry/pipes/pipe_types test/gpu/counters/pipe_types.cu
+# Runs it under Nsight Compute with the four tensor pipe counters and the six
+# type counters of the roofline set, one row per kernel, into
+# $OUT/pipe-types.csv; then prints, per kernel, the pipes that issued and
+# the types that counted. The result is the rule of
+# runtime/src/HwMetrics.cpp (typesIdleByPipes): a type is zero where every
+# pipe that can issue it read zero.
+set -uo pipefail
+BIN=${BIN:-.carry/pipes/pipe_types}
+[ -x "$BIN" ] || { echo "pipe-types: $BIN missing (see this script's header)"; exit 77; }
+command -v ncu >/dev/null || { echo "pipe-types: no ncu"; exit 77; }
+OUT=${OUT:-$PWD/check-out}; mkdir -p "$OUT"
+M=sm__inst_executed_pipe_tensor_op_hmma.sum,sm__inst_executed_pipe_tensor_op_gmma.sum
+M=$M,sm__inst_executed_pipe_tensor_op_dmma.sum,sm__inst_executed_pipe_tensor_op_imma.sum
+for T in fp16 bf16_dst_fp32 tf32_dst_fp32 fp64 int8 fp8_sparsity_off; do
+  M=$M,sm__ops_path_tensor_src_$T.sum
+done
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+ncu --version | tail -1
+timeout 300 ncu --clock-control none --metrics "$M" --csv --print-units base \
+  "$BIN" >"$OUT/pipe-types.csv" 2>"$OUT/pipe-types.err"
+rc=$?
+echo "ncu exit $rc"
+python3 - "$OUT/pipe-types.csv" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head, rows = rows[0], rows[1:]
+K, N, V = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
+by = collections.OrderedDict()
+for r in rows:
+    by.setdefault(r[K].split("(")[0], {})[r[N]] = float(r[V].replace(",", ""))
+for k, m in by.items():
+    pipes = [n.split("_op_")[1].split(".")[0] for n, v in m.items() if "pipe_tensor" in n and v]
+    types = [n.split("_src_")[1].split(".")[0] for n, v in m.items() if "path_tensor" in n and v]
+    print(f"{k:12s} pipes={','.join(pipes) or '-':12s} types={','.join(types) or '-'}")
+PY
+exit $rc
