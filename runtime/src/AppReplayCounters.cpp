@@ -97,6 +97,13 @@ std::string HardwareCounters::appPlan(HwContext &C) {
   for (const std::string &M : listOfMask(C.Metrics, (1u << tensorTypeMetrics().size()) - 1))
     if (std::find(Metrics.begin(), Metrics.end(), M) == Metrics.end())
       Metrics.push_back(M);
+  // With the tensor pipes, HFMA2.MMA: the hmma pipe less these is what
+  // tells a record's types idle (typesIdleByPipes); it fits a one-pass group.
+  const std::vector<std::string> &Pipes = tensorPipeMetrics();
+  if (std::all_of(Pipes.begin(), Pipes.end(), [&](const std::string &P) {
+        return std::find(Metrics.begin(), Metrics.end(), P) != Metrics.end();
+      }))
+    Metrics.insert(Metrics.begin() + listOfMask(C.Metrics, 0).size(), hfma2PipeMetric());
   // CUPTI's pass count of a trial list (hostPassCount: no GPU work).
   // Memoized: first fit asks about the same lists again.
   std::map<std::vector<std::string>, size_t> Memo;

@@ -216,13 +216,19 @@ bool typeOnlyGroup(const std::vector<std::string> &Metrics) {
 /// The tensor pipes' values among \p Rec's collected groups (empty until
 /// all of them are in).
 std::map<std::string, double> ApplicationReplay::pipeValues(const Record &Rec) const {
+  std::vector<std::string> Pipes = tensorPipeMetrics();
+  for (const auto &G : Rec.Metrics) // HFMA2.MMA, where the record has it
+    if (std::find(G.begin(), G.end(), hfma2PipeMetric()) != G.end()) {
+      Pipes.push_back(hfma2PipeMetric());
+      break;
+    }
   std::map<std::string, double> V;
   for (size_t G = 0; G < Rec.State.size(); ++G)
     if (Rec.State[G] == GroupState::Done)
-      for (const std::string &P : tensorPipeMetrics())
+      for (const std::string &P : Pipes)
         if (auto It = Rec.Values[G].find(P); It != Rec.Values[G].end())
           V.emplace(P, It->second);
-  return V.size() == tensorPipeMetrics().size() ? V : std::map<std::string, double>{};
+  return V.size() == Pipes.size() ? V : std::map<std::string, double>{};
 }
 
 bool ApplicationReplay::waitsForPipes(const Record &Rec, size_t G) const {

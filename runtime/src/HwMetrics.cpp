@@ -144,8 +144,14 @@ std::string checkTensorTypes(const TensorTypes &L, const std::map<std::string, d
   return "";
 }
 
+const std::string &hfma2PipeMetric() {
+  static const auto &M = *new std::string("sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum");
+  return M;
+}
+
 std::vector<std::string> typesIdleByPipes(const std::map<std::string, double> &Values) {
-  // Type suffix -> the pipes that can issue it (sm_80 and sm_90).
+  // Type suffix -> the pipes that can issue it. fp8 keeps imma: sm_89's
+  // mma.sync of fp8 was not measured.
   static const std::map<std::string, std::vector<const char *>> Issuers = {
       {"fp16", {"hmma", "gmma"}},          {"bf16_dst_fp32", {"hmma", "gmma"}},
       {"tf32_dst_fp32", {"hmma", "gmma"}}, {"fp64", {"dmma"}},
@@ -155,7 +161,13 @@ std::vector<std::string> typesIdleByPipes(const std::map<std::string, double> &V
     auto It = Values.find(pipeMetric(Pipe));
     if (It == Values.end() || !(It->second >= 0))
       return {}; // a pipe not measured: nothing is known
-    if (It->second != 0)
+    double Issued = It->second;
+    // HFMA2.MMA runs on the hmma pipe with no tensor type (ptxas moves
+    // constants with it: one a warp in a kernel with no tensor code, H100).
+    auto Hfma2 = Values.find(hfma2PipeMetric());
+    if (std::string(Pipe) == "hmma" && Hfma2 != Values.end() && Hfma2->second >= 0)
+      Issued -= Hfma2->second;
+    if (Issued > 0)
       Busy.insert(Pipe);
   }
   std::vector<std::string> Idle;

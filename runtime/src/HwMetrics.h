@@ -91,12 +91,21 @@ std::vector<std::string> metricsForTypes(const std::vector<std::string> &Metrics
 /// launch's omitted types are unknown and the kernel's types are relearned.
 std::string checkTensorTypes(const TensorTypes &L, const std::map<std::string, double> &Values);
 
+/// The HFMA2.MMA instructions of the hmma pipe
+/// (sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum): CUDA-core half
+/// math, and ptxas's way to move constants; they have no tensor type.
+/// Application replay's plan adds it (a one-pass group has room for it);
+/// the kernel-replay lists do not (with bf16 or tf32 it costs a pass, GH100).
+const std::string &hfma2PipeMetric();
+
 /// The tensor type metrics that \p Values shows to be zero without measuring
-/// them: those whose every issuing pipe (tensorPipeMetrics()) read zero.
-/// Which pipe issues which type was measured on the H100
+/// them: those whose every issuing pipe (tensorPipeMetrics()) issued no
+/// tensor instruction (hmma: less its HFMA2.MMA, hfma2PipeMetric(), where
+/// measured). Which pipe issues which type was measured on GH100
 /// (test/gpu/counters/pipe-types.sh; docs/runtime.md "Application replay"):
-/// mma.sync of f16, bf16 and tf32 on hmma, of f64 on dmma, of s8 on imma;
-/// wgmma of every type on gmma. Empty unless all four pipes were measured.
+/// mma.sync f16, bf16, tf32 and e4m3 (counted as fp16) on hmma, f64 on dmma,
+/// s8 on imma; wgmma on gmma plus hmma or imma. Empty unless all four pipes
+/// were measured.
 std::vector<std::string> typesIdleByPipes(const std::map<std::string, double> &Values);
 
 /// One launch's values by metric name -> the profile's "counters" object:

@@ -7,7 +7,7 @@
 # Runs it under Nsight Compute with the four tensor pipe counters and the six
 # type counters of the roofline set, one row per kernel, into
 # $OUT/pipe-types.csv; then prints, per kernel, the pipes that issued and
-# the types that counted. The result is the rule of
+# the types that counted, and the HFMA2.MMA instructions of the hmma count. The result is the rule of
 # runtime/src/HwMetrics.cpp (typesIdleByPipes): a type is zero where every
 # pipe that can issue it read zero.
 set -uo pipefail
@@ -17,6 +17,9 @@ command -v ncu >/dev/null || { echo "pipe-types: no ncu"; exit 77; }
 OUT=${OUT:-$PWD/check-out}; mkdir -p "$OUT"
 M=sm__inst_executed_pipe_tensor_op_hmma.sum,sm__inst_executed_pipe_tensor_op_gmma.sum
 M=$M,sm__inst_executed_pipe_tensor_op_dmma.sum,sm__inst_executed_pipe_tensor_op_imma.sum
+# HFMA2.MMA (CUDA-core half math on the hmma pipe; ptxas also moves
+# constants with it): counted in hmma, with no tensor type.
+M=$M,sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum
 for T in fp16 bf16_dst_fp32 tf32_dst_fp32 fp64 int8 fp8_sparsity_off; do
   M=$M,sm__ops_path_tensor_src_$T.sum
 done
@@ -35,8 +38,9 @@ by = collections.OrderedDict()
 for r in rows:
     by.setdefault(r[K].split("(")[0], {})[r[N]] = float(r[V].replace(",", ""))
 for k, m in by.items():
-    pipes = [n.split("_op_")[1].split(".")[0] for n, v in m.items() if "pipe_tensor" in n and v]
+    pipes = [n.split("_op_")[1].split(".")[0] + "=%d" % v
+             for n, v in m.items() if "pipe_tensor" in n and v]
     types = [n.split("_src_")[1].split(".")[0] for n, v in m.items() if "path_tensor" in n and v]
-    print(f"{k:12s} pipes={','.join(pipes) or '-':12s} types={','.join(types) or '-'}")
+    print(f"{k:12s} pipes={','.join(pipes) or '-':44s} types={','.join(types) or '-'}")
 PY
 exit $rc

@@ -157,6 +157,13 @@ TEST(HwMetrics, TypesIdleByPipesFollowTheIssuingPipes) {
   // s8 mma.sync (imma): int8 is not known zero.
   EXPECT_FALSE(Has(typesIdleByPipes(Pipes({{"imma", 1}})), "int8"));
   EXPECT_FALSE(Has(typesIdleByPipes(Pipes({{"dmma", 1}})), "fp64"));
+  // HFMA2.MMA on the hmma pipe (a constant moved by ptxas) is no tensor
+  // instruction; an HMMA beside it is.
+  std::map<std::string, double> M = Pipes({{"hmma", 528}});
+  M[hfma2PipeMetric()] = 528;
+  EXPECT_EQ(typesIdleByPipes(M).size(), tensorTypeMetrics().size());
+  M["sm__inst_executed_pipe_tensor_op_hmma.sum"] = 529;
+  EXPECT_FALSE(Has(typesIdleByPipes(M), "fp16"));
   // A pipe not measured (or NaN): nothing is inferred.
   std::map<std::string, double> V = Pipes({});
   V.erase("sm__inst_executed_pipe_tensor_op_imma.sum");
