@@ -84,6 +84,21 @@ public:
   /// Whether a block's multiplicity lacks a condition the model could not
   /// express (it is then an upper bound) or a trip count (then no bound).
   enum class Opacity { None, Guard, Trips };
+  /// A block's opacity, with the conditions its multiplicity lacks (indices
+  /// into GuardReasons). They are reported only where a block that counts
+  /// something runs under them: a branch on data around code that counts
+  /// nothing (an integer update, a jump to the common exit) leaves every
+  /// count exact.
+  struct Opaqueness {
+    Opacity Kind = Opacity::None;
+    std::vector<unsigned> Why; ///< sorted, unique
+    void merge(const Opaqueness &O) {
+      Kind = std::max(Kind, O.Kind);
+      std::vector<unsigned> U;
+      std::set_union(Why.begin(), Why.end(), O.Why.begin(), O.Why.end(), std::back_inserter(U));
+      Why = std::move(U);
+    }
+  };
 
   FunctionModeler(Function &F, FunctionAnalysisManager &FAM, ModuleModeler &MM)
       : F(F), LI(FAM.getResult<LoopAnalysis>(F)), DT(FAM.getResult<DominatorTreeAnalysis>(F)),
@@ -100,7 +115,7 @@ public:
     for (BasicBlock *BB : RPOT) {
       RPO.push_back(BB);
     }
-    region(nullptr, &F.getEntryBlock(), Alts{Product{}}, Opacity::None, /*TripsKnown=*/false);
+    region(nullptr, &F.getEntryBlock(), Alts{Product{}}, Opaqueness{}, /*TripsKnown=*/false);
     return std::move(Out);
   }
 
@@ -182,9 +197,24 @@ private:
       P.push_back(std::move(*E));
       return;
     }
-    unknown("branch on " + describeOpaqueCondition(C, Where, LI, IterLoop) + " in " + at(Where),
-            /*BoundsHold=*/true);
-    AtomFailed = true;
+    failedAtom("branch on " + describeOpaqueCondition(C, Where, LI, IterLoop) + " in " +
+               at(Where));
+  }
+
+  /// A condition left out of the multiplicity of the blocks it guards; the
+  /// reason waits in GuardReasons until such a block counts something.
+  void failedAtom(std::string Why) {
+    auto It = std::find(GuardReasons.begin(), GuardReasons.end(), Why);
+    unsigned I = It - GuardReasons.begin();
+    if (It == GuardReasons.end())
+      GuardReasons.push_back(std::move(Why));
+    FailedAtoms.push_back(I);
+  }
+
+  /// Reports the conditions left out of a block that counts something.
+  void reportGuards(const Opaqueness &O) {
+    for (unsigned I : O.Why)
+      unknown(GuardReasons[I], /*BoundsHold=*/true);
   }
 
   /// A block that only runs when an assertion fails (it calls
@@ -220,10 +250,8 @@ private:
     if (auto *SI = dyn_cast<SwitchInst>(T)) {
       auto Cond = EB.build(SI->getCondition());
       if (!Cond) {
-        unknown("switch on " + describeOpaqueCondition(SI->getCondition(), *P, LI, IterLoop) +
-                    " in " + at(*P),
-                /*BoundsHold=*/true);
-        AtomFailed = true;
+        failedAtom("switch on " + describeOpaqueCondition(SI->getCondition(), *P, LI, IterLoop) +
+                   " in " + at(*P));
         return {Product{}};
       }
       unsigned W = SI->getCondition()->getType()->getIntegerBitWidth();
@@ -335,12 +363,18 @@ private:
     return P;
   }
 
-  void emitBlock(BasicBlock *BB, const Alts &Mult, Opacity Opaque) {
+  void emitBlock(BasicBlock *BB, const Alts &Mult, const Opaqueness &Here) {
+    Opacity Opaque = Here.Kind;
     BlockCounts C = countBlock(*BB);
     for (const std::string &U : C.Unknown)
       unknown(U + " in " + at(*BB));
     bool Any = std::any_of(C.Counts.begin(), C.Counts.end(), [](uint64_t V) { return V != 0; }) ||
                !C.ArgBytes.empty();
+    std::vector<IRWarpAccess> Accesses = describeBlockAccesses(
+        *BB, at(*BB), SE, LI, EB, [this](Loop *L) { return tripCount(L); });
+    if (Any || !C.Unknown.empty() || !C.ShflGuarded.empty() || !C.Calls.empty() ||
+        !Accesses.empty())
+      reportGuards(Here);
     if (Any)
       for (const Product &P : Mult)
         Out.Terms.push_back({C.Counts, finished(P), at(*BB), C.ArgBytes,
@@ -362,8 +396,7 @@ private:
     }
     for (const CallBase *CB : C.Calls)
       emitCall(*CB, Mult, Opaque);
-    for (IRWarpAccess &W : describeBlockAccesses(*BB, at(*BB), SE, LI, EB,
-                                                 [this](Loop *L) { return tripCount(L); })) {
+    for (IRWarpAccess &W : Accesses) {
       for (const Product &P : Mult)
         W.Alternatives.push_back(finished(P));
       leaveSummedAccessOut(W);
@@ -393,15 +426,15 @@ private:
   /// from \p Entry, each running Base times its path condition in L.
   /// \p TripsKnown: Base ends with a marker of sum \p IterId and L's trip
   /// count, and L's variables are expressions of the iteration index.
-  void region(Loop *L, BasicBlock *Entry, const Alts &Base, Opacity BaseOpaque, bool TripsKnown,
+  void region(Loop *L, BasicBlock *Entry, const Alts &Base, const Opaqueness &BaseOpaque,
+              bool TripsKnown,
               int IterId = -1) {
     Loop *OuterIterLoop = IterLoop;
     IterLoop = TripsKnown ? L : nullptr;
     if (TripsKnown)
       EB.bindIterVar(L, IterId);
     DenseMap<BasicBlock *, Alts> Cond;
-    DenseMap<BasicBlock *, Opacity> Opaque;
-    auto Worse = [](Opacity A, Opacity B) { return std::max(A, B); };
+    DenseMap<BasicBlock *, Opaqueness> Opaque;
     for (BasicBlock *BB : RPO) {
       if (nodeOf(BB, L) != BB)
         continue; // outside this region, or inside a sub-loop but not its header
@@ -422,8 +455,8 @@ private:
           Opaque[BB] = Opaque.lookup(DN);
         } else {
           Alts Sum;
-          AtomFailed = false;
-          Opacity Kind = Opacity::None;
+          FailedAtoms.clear();
+          Opaqueness Kind;
           for (BasicBlock *P : predecessors(BB)) {
             if (L && BB == L->getHeader())
               continue;
@@ -446,7 +479,7 @@ private:
             } else {
               E = edge(P, BB);
             }
-            Kind = Worse(Kind, Opaque.lookup(PN));
+            Kind.merge(Opaque.lookup(PN));
             Alts C = cross(It->second, E, *BB);
             Sum.insert(Sum.end(), C.begin(), C.end());
           }
@@ -455,10 +488,17 @@ private:
             Sum.resize(MaxPaths);
           }
           Cond[BB] = std::move(Sum);
-          Opaque[BB] = AtomFailed ? Worse(Kind, Opacity::Guard) : Kind;
+          if (!FailedAtoms.empty()) {
+            llvm::sort(FailedAtoms);
+            FailedAtoms.erase(std::unique(FailedAtoms.begin(), FailedAtoms.end()),
+                              FailedAtoms.end());
+            Kind.merge(Opaqueness{Opacity::Guard, FailedAtoms});
+          }
+          Opaque[BB] = std::move(Kind);
         }
       }
-      Opacity Here = Worse(BaseOpaque, Opaque.lookup(BB));
+      Opaqueness Here = BaseOpaque;
+      Here.merge(Opaque.lookup(BB));
       Alts Mult = multiplicity(Base, Cond[BB], *BB);
       if (Loop *Sub = LI.getLoopFor(BB); Sub != L && Sub->getHeader() == BB) {
         std::optional<JExpr> Trips = tripCount(Sub);
@@ -474,7 +514,9 @@ private:
             P.push_back(*Trips);
           }
         }
-        region(Sub, BB, Mult, Trips ? Here : Opacity::Trips, Trips.has_value(), Id);
+        if (!Trips)
+          Here.Kind = Opacity::Trips;
+        region(Sub, BB, Mult, Here, Trips.has_value(), Id);
       } else {
         emitBlock(BB, Mult, Here);
       }
@@ -515,7 +557,10 @@ private:
   IRFunctionModel Out;
   std::vector<BasicBlock *> RPO;
   DenseMap<const BasicBlock *, std::string> Wheres; ///< at(), filled on first use
-  bool AtomFailed = false; ///< decompose() met a condition it cannot express
+  /// Conditions decompose() could not express on the edges into the block
+  /// being built (indices into GuardReasons).
+  std::vector<unsigned> FailedAtoms;
+  std::vector<std::string> GuardReasons;
   /// The loop whose region is being built, while its trip count is known:
   /// branches on its iteration index can then be counted (IterationCondition.h).
   Loop *IterLoop = nullptr;

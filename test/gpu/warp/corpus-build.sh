@@ -21,6 +21,7 @@
 # a before/after in one GPU run): which binaries to build; one already built
 # is kept when KEEP=1 (after a plugin change: KEEP=1 VARIANTS=inst rebuilds
 # nothing else). JOBS (default 2): programs built at once.
+# CORPUS_DIR (default .carry/warpcorpus): where bin/, logs/ and programs.txt go.
 # Usage: bash test/gpu/warp/corpus-build.sh SRC [LIST]
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -32,7 +33,7 @@ CLANG=${HROOF_CLANG:-clang++-22}
 PLUGIN=${HROOF_PLUGIN:-$ROOT/build/lib/hroof.so}
 VARIANTS=${VARIANTS:-plain inst warp}
 JOBS=${JOBS:-2}
-OUTD=$ROOT/.carry/warpcorpus
+OUTD=${CORPUS_DIR:-$ROOT/.carry/warpcorpus}
 mkdir -p "$OUTD/bin" "$OUTD/logs"
 # programs.txt: the binary names with their arguments, appended to (a second
 # LIST adds its programs to the first's).

@@ -3,10 +3,11 @@
 # skips without a GPU (exit 77: run-check.sh's SKIP, never a pass), checks the
 # carried inputs, sets ROOT, C (.carry/warpcorpus), HROOF, LD_LIBRARY_PATH,
 # BASE ($OUT) and O ($BASE/$1, created). Usage: . corpus-lib.sh NAME
+# CORPUS_DIR (default .carry/warpcorpus; relative: to ROOT): the corpus C points to.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 cd "$ROOT"
 if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 77; fi
-C=$ROOT/.carry/warpcorpus
+C=${CORPUS_DIR:-$ROOT/.carry/warpcorpus}; [[ $C = /* ]] || C=$ROOT/$C
 HROOF=$ROOT/.carry/gpu/bin/hroof
 for f in "$HROOF" "$C/programs.txt"; do
   [ -e "$f" ] || { echo "$(basename "$0"): $f missing (see its header)" >&2; exit 1; }
