@@ -35,11 +35,6 @@
 
 using namespace llvm;
 
-static cl::opt<std::string>
-    StaticJsonPath("hroof-static-json",
-                   cl::desc("hroof: write the static model of the device "
-                            "module to this JSON file (%a: GPU architecture)"),
-                   cl::init(""));
 static cl::opt<unsigned>
     MaxPaths("hroof-max-paths",
              cl::desc("hroof: most distinct path conditions kept per basic block"), cl::init(64));
@@ -203,15 +198,17 @@ private:
 
   /// A condition left out of the multiplicity of the blocks it guards; the
   /// reason waits in GuardReasons until such a block counts something.
-  void failedAtom(std::string Why) {
+  void failedAtom(std::string Why) { FailedAtoms.push_back(reasonIndex(std::move(Why))); }
+  unsigned reasonIndex(std::string Why) {
     auto It = std::find(GuardReasons.begin(), GuardReasons.end(), Why);
     unsigned I = It - GuardReasons.begin();
     if (It == GuardReasons.end())
       GuardReasons.push_back(std::move(Why));
-    FailedAtoms.push_back(I);
+    return I;
   }
 
-  /// Reports the conditions left out of a block that counts something.
+  /// Reports the conditions (and trip counts) left out of a block that counts
+  /// something.
   void reportGuards(const Opaqueness &O) {
     for (unsigned I : O.Why)
       unknown(GuardReasons[I], /*BoundsHold=*/true);
@@ -504,9 +501,13 @@ private:
         std::optional<JExpr> Trips = tripCount(Sub);
         int Id = -1;
         if (!Trips) {
-          unknown("loop at " + at(*BB) + " has a trip count hroof cannot express (" +
-                      describeOpaqueLoop(*Sub, LI) + "); counted as one iteration per entry",
-                  /*BoundsHold=*/true);
+          // Reported where a block of the loop counts something: a loop
+          // that counts nothing (a wait on a flag) leaves the counts exact.
+          Here.merge(Opaqueness{Opacity::Trips,
+                                {reasonIndex("loop at " + at(*BB) +
+                                             " has a trip count hroof cannot express (" +
+                                             describeOpaqueLoop(*Sub, LI) +
+                                             "); counted as one iteration per entry")}});
         } else {
           Id = newIterVar();
           for (Product &P : Mult) {
@@ -514,8 +515,6 @@ private:
             P.push_back(*Trips);
           }
         }
-        if (!Trips)
-          Here.Kind = Opacity::Trips;
         region(Sub, BB, Mult, Here, Trips.has_value(), Id);
       } else {
         emitBlock(BB, Mult, Here);
@@ -697,13 +696,6 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult, Opacity Opa
   }
 }
 
-std::string typeName(Type *T) {
-  std::string S;
-  raw_string_ostream OS(S);
-  T->print(OS);
-  return S;
-}
-
 } // namespace
 
 IRModuleModel KernelModelAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -712,123 +704,6 @@ IRModuleModel KernelModelAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
     if (isKernel(F) && !F.isDeclaration())
       MM.get(F);
   return MM.take(M);
-}
-
-static std::string countsToString(const CountVector &C) {
-  std::string S;
-  for (int I = 0; I < NumCounters; ++I) {
-    if (!C[I])
-      continue;
-    char Key[64];
-    counterKeyString(I, Key, sizeof Key);
-    S += (S.empty() ? "" : " ") + std::string(Key) + "=" + std::to_string(C[I]);
-  }
-  return S;
-}
-
-PreservedAnalyses KernelModelPrinter::run(Module &M, ModuleAnalysisManager &MAM) {
-  auto &Model = MAM.getResult<KernelModelAnalysis>(M);
-  for (auto &[F, FM] : Model) {
-    OS << "kernel " << F->getName() << " '" << demangle(F->getName().str()) << "'\n";
-    OS << "  exact: " << (FM.exact() ? "yes" : "no") << "\n";
-    for (const std::string &U : FM.Unknown)
-      OS << "  unknown: " << U << "\n";
-    for (const std::string &C : FM.Callees)
-      OS << "  calls: " << C << "\n";
-    for (const IRModelTerm &T : FM.Terms) {
-      OS << "  term " << T.Where << ": " << countsToString(T.Counts) << " x ";
-      if (T.Factors.empty())
-        OS << "1";
-      for (size_t I = 0; I < T.Factors.size(); ++I)
-        OS << (I ? " * " : "") << exprToString(T.Factors[I], F);
-      OS << "\n";
-    }
-  }
-  return PreservedAnalyses::all();
-}
-
-json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
-  json::Array Kernels;
-  std::string Arch;
-  for (auto &[F, FM] : Model) {
-    if (Arch.empty() && F->hasFnAttribute("target-cpu"))
-      Arch = F->getFnAttribute("target-cpu").getValueAsString().str();
-    json::Array Params;
-    for (const Argument &A : F->args())
-      Params.push_back(json::Object{
-          {"name", A.hasName() ? A.getName().str() : "arg" + std::to_string(A.getArgNo())},
-          {"type", typeName(A.getType())}});
-    json::Array Terms;
-    for (const IRModelTerm &T : FM.Terms) {
-      json::Object Counts;
-      for (int I = 0; I < NumCounters; ++I)
-        if (T.Counts[I]) {
-          char Key[64];
-          counterKeyString(I, Key, sizeof Key);
-          Counts[std::string(Key)] = int64_t(T.Counts[I]);
-        }
-      json::Array Factors;
-      for (const JExpr &E : T.Factors)
-        Factors.push_back(E);
-      json::Object Term{
-          {"where", T.Where}, {"counts", std::move(Counts)}, {"factors", std::move(Factors)}};
-      if (T.Guarded)
-        Term["guarded"] = true;
-      if (T.Unbounded)
-        Term["unbounded"] = true;
-      Terms.push_back(std::move(Term));
-    }
-    json::Array Unknown, Callees, Accesses, WarpUnknown;
-    for (const IRWarpAccess &W : FM.Accesses)
-      Accesses.push_back(warpAccessToJson(W));
-    for (const std::string &U : FM.WarpUnknown)
-      WarpUnknown.push_back(U);
-    for (const std::string &U : FM.Unknown)
-      Unknown.push_back(U);
-    json::Array NoUpperBound;
-    for (const std::string &U : FM.NoUpperBound)
-      NoUpperBound.push_back(U);
-    for (const std::string &C : FM.Callees)
-      Callees.push_back(C);
-    Kernels.push_back(json::Object{{"name", demangle(F->getName().str())},
-                                   {"mangled", F->getName()},
-                                   {"exact", FM.exact()},
-                                   {"unknown", std::move(Unknown)},
-                                   {"no_upper_bound", std::move(NoUpperBound)},
-                                   {"functions", std::move(Callees)},
-                                   {"params", std::move(Params)},
-                                   {"terms", std::move(Terms)},
-                                   {"accesses", std::move(Accesses)},
-                                   {"warp_unknown", std::move(WarpUnknown)}});
-  }
-  return json::Object{{"hroof_static_model", 1},
-                      {"source", M.getSourceFileName()},
-                      {"arch", Arch},
-                      {"kernels", std::move(Kernels)}};
-}
-
-PreservedAnalyses StaticModelWriter::run(Module &M, ModuleAnalysisManager &MAM) {
-  if (DeviceOnly && !Triple(M.getTargetTriple()).isNVPTX())
-    return PreservedAnalyses::all();
-  std::string Path = StaticJsonPath;
-  if (Path.empty())
-    if (const char *E = std::getenv("HROOF_STATIC_JSON"))
-      Path = E;
-  if (Path.empty())
-    return PreservedAnalyses::all();
-  auto &Model = MAM.getResult<KernelModelAnalysis>(M);
-  json::Value J = modelToJson(M, Model);
-  std::string Arch = json::Object(*J.getAsObject()).getString("arch")->str();
-  for (size_t P; (P = Path.find("%a")) != std::string::npos;)
-    Path.replace(P, 2, Arch);
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
-  if (EC) {
-    M.getContext().emitError("hroof: cannot write static model to '" + Path + "': " + EC.message());
-    return PreservedAnalyses::all();
-  }
-  OS << formatv("{0:2}", J) << "\n";
-  return PreservedAnalyses::all();
 }
 
 } // namespace hroof

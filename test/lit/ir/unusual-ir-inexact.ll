@@ -54,9 +54,9 @@ exit:
 
 ; CHECK-LABEL: kernel data_dependent
 ; CHECK-NEXT: exact: no
-; CHECK-NEXT: unknown: loop at data_dependent:%loop has a trip count hroof cannot express
 ; CHECK-NEXT: unknown: call to external function vprintf in data_dependent:%loop
 ; CHECK-NEXT: unknown: branch on data loaded from memory in data_dependent:%entry
+; CHECK-NEXT: unknown: loop at data_dependent:%loop has a trip count hroof cannot express
 ; CHECK-NEXT: unknown: unparsed inline asm 'tex.1d.v4.f32.s32 {$0, $1, $2, $3}, [$4, {$5}]' in data_dependent:%exit
 define ptx_kernel void @data_dependent(ptr %p) {
 entry:
