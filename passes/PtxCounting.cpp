@@ -307,6 +307,13 @@ bool countAsmArithmeticOrMemory(StringRef Op, BlockCounts &Out) {
   }
   if (Base == "ld" || Base == "st" || Base == "atom" || Base == "red")
     return countAsmMemory(Op, Base, T, Out);
+  // A texture fetch (clang's tex2D<T>() and friends are this asm): a TEX
+  // instruction on the texture pipe, in neither the SASS byte counters nor
+  // the LSU sectors that bytes.* and sectors.* equal, and no FLOP (H200:
+  // test/gpu/counters/tex-bytes.sh). Its traffic is the counters'
+  // l1tex__t_sectors_pipe_tex, outside the model (docs/counting-model.md).
+  if (Base == "tex")
+    return true;
   if (!P) {
     // Integer arithmetic (e.g. libdevice's "mad.lo.cc.u32", CUB's
     // "bmsk.clamp.b32", the SIMD video instructions "vmax4.s32.s32.s32" and

@@ -98,12 +98,20 @@ std::string HardwareCounters::appPlan(HwContext &C) {
     if (std::find(Metrics.begin(), Metrics.end(), M) == Metrics.end())
       Metrics.push_back(M);
   // With the tensor pipes, HFMA2.MMA: the hmma pipe less these is what
-  // tells a record's types idle (typesIdleByPipes); it fits a one-pass group.
+  // tells a record's types idle (typesIdleByPipes). Both from one launch,
+  // so planned together; not where the chip lacks it.
   const std::vector<std::string> &Pipes = tensorPipeMetrics();
-  if (std::all_of(Pipes.begin(), Pipes.end(), [&](const std::string &P) {
-        return std::find(Metrics.begin(), Metrics.end(), P) != Metrics.end();
-      }))
+  std::vector<std::vector<std::string>> Together;
+  size_t Probe = 0;
+  if (std::all_of(Pipes.begin(), Pipes.end(),
+                  [&](const std::string &P) {
+                    return std::find(Metrics.begin(), Metrics.end(), P) != Metrics.end();
+                  }) &&
+      std::find(Metrics.begin(), Metrics.end(), hfma2PipeMetric()) == Metrics.end() &&
+      hostPassCount(C.Chip, C.Avail, {hfma2PipeMetric()}, Probe).empty() && Probe == 1) {
     Metrics.insert(Metrics.begin() + listOfMask(C.Metrics, 0).size(), hfma2PipeMetric());
+    Together.push_back({"sm__inst_executed_pipe_tensor_op_hmma.sum", hfma2PipeMetric()});
+  }
   // CUPTI's pass count of a trial list (hostPassCount: no GPU work).
   // Memoized: first fit asks about the same lists again.
   std::map<std::vector<std::string>, size_t> Memo;
@@ -119,7 +127,7 @@ std::string HardwareCounters::appPlan(HwContext &C) {
       OracleError = E;
     return It->second = E.empty() ? P : 0;
   };
-  GroupPlan Plan = planOnePassGroups(Metrics, Passes);
+  GroupPlan Plan = planOnePassGroups(Metrics, Passes, Together);
   if (!OracleError.empty())
     return "application replay: planning the one-pass groups: " + OracleError;
   for (const auto &G : Plan.Groups) {

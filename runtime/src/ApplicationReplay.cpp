@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace hroof {
 namespace rt {
@@ -34,7 +35,8 @@ bool timeDependentMetric(const std::string &Metric) {
   return Metric.rfind("gpu__time_duration", 0) == 0 || endsWith(Metric, ".per_second");
 }
 
-GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassOracle &Passes) {
+GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassOracle &Passes,
+                            const std::vector<std::vector<std::string>> &Together) {
   GroupPlan P;
   std::vector<std::string> Order;
   for (const std::string &M : Metrics)
@@ -43,14 +45,34 @@ GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassO
   for (const std::string &M : Metrics)
     if (!timeDependentMetric(M))
       Order.push_back(M);
+  // The metrics placed with M: its bundle's members in Metrics (M alone if
+  // none, or if the bundle alone needs more than one pass).
+  std::set<std::string> Done;
+  auto UnitOf = [&](const std::string &M) {
+    for (const auto &B : Together) {
+      if (std::find(B.begin(), B.end(), M) == B.end())
+        continue;
+      std::vector<std::string> U;
+      for (const std::string &X : B)
+        if (std::find(Metrics.begin(), Metrics.end(), X) != Metrics.end())
+          U.push_back(X);
+      if (Passes(U) == 1)
+        return U;
+    }
+    return std::vector<std::string>{M};
+  };
   std::vector<bool> Closed; // a multi-pass metric's own group takes no other
   for (const std::string &M : Order) {
+    if (Done.count(M))
+      continue;
+    std::vector<std::string> Unit = UnitOf(M);
+    Done.insert(Unit.begin(), Unit.end());
     bool Placed = false;
     for (size_t G = 0; G < P.Groups.size() && !Placed; ++G) {
       if (Closed[G] || sassMetric(P.Groups[G][0]) != sassMetric(M))
         continue;
       std::vector<std::string> Trial = P.Groups[G];
-      Trial.push_back(M);
+      Trial.insert(Trial.end(), Unit.begin(), Unit.end());
       if (Passes(Trial) == 1) {
         P.Groups[G] = std::move(Trial);
         Placed = true;
@@ -58,6 +80,11 @@ GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassO
     }
     if (Placed)
       continue;
+    if (Unit.size() > 1) { // a one-pass bundle starts a group of its own
+      P.Groups.push_back(Unit);
+      Closed.push_back(false);
+      continue;
+    }
     bool One = Passes({M}) == 1;
     P.Groups.push_back({M});
     Closed.push_back(!One);
@@ -211,24 +238,34 @@ bool typeOnlyGroup(const std::vector<std::string> &Metrics) {
   return AnyType;
 }
 
+/// Whether \p Metric tells the tensor types idle (a pipe, or HFMA2.MMA).
+bool pipeMetric(const std::string &Metric) {
+  const std::vector<std::string> &Pipes = tensorPipeMetrics();
+  return Metric == hfma2PipeMetric() ||
+         std::find(Pipes.begin(), Pipes.end(), Metric) != Pipes.end();
+}
+
 } // namespace
 
-/// The tensor pipes' values among \p Rec's collected groups (empty until
-/// all of them are in).
-std::map<std::string, double> ApplicationReplay::pipeValues(const Record &Rec) const {
-  std::vector<std::string> Pipes = tensorPipeMetrics();
-  for (const auto &G : Rec.Metrics) // HFMA2.MMA, where the record has it
-    if (std::find(G.begin(), G.end(), hfma2PipeMetric()) != G.end()) {
-      Pipes.push_back(hfma2PipeMetric());
-      break;
-    }
+/// The pipes' values of \p Rec, once group 0 (the recorded launch, which
+/// dropOtherWork checks every other group against) and every group holding
+/// a pipe metric are collected; null before. A value CUPTI left NaN, or a
+/// pipe the chip lacks, is simply absent: typesIdleByPipes then infers
+/// nothing, and the record's type groups are collected.
+std::optional<std::map<std::string, double>> ApplicationReplay::pipeValues(const Record &Rec) const {
+  if (Rec.State.empty() || Rec.State[0] != GroupState::Done)
+    return std::nullopt;
   std::map<std::string, double> V;
-  for (size_t G = 0; G < Rec.State.size(); ++G)
-    if (Rec.State[G] == GroupState::Done)
-      for (const std::string &P : Pipes)
-        if (auto It = Rec.Values[G].find(P); It != Rec.Values[G].end())
-          V.emplace(P, It->second);
-  return V.size() == Pipes.size() ? V : std::map<std::string, double>{};
+  for (size_t G = 0; G < Rec.State.size(); ++G) {
+    bool Holds = std::any_of(Rec.Metrics[G].begin(), Rec.Metrics[G].end(), pipeMetric);
+    if (Holds && Rec.State[G] != GroupState::Done)
+      return std::nullopt;
+    if (Holds)
+      for (const auto &[Name, X] : Rec.Values[G])
+        if (pipeMetric(Name))
+          V.emplace(Name, X);
+  }
+  return V;
 }
 
 bool ApplicationReplay::waitsForPipes(const Record &Rec, size_t G) const {
@@ -238,12 +275,16 @@ bool ApplicationReplay::waitsForPipes(const Record &Rec, size_t G) const {
 void ApplicationReplay::inferIdleTypes(Record &Rec) {
   if (!Rec.Types.Learning || Rec.PipesIn)
     return;
-  std::map<std::string, double> Pipes = pipeValues(Rec);
-  if (Pipes.empty())
+  std::optional<std::map<std::string, double>> Pipes = pipeValues(Rec);
+  if (!Pipes)
     return;
   Rec.PipesIn = true;
-  for (const std::string &T : typesIdleByPipes(Pipes))
-    if (Rec.Wanted.empty() || std::binary_search(Rec.Wanted.begin(), Rec.Wanted.end(), T))
+  // Only the types this record collects (a shared group may hold others).
+  for (const std::string &T : typesIdleByPipes(*Pipes))
+    if ((Rec.Wanted.empty() || std::binary_search(Rec.Wanted.begin(), Rec.Wanted.end(), T)) &&
+        std::any_of(Rec.Metrics.begin(), Rec.Metrics.end(), [&](const auto &G) {
+          return std::find(G.begin(), G.end(), T) != G.end();
+        }))
       Rec.IdleTypes.push_back(T);
   for (size_t G = 1; G < Rec.State.size(); ++G) {
     if (Rec.State[G] != GroupState::Missing || !typeOnlyGroup(Rec.Metrics[G]))

@@ -92,7 +92,11 @@ bool sassMetric(const std::string &Metric);
 /// gets no activity record), and each group's launch can be checked against
 /// the recorded one (sameWork, sameTraffic). Calls \p Passes about metrics x
 /// groups times.
-GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassOracle &Passes);
+/// \p Together: sets of metrics that must come from one launch (HFMA2.MMA,
+/// subtracted from the hmma pipe): each set's members in Metrics are placed
+/// as one, if they fit one pass together.
+GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassOracle &Passes,
+                            const std::vector<std::vector<std::string>> &Together = {});
 
 /// The groups of a plan that list \p Need takes: group 0 (the recorded
 /// launch's own: duration and clocks) and the first group holding each of
@@ -265,11 +269,10 @@ private:
   /// fp16 and int8 groups need two passes each (a kernel-replay range), so
   /// a kernel without Tensor Core work learns its types at one-pass cost.
   void inferIdleTypes(Record &Rec);
-  /// Whether group \p G of \p Rec waits for the tensor pipes' values (in
-  /// group 0 with CUPTI's pass counts on the H100): a group of tensor types
-  /// only, while the record learns types.
+  /// Whether group \p G of \p Rec waits for the tensor pipes' values: a
+  /// group of tensor types only, while the record learns types.
   bool waitsForPipes(const Record &Rec, size_t G) const;
-  std::map<std::string, double> pipeValues(const Record &Rec) const;
+  std::optional<std::map<std::string, double>> pipeValues(const Record &Rec) const;
   /// An abandoned record's counters, as far as they go, into \p R.
   void writeAbandoned(Record &Rec, LaunchRecord &R);
   /// Merges the groups' values (lowest group first) and evaluates them.

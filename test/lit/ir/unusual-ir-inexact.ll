@@ -57,7 +57,7 @@ exit:
 ; CHECK-NEXT: unknown: call to external function vprintf in data_dependent:%loop
 ; CHECK-NEXT: unknown: branch on data loaded from memory in data_dependent:%entry
 ; CHECK-NEXT: unknown: loop at data_dependent:%loop has a trip count hroof cannot express
-; CHECK-NEXT: unknown: unparsed inline asm 'tex.1d.v4.f32.s32 {$0, $1, $2, $3}, [$4, {$5}]' in data_dependent:%exit
+; CHECK-NEXT: unknown: unparsed inline asm 'sust.b.1d.b32.trap [$0, {$1}], {$2' in data_dependent:%exit
 define ptx_kernel void @data_dependent(ptr %p) {
 entry:
   %v = load float, ptr %p
@@ -69,7 +69,7 @@ loop:
   %d = fcmp olt float %x, 1.0
   br i1 %d, label %loop, label %exit
 exit:
-  call void asm sideeffect "tex.1d.v4.f32.s32 {$0, $1, $2, $3}, [$4, {$5}];", ""()
+  call void asm sideeffect "sust.b.1d.b32.trap [$0, {$1}], {$2};", ""()
   ret void
 }
 declare i32 @vprintf(ptr, ptr)

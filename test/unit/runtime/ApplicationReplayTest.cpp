@@ -775,6 +775,91 @@ TEST(ApplicationReplay, IdlePipesLeaveTheirTypesUncollected) {
   EXPECT_NE(Learned["sm__ops_path_tensor_src_int8.sum"], 0) << "measured";
 }
 
+TEST(ApplicationReplay, HmmaAndHfma2ShareAGroup) {
+  // HFMA2.MMA is subtracted from the hmma pipe: both must come from one
+  // launch, so planning keeps them in one group wherever they fall.
+  const std::string Hmma = "sm__inst_executed_pipe_tensor_op_hmma.sum";
+  std::vector<std::string> Metrics = {"gpu__time_duration.sum", "a.sum", "b.sum", "c.sum",
+                                      Hmma, "d.sum", hfma2PipeMetric(), "e.sum"};
+  FakeOracle O; // 5 hardware metrics a pass
+  GroupPlan P = planOnePassGroups(Metrics, std::cref(O), {{Hmma, hfma2PipeMetric()}});
+  size_t With = 0;
+  for (const auto &G : P.Groups) {
+    bool H = std::count(G.begin(), G.end(), Hmma), F = std::count(G.begin(), G.end(), hfma2PipeMetric());
+    EXPECT_EQ(H, F) << "hmma and hfma2 apart";
+    With += H;
+  }
+  EXPECT_EQ(With, 1u);
+  EXPECT_EQ(allMetrics(P).size(), Metrics.size() + P.Groups.size() - 1) << "each once (time: everywhere)";
+  // Without the bundle, first fit puts them apart.
+  GroupPlan Q = planOnePassGroups(Metrics, std::cref(O));
+  bool Apart = false;
+  for (const auto &G : Q.Groups)
+    Apart |= std::count(G.begin(), G.end(), Hmma) != std::count(G.begin(), G.end(), hfma2PipeMetric());
+  EXPECT_TRUE(Apart) << "the test's metrics do not exercise the bundle";
+}
+
+/// Groups where the type group (1) comes before the pipes' group (2).
+std::vector<std::vector<std::string>> typeBeforePipesGroups() {
+  std::vector<std::string> Pipes = tensorPipeMetrics();
+  Pipes.push_back(hfma2PipeMetric());
+  return {{"gpu__time_duration.sum"}, {"sm__ops_path_tensor_src_int8.sum"}, Pipes};
+}
+
+std::map<std::string, double> idlePipes(const std::string &Missing = "") {
+  std::map<std::string, double> V;
+  const auto Groups = typeBeforePipesGroups();
+  for (const std::string &P : Groups[2])
+    if (P != Missing)
+      V[P] = 0;
+  return V;
+}
+
+TEST(ApplicationReplay, TypeGroupsWaitForThePipes) {
+  auto Groups = typeBeforePipesGroups();
+  ApplicationReplay A;
+  AppTypes Ty;
+  Ty.Learning = true;
+  AppTicket T0 = A.startRecord("s", 1, 0, Groups, Ty);
+  LaunchRecord R = recordOf(1);
+  A.hold(R);
+  AppTicket T;
+  ASSERT_EQ(A.role("s", false, [] { return false; }, T), AppRole::ReplayOnly);
+  EXPECT_EQ(T.Group, 2u) << "the int8 group waits for the pipes";
+  // The pipes before the recorded launch's own group: nothing inferred yet
+  // (group 0 is what every other group is checked against).
+  A.deliver(T, idlePipes(), "");
+  EXPECT_EQ(A.stats().IdleTypeGroups, 0u);
+  AppTicket None;
+  EXPECT_EQ(A.role("s", false, [] { return false; }, None), AppRole::None);
+  std::optional<LaunchRecord> Out = A.deliver(T0, {{"gpu__time_duration.sum", 1000}}, "");
+  EXPECT_EQ(A.stats().IdleTypeGroups, 1u);
+  ASSERT_TRUE(Out && Out->Hw) << "complete without the int8 group's launch";
+  EXPECT_EQ((*Out->Hw)["tensor_flops_inferred"].size(), 1u);
+}
+
+TEST(ApplicationReplay, MissingPipeValueDoesNotStallTheRecord) {
+  // A pipe CUPTI left NaN (absent from the values): nothing is inferred and
+  // the int8 group is collected, not waited for forever.
+  auto Groups = typeBeforePipesGroups();
+  ApplicationReplay A;
+  AppTypes Ty;
+  Ty.Learning = true;
+  AppTicket T0 = A.startRecord("s", 1, 0, Groups, Ty);
+  LaunchRecord R = recordOf(1);
+  A.hold(R);
+  A.deliver(T0, {{"gpu__time_duration.sum", 1000}}, "");
+  AppTicket T;
+  ASSERT_EQ(A.role("s", false, [] { return false; }, T), AppRole::ReplayOnly);
+  ASSERT_EQ(T.Group, 2u);
+  A.deliver(T, idlePipes("sm__inst_executed_pipe_tensor_op_gmma.sum"), "");
+  ASSERT_EQ(A.role("s", false, [] { return false; }, T), AppRole::ReplayOnly);
+  EXPECT_EQ(T.Group, 1u);
+  std::optional<LaunchRecord> Out = A.deliver(T, {{"sm__ops_path_tensor_src_int8.sum", 0}}, "");
+  ASSERT_TRUE(Out && Out->Hw);
+  EXPECT_EQ(A.stats().IdleTypeGroups, 0u);
+}
+
 TEST(ApplicationReplay, Setting) {
   bool App = false;
   EXPECT_TRUE(parseReplayMode("application", App) && App);

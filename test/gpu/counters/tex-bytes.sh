@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Do texture fetches count in the SASS byte and LSU sector counters hroof
+# compares with (GPU machine; builds nothing)? Carry .carry/pipes/tex_bytes,
+# built here with
+#   nvcc -gencode arch=compute_90,code=sm_90 -O2 \
+#        -o .carry/pipes/tex_bytes test/gpu/counters/tex_bytes.cu
+# Writes $OUT/tex-bytes.csv (ncu, both kernels) and prints the values.
+set -uo pipefail
+BIN=${BIN:-.carry/pipes/tex_bytes}
+[ -x "$BIN" ] || { echo "tex-bytes: $BIN missing (see this script's header)"; exit 77; }
+command -v ncu >/dev/null || { echo "tex-bytes: no ncu"; exit 77; }
+OUT=${OUT:-$PWD/check-out}; mkdir -p "$OUT"
+M=sm__sass_data_bytes_mem_global_op_ld.sum,sm__sass_data_bytes_mem_global_op_st.sum
+M=$M,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+M=$M,sm__sass_inst_executed_op_texture.sum,l1tex__t_sectors_pipe_tex.sum,l1tex__t_bytes.sum
+M=$M,sm__sass_inst_executed_op_global_ld.sum,smsp__inst_executed_op_texture.sum
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 120 ncu --clock-control none --metrics "$M" --csv --print-units base \
+  "$BIN" >"$OUT/tex-bytes.csv" 2>"$OUT/tex-bytes.err"
+rc=$?
+echo "ncu exit $rc"; tail -3 "$OUT/tex-bytes.err"
+python3 - "$OUT/tex-bytes.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head, rows = rows[0], rows[1:]
+K, N, V = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
+for r in rows:
+    print(f"{r[K].split('(')[0]:12s} {r[N]:52s} {r[V]}")
+PY
+exit $rc
