@@ -85,8 +85,9 @@ bool sassMetric(const std::string &Metric);
 /// first, then each metric into the first group that stays at one pass with
 /// it (first fit), else a new group. SASS-patched metrics and the others
 /// never share a group: in a batched user-replay session the SASS metrics
-/// read 0 (H100, 2026-11-27; GroupSession.cpp), so their groups are
-/// collected with a kernel-replay range of their own. gpu__time_duration.sum is then added to
+/// read 0 while CUPTI's concurrent-kernel activity is enabled (H200,
+/// 2026-11-27: docs/validation/sass-sessions-2026-11-27.md), so their groups
+/// are collected with a kernel-replay range of their own. gpu__time_duration.sum is then added to
 /// every later group that it adds no pass to, and so is lts__t_bytes.sum:
 /// a replay launch inside the range gets its own duration (a replayed launch
 /// gets no activity record), and each group's launch can be checked against

@@ -23,6 +23,13 @@ M=$M,sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum
 for T in fp16 bf16_dst_fp32 tf32_dst_fp32 fp64 int8 fp8_sparsity_off; do
   M=$M,sm__ops_path_tensor_src_$T.sum
 done
+# The parts of the two types that need 2 passes alone on GH100 (each part
+# needs one): is fp16 = dst_fp16 + dst_fp32 and int8 = sparsity off + on,
+# for mma.sync and wgmma alike? (Application replay could then collect the
+# parts in one-pass groups.)
+P=smsp__ops_path_tensor_op
+M=$M,${P}_hmma_src_fp16_dst_fp16.sum,${P}_hmma_src_fp16_dst_fp32.sum
+M=$M,${P}_imma_src_int8_sparsity_off.sum,${P}_imma_src_int8_sparsity_on.sum
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 ncu --version | tail -1
 timeout 300 ncu --clock-control none --metrics "$M" --csv --print-units base \
@@ -40,7 +47,11 @@ for r in rows:
 for k, m in by.items():
     pipes = [n.split("_op_")[1].split(".")[0] + "=%d" % v
              for n, v in m.items() if "pipe_tensor" in n and v]
-    types = [n.split("_src_")[1].split(".")[0] for n, v in m.items() if "path_tensor" in n and v]
-    print(f"{k:12s} pipes={','.join(pipes) or '-':44s} types={','.join(types) or '-'}")
+    types = [n.split("_src_")[1].split(".")[0] + "=%d" % v
+             for n, v in m.items() if n.startswith("sm__ops_path_tensor") and v]
+    parts = [n.split("_src_")[1].split(".")[0] + "=%d" % v
+             for n, v in m.items() if n.startswith("smsp__ops_path_tensor") and v]
+    print(f"{k:16s} pipes={','.join(pipes) or '-':44s} types={','.join(types) or '-'}"
+          f" parts={','.join(parts) or '-'}")
 PY
 exit $rc

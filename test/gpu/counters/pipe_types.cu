@@ -1,8 +1,9 @@
 //===- pipe_types.cu - which tensor pipe issues each Tensor Core type ------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// One kernel per Tensor Core instruction kind: mma.sync of f16, bf16, tf32,
-// f64, s8 and e4m3, and wgmma of f16, s8 and e4m3 (sm_90a), plus a kernel
+// One kernel per Tensor Core instruction kind: mma.sync of f16 (f32 and f16
+// accumulators), bf16, tf32, f64, s8 and e4m3, and wgmma of f16 (both
+// accumulators), s8 and e4m3 (sm_90a), plus a kernel
 // with no tensor work. Run under Nsight Compute with the tensor pipe
 // counters (sm__inst_executed_pipe_tensor_op_{hmma,gmma,dmma,imma}.sum) and
 // the type counters (sm__ops_path_tensor_src_*.sum), it shows which pipes
@@ -29,6 +30,18 @@ __global__ void mma_f16(float *Out, unsigned Seed) {
                  : "+f"(D0), "+f"(D1), "+f"(D2), "+f"(D3)
                  : "r"(A0), "r"(A1), "r"(A2), "r"(A3), "r"(B0), "r"(B1));
   Out[threadIdx.x] = D0 + D1 + D2 + D3;
+}
+
+/// mma.sync f16 with an f16 accumulator (dst fp16; mma_f16 has dst fp32).
+__global__ void mma_f16_f16acc(float *Out, unsigned Seed) {
+  unsigned A0 = Seed, A1 = Seed + 1, A2 = Seed + 2, A3 = Seed + 3, B0 = Seed + 4, B1 = Seed + 5;
+  unsigned D0 = 0, D1 = 0;
+  for (int I = 0; I < Iters; ++I)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, "
+                 "{%2,%3,%4,%5}, {%6,%7}, {%0,%1};"
+                 : "+r"(D0), "+r"(D1)
+                 : "r"(A0), "r"(A1), "r"(A2), "r"(A3), "r"(B0), "r"(B1));
+  Out[threadIdx.x] = float(D0 ^ D1);
 }
 
 __global__ void mma_bf16(float *Out, unsigned Seed) {
@@ -108,6 +121,24 @@ __global__ void wgmma_f16(float *Out, unsigned Seed) {
   Out[threadIdx.x] = D0 + D1 + D2 + D3;
 }
 
+/// wgmma f16 with an f16 accumulator (dst fp16).
+__global__ void wgmma_f16_f16acc(float *Out, unsigned Seed) {
+  __shared__ __align__(128) unsigned char Tile[8192];
+  uint64_t DA = descriptor(Tile), DB = descriptor(Tile + 4096);
+  unsigned D0 = 0, D1 = 0;
+  for (int I = 0; I < Iters; ++I) {
+    asm volatile("wgmma.fence.sync.aligned;");
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {%0,%1}, %2, %3, p, "
+                 "1, 1, 0, 0;\n}"
+                 : "+r"(D0), "+r"(D1)
+                 : "l"(DA), "l"(DB), "r"(int(Seed & 1)));
+    asm volatile("wgmma.commit_group.sync.aligned;");
+    asm volatile("wgmma.wait_group.sync.aligned 0;");
+  }
+  Out[threadIdx.x] = float(D0 ^ D1);
+}
+
 __global__ void wgmma_s8(float *Out, unsigned Seed) {
   __shared__ __align__(128) unsigned char Tile[8192];
   uint64_t DA = descriptor(Tile), DB = descriptor(Tile + 4096);
@@ -155,8 +186,9 @@ int main() {
     return 1;
   }
   // One warpgroup (128 threads) per block; 132 blocks (one per H100 SM).
-  void (*Kernels[])(float *, unsigned) = {mma_f16,   mma_bf16, mma_tf32,  mma_f64,    mma_s8,
-                                          mma_e4m3,  wgmma_f16, wgmma_s8, wgmma_e4m3, no_tensor};
+  void (*Kernels[])(float *, unsigned) = {
+      mma_f16,   mma_f16_f16acc,   mma_bf16, mma_tf32,   mma_f64,  mma_s8,
+      mma_e4m3,  wgmma_f16,        wgmma_f16_f16acc,     wgmma_s8, wgmma_e4m3, no_tensor};
   for (auto K : Kernels)
     K<<<132, 128>>>(Out, 1);
   cudaError_t E = cudaDeviceSynchronize();
