@@ -129,11 +129,17 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
     return std::nullopt;
   R.ExtSigned = Inc->StepSigned;
   if (XExt) {
-    // ext(a + b) = ext(a) + ext(b) only if the narrow add cannot wrap.
+    // ext(a + b) = ext(a) + ext(b) only if the narrow add cannot wrap; a
+    // sign-extended one that can is kept for the unsigned-compare case
+    // (NarrowWrapWidth, checked below).
     const auto *Add = dyn_cast<BinaryOperator>(Phi->getIncomingValueForBlock(Latch));
-    if (!Add || Add->getType() != Phi->getType() || Add->getOpcode() != Instruction::Add ||
-        !(*XExt ? Add->hasNoSignedWrap() : Add->hasNoUnsignedWrap()))
+    if (!Add || Add->getType() != Phi->getType() || Add->getOpcode() != Instruction::Add)
       return std::nullopt;
+    if (!(*XExt ? Add->hasNoSignedWrap() : Add->hasNoUnsignedWrap())) {
+      if (!*XExt)
+        return std::nullopt;
+      R.NarrowWrapWidth = Add->getType()->getIntegerBitWidth();
+    }
     R.ExtSigned = *XExt;
   }
   R.Step = Inc->Step;
@@ -169,6 +175,8 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
       return std::nullopt;
     R.StopsAtNegative = true;
   }
+  if (R.NarrowWrapWidth && !(R.StopsAtNegative && R.PostInc))
+    return std::nullopt;
   return R;
 }
 

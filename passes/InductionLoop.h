@@ -36,6 +36,12 @@ struct InductionLoop {
   /// so the loop stops at the first tested value that is negative. Upward
   /// loops only: from there on the values grow and stay non-negative.
   bool StopsAtNegative = false;
+  /// With StopsAtNegative: the narrow add has no nsw, so the variable wraps
+  /// at this width (0: it cannot wrap). `for (int i = tid; i < size_t n;
+  /// i += unsigned stride)`: a value past 2^(W-1) reads negative and ends
+  /// the loop, so the loop ends by the bound or at 2^(W-1), whichever comes
+  /// first. Upward, post-increment loops only (KernelModel's count).
+  unsigned NarrowWrapWidth = 0;
 };
 
 std::optional<InductionLoop> matchInductionLoop(const llvm::Loop &L);

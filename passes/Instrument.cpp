@@ -293,7 +293,7 @@ private:
       }
     }
     auto IL = matchInductionLoop(*L);
-    if (!IL || !isa<ConstantInt>(IL->Step))
+    if (!IL || !isa<ConstantInt>(IL->Step) || IL->NarrowWrapWidth)
       return nullptr; // a variable step divides at run time (above)
     auto Ext = [&](Value *V, bool Signed) {
       Type *WideTy = B.getIntNTy(IL->Width); // a narrower variable widens first

@@ -296,7 +296,16 @@ private:
     if (SL->Width >= 64 && !SL->Signed &&
         !(SL->Right && SE.isKnownNonNegative(Start) && SE.isKnownNonNegative(Bound)))
       return std::nullopt;
-    if (!SL->Right && !leftShiftCannotWrap(*SL, Bound, SE))
+    // A start of one or two set bits (1, 2, 3, 4, 6, ...): once a shift
+    // carries its top bit out, at most one bit is left, below every value
+    // that passed the test before, and it moves up to 0 and stays there, so
+    // every later test passes and the loop never ends. So on every launch
+    // that ends the values did not wrap, whatever the bound. (With three
+    // bits that fails: 11 << 28 = 0xB0000000 wraps to 0x60000000, then
+    // 0xC0000000, which can end the loop one pass after the formula.)
+    const auto *StartC = dyn_cast<ConstantInt>(SL->Start);
+    bool FewBits = StartC && StartC->getValue().popcount() <= 2;
+    if (!SL->Right && !FewBits && !leftShiftCannotWrap(*SL, Bound, SE))
       return std::nullopt;
     auto S = EB.build(SL->Start), B = EB.build(SL->Bound);
     if (!S || !B)
@@ -310,6 +319,33 @@ private:
     if (SL->PostInc) // the test reads the next value: one fewer passes
       Passing = jOp(ExprOp::Max, 0, jOp(ExprOp::Sub, std::move(Passing), 1));
     return jOp(ExprOp::Add, 1, std::move(Passing));
+  }
+
+  /// Header executions of an upward post-increment loop whose N-bit
+  /// variable may wrap, read sign-extended against an unsigned bound B
+  /// (InductionLoop::NarrowWrapWidth): it tests v_1, v_2, ... with v_k =
+  /// sext_N(S + k*St), and a negative value ends it. From the first tested
+  /// value F = v_1 >= 0: with a step positive at width N the values grow
+  /// by St until they pass min(B, 2^(N-1)), the first value that would
+  /// wrap reading negative: ceildiv(min(B, 2^(N-1)) - F, St) tests pass.
+  /// A step that reads negative (a grid of 2^(N-1) threads or more) makes
+  /// the values fall by -St: F / -St + 1 tests pass (all below F), if F
+  /// does. Unsigned compares, so a bound of 2^63 or more reads right.
+  JExpr wrappingTripCount(const InductionLoop &IL, JExpr SX, JExpr BX, JExpr StX, bool Inclusive) {
+    unsigned N = IL.NarrowWrapWidth;
+    if (Inclusive) // v <= B is v < B + 1 (B + 1 = 2^64 only for a loop that never ends)
+      BX = jOp(ExprOp::Add, std::move(BX), 1);
+    JExpr First = jExt(true, N, jOp(ExprOp::Add, std::move(SX), StX));
+    JExpr Limit = jWOp(ExprOp::UMin, 64, BX, int64_t(1) << (N - 1));
+    JExpr Up = json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::ULT, 64, First, Limit),
+                           jOp(ExprOp::CeilDiv, jOp(ExprOp::Sub, Limit, First), StX), 0};
+    JExpr Fall = jOp(ExprOp::Max, 1, jOp(ExprOp::Sub, 0, StX));
+    JExpr Down = json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::ULT, 64, First, BX),
+                             jOp(ExprOp::Add, jWOp(ExprOp::SDiv, 64, First, Fall), 1), 0};
+    JExpr Passing = json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::SGT, 64, StX, 0),
+                                std::move(Up), std::move(Down)};
+    return json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::SLT, 64, First, 0), 1,
+                       jOp(ExprOp::Add, 1, std::move(Passing))};
   }
 
   /// Header executions of a rotated loop with a linear induction variable.
@@ -329,6 +365,8 @@ private:
           StX = jExt(true, W, Widen(IL->Step, *St));
     bool Inclusive = IL->Pred == CmpInst::ICMP_SLE || IL->Pred == CmpInst::ICMP_ULE ||
                      IL->Pred == CmpInst::ICMP_SGE || IL->Pred == CmpInst::ICMP_UGE;
+    if (IL->NarrowWrapWidth)
+      return wrappingTripCount(*IL, std::move(SX), std::move(BX), std::move(StX), Inclusive);
     JExpr Trips =
         IL->Downward
             ? jOp(ExprOp::CeilDiv, jOp(ExprOp::Sub, Inclusive ? jOp(ExprOp::Add, SX, 1) : SX, BX),

@@ -46,11 +46,24 @@ __global__ void doubling(int n, const float *__restrict__ x, float *__restrict__
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
-// Any n: for n above 2^31 the shift wraps (s = 2^31, then 0), so the count
-// is not that of the formula; the model stays inexact.
+// Any n: for n above 2^31 the shift wraps (s = 2^31, then 0 for ever), so
+// that loop never ends; every launch that ends has the formula's count, and
+// the model is exact.
 __global__ void doubling_any(unsigned n, const float *__restrict__ x, float *__restrict__ out) {
   float acc = 0.0f;
   for (unsigned s = 1; s < n; s <<= 1)
+    acc += x[s & 7];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// From 11 (three bits set): 11 << 28 = 0xB0000000 passes a bound just
+// above it, wraps to 0x60000000 (passes), then 0xC0000000 ends the loop:
+// one pass more than the formula, so the model stays inexact. (From 1 or 3,
+// a wrap leaves at most one bit, which reaches 0 and never ends the loop.)
+__global__ void doubling_from_eleven(unsigned n, const float *__restrict__ x,
+                                     float *__restrict__ out) {
+  float acc = 0.0f;
+  for (unsigned s = 11; s < n; s <<= 1)
     acc += x[s & 7];
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
@@ -89,7 +102,13 @@ __global__ void quadrupling(unsigned n, const float *__restrict__ x, float *__re
 // CHECK-NEXT: bytes.global.load=30720
 // CHECK-NEXT: bytes.global.store=3072
 // CHECK-NEXT: flops.f32=7680
+// doubling_any, n = 1000: as doubling, x[s & 7] loaded.
 // CHECK-LABEL: kernel doubling_any(
+// CHECK-NEXT: exact=true
+// CHECK-NEXT: bytes.global.load=30720
+// CHECK-NEXT: bytes.global.store=3072
+// CHECK-NEXT: flops.f32=7680
+// CHECK-LABEL: kernel doubling_from_eleven(
 // CHECK-NEXT: exact=false
 // quadrupling, n = 1000: s = 1, 4, 16, 64, 256 (1024 > 1000): 5 iterations.
 // CHECK-LABEL: kernel quadrupling(
@@ -114,6 +133,9 @@ __global__ void quadrupling(unsigned n, const float *__restrict__ x, float *__re
 // B96-NEXT: bytes.global.store=1152
 // B96-NEXT: end
 // B96-LABEL: kernel doubling_any(
+// B96-NEXT: exact=true
+// B96-NEXT: bytes.global.store=1152
+// B96-NEXT: end
 // quadrupling, n = 1: s = 1 only: 288 adds and loads.
 // B96-LABEL: kernel quadrupling(
 // B96-NEXT: exact=true
