@@ -427,15 +427,49 @@ std::optional<JExpr> ExprBuilder::buildIncoming(const PHINode &Phi, unsigned I) 
   ReachedLoopPhi = true; // the exit value's form depends on the loops bound
   const SCEV *Exit = SE->getSCEVAtScope(SE->getSCEV(const_cast<Value *>(In)),
                                         LI->getLoopFor(Phi.getParent()));
-  if (isa<SCEVCouldNotCompute>(Exit))
-    return std::nullopt;
   // An add-recurrence of the loop left means its trip count is unknown.
-  if (SCEVExprContains(Exit, [&](const SCEV *X) {
+  if (isa<SCEVCouldNotCompute>(Exit) || SCEVExprContains(Exit, [&](const SCEV *X) {
         const auto *AR = dyn_cast<SCEVAddRecExpr>(X);
         return AR && !AR->getLoop()->contains(Phi.getParent());
       }))
-    return std::nullopt;
+    return buildExitValue(In, *DefLoop, Phi.getIncomingBlock(I));
   return build(Exit);
+}
+
+/// The value \p In of loop \p L (a header phi or its increment) as it
+/// leaves L from its latch \p From, the loop's only exit: start + step *
+/// (trips - 1) for the phi, start + step * trips for the increment, with
+/// trips the header executions per entry (TripCounts). The same width
+/// convention as the loop variable's (buildLoopVariable): a value whose
+/// low bits are the IR value's.
+std::optional<JExpr> ExprBuilder::buildExitValue(const Value *In, const Loop &L,
+                                                 const BasicBlock *From) {
+  const BasicBlock *Pre = L.getLoopPredecessor(), *Latch = L.getLoopLatch();
+  if (!TripCounts || !Pre || !Latch || From != Latch || L.getExitingBlock() != Latch ||
+      LI->getLoopFor(Latch) != &L)
+    return std::nullopt;
+  const PHINode *Phi = dyn_cast<PHINode>(In);
+  bool Incremented = !Phi || Phi->getParent() != L.getHeader();
+  if (Incremented) {
+    Phi = nullptr;
+    for (const PHINode &P : L.getHeader()->phis())
+      if (P.getIncomingValueForBlock(Latch) == In)
+        Phi = &P;
+  }
+  if (!Phi || !Phi->getType()->isIntegerTy())
+    return std::nullopt;
+  auto Inc = matchPhiIncrement(Phi->getIncomingValueForBlock(Latch), *Phi, L);
+  if (!Inc)
+    return std::nullopt;
+  auto Trips = TripCounts(&L);
+  auto Start = build(Phi->getIncomingValueForBlock(Pre)), Step = build(Inc->Step);
+  if (!Trips || !Start || !Step)
+    return std::nullopt;
+  unsigned W = Phi->getType()->getIntegerBitWidth(), StepW = Inc->Step->getType()->getIntegerBitWidth();
+  JExpr StepX = StepW < W ? jExt(Inc->StepSigned, StepW, std::move(*Step)) : std::move(*Step);
+  JExpr Moves = Incremented ? std::move(*Trips) : jOp(ExprOp::Sub, std::move(*Trips), 1);
+  return jOp(Inc->Subtract ? ExprOp::Sub : ExprOp::Add, std::move(*Start),
+             jOp(ExprOp::Mul, std::move(StepX), std::move(Moves)));
 }
 
 /// A phi in block B whose two incoming edges are each reached through one

@@ -31,6 +31,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/JSON.h"
 
+#include <functional>
 #include <optional>
 
 namespace hroof {
@@ -60,6 +61,12 @@ public:
     DT = Dom;
     SE = Scev;
   }
+  /// Header executions per entry of a loop (KernelModel's trip count):
+  /// with it, a loop's variable read after a loop whose trip count
+  /// ScalarEvolution cannot give (a grid-stride loop) is its exit value,
+  /// start + step * trips.
+  using TripCountFn = std::function<std::optional<JExpr>(const llvm::Loop *)>;
+  void setTripCounts(TripCountFn Fn) { TripCounts = std::move(Fn); }
   void bindIterVar(const llvm::Loop *L, int Id) {
     IterVars[L] = Id;
     ++Scope;
@@ -75,12 +82,15 @@ private:
   std::optional<JExpr> buildLoopVariable(const llvm::PHINode &Phi, const llvm::Loop &L);
   std::optional<JExpr> buildTwoWayPhi(const llvm::PHINode &Phi);
   std::optional<JExpr> buildIncoming(const llvm::PHINode &Phi, unsigned I);
+  std::optional<JExpr> buildExitValue(const llvm::Value *In, const llvm::Loop &L,
+                                      const llvm::BasicBlock *From);
   std::optional<JExpr> buildByValField(const llvm::LoadInst &L);
   const llvm::Function &F;
   const llvm::LoopInfo *LI = nullptr;
   const llvm::DominatorTree *DT = nullptr;
   llvm::ScalarEvolution *SE = nullptr;
   llvm::DenseMap<const llvm::Loop *, int> IterVars;
+  TripCountFn TripCounts;
   llvm::DenseMap<const llvm::Value *, std::optional<JExpr>> Cache;
   llvm::SmallPtrSet<const llvm::Value *, 8> InProgress;
   /// Set when a build reached a loop header phi: its result depends on which

@@ -100,6 +100,7 @@ public:
         PDT(FAM.getResult<PostDominatorTreeAnalysis>(F)),
         SE(FAM.getResult<ScalarEvolutionAnalysis>(F)), EB(F), MM(MM) {
     EB.setAnalyses(&LI, &DT, &SE);
+    EB.setTripCounts([this](const Loop *L) { return tripCount(const_cast<Loop *>(L)); });
   }
 
   IRFunctionModel run() {
