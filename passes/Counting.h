@@ -45,6 +45,9 @@ struct BlockCounts {
   CountVector Counts{};
   /// Reasons why these counts are not exact (unparsed asm, unknown call...).
   std::vector<std::string> Unknown;
+  /// Reasons why the block's warp-level traffic is not modelled while its
+  /// thread-level counts are exact (a call to vprintf).
+  std::vector<std::string> WarpUnknown;
   /// Calls to functions with a body, modeled by the caller's KernelModel.
   std::vector<const llvm::CallBase *> Calls;
   /// Bytes accessed through a pointer argument of a device function whose

@@ -404,6 +404,9 @@ private:
     BlockCounts C = countBlock(*BB);
     for (const std::string &U : C.Unknown)
       unknown(U + " in " + at(*BB));
+    for (const std::string &U : C.WarpUnknown)
+      if (std::find(Out.WarpUnknown.begin(), Out.WarpUnknown.end(), U) == Out.WarpUnknown.end())
+        Out.WarpUnknown.push_back(U);
     bool Any = std::any_of(C.Counts.begin(), C.Counts.end(), [](uint64_t V) { return V != 0; }) ||
                !C.ArgBytes.empty();
     std::vector<IRWarpAccess> Accesses = describeBlockAccesses(

@@ -54,7 +54,7 @@ exit:
 
 ; CHECK-LABEL: kernel data_dependent
 ; CHECK-NEXT: exact: no
-; CHECK-NEXT: unknown: call to external function vprintf in data_dependent:%loop
+; CHECK-NEXT: unknown: call to external function external_fn in data_dependent:%loop
 ; CHECK-NEXT: unknown: branch on data loaded from memory in data_dependent:%entry
 ; CHECK-NEXT: unknown: loop at data_dependent:%loop has a trip count hroof cannot express
 ; CHECK-NEXT: unknown: unparsed inline asm 'sust.b.1d.b32.trap [$0, {$1}], {$2' in data_dependent:%exit
@@ -65,11 +65,11 @@ entry:
   br i1 %c, label %loop, label %exit
 loop:
   %x = load volatile float, ptr %p
-  %r = call i32 @vprintf(ptr null, ptr null)
+  %r = call i32 @external_fn(ptr null, ptr null)
   %d = fcmp olt float %x, 1.0
   br i1 %d, label %loop, label %exit
 exit:
   call void asm sideeffect "sust.b.1d.b32.trap [$0, {$1}], {$2};", ""()
   ret void
 }
-declare i32 @vprintf(ptr, ptr)
+declare i32 @external_fn(ptr, ptr)

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# What does a device printf (a call to vprintf) add to the SASS byte,
+# instruction and LSU sector counters hroof compares with (GPU machine;
+# builds nothing)? Carry .carry/pipes/printf_bytes (nvcc) and
+# .carry/pipes/printf_bytes_clang (clang, as hroof compiles), built here with
+#   nvcc -gencode arch=compute_90,code=sm_90 -O2 \
+#        -o .carry/pipes/printf_bytes test/gpu/counters/printf_bytes.cu
+#   clang++-22 -x cuda --cuda-gpu-arch=sm_90 --cuda-path=/usr/local/cuda -O2 \
+#        -Wno-unknown-cuda-version -L/usr/local/cuda/lib64 -lcudart \
+#        -Wl,-rpath,/usr/local/cuda/lib64 -o .carry/pipes/printf_bytes_clang \
+#        test/gpu/counters/printf_bytes.cu
+# Writes $OUT/printf-bytes-*.csv (ncu, both kernels) and prints the values.
+set -uo pipefail
+command -v ncu >/dev/null || { echo "printf-bytes: no ncu"; exit 77; }
+OUT=${OUT:-$PWD/check-out}; mkdir -p "$OUT"
+M=""
+for S in global local; do
+  for Op in ld st; do
+    M=$M,sm__sass_data_bytes_mem_${S}_op_$Op.sum,sm__sass_inst_executed_op_${S}_$Op.sum
+    M=$M,l1tex__t_sectors_pipe_lsu_mem_${S}_op_$Op.sum
+  done
+done
+M=${M#,},sm__sass_data_bytes_mem_global_op_atom.sum,sm__sass_data_bytes_mem_global_op_red.sum
+M=$M,sm__sass_inst_executed_op_global_atom.sum,sm__sass_inst_executed_op_global_red.sum
+M=$M,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum
+M=$M,sm__sass_inst_executed.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_atom.sum
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rc=0
+for B in printf_bytes printf_bytes_clang; do
+  BIN=.carry/pipes/$B
+  [ -x "$BIN" ] || { echo "printf-bytes: $BIN missing (see this script's header)"; rc=77; continue; }
+  timeout 120 ncu --clock-control none --metrics "$M" --csv --print-units base \
+    "$BIN" >"$OUT/printf-bytes-$B.csv" 2>"$OUT/printf-bytes-$B.err"
+  echo "== $B: ncu exit $?"; tail -2 "$OUT/printf-bytes-$B.err"
+  python3 - "$OUT/printf-bytes-$B.csv" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head, rows = rows[0], rows[1:]
+K, N, V = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
+by = collections.OrderedDict()
+for r in rows:
+    by.setdefault(r[N], {})[r[K].split("(")[0]] = r[V]
+for n, v in by.items():
+    print(f"{n:56s} " + "  ".join(f"{k}={x}" for k, x in v.items()))
+PY
+done
+exit $rc
