@@ -595,11 +595,33 @@ std::optional<JExpr> ExprBuilder::build(const SCEV *S) {
   return std::nullopt;
 }
 
+/// A kernel's pointer argument (its value at launch, as a 64-bit integer) or
+/// null: what `if (bias != nullptr)` compares. Other pointers are addresses
+/// the model does not know.
+std::optional<JExpr> ExprBuilder::buildPointer(const Value *V) {
+  if (isa<ConstantPointerNull>(V))
+    return JExpr(0);
+  const auto *A = dyn_cast<Argument>(V);
+  if (!A || A->getParent() != &F || F.getCallingConv() != CallingConv::PTX_Kernel ||
+      A->hasByValAttr() || F.getParent()->getDataLayout().getPointerSizeInBits(
+                               V->getType()->getPointerAddressSpace()) != 64)
+    return std::nullopt;
+  return Array{exprOpName(ExprOp::Arg), int64_t(A->getArgNo())};
+}
+
 std::optional<JExpr> ExprBuilder::condition(const Value *C, bool Polarity) {
   if (const auto *Cmp = dyn_cast<ICmpInst>(C)) {
     CmpInst::Predicate P = Polarity ? Cmp->getPredicate() : Cmp->getInversePredicate();
     std::optional<CmpPred> Pred = cmpPred(P);
-    if (!Pred || !Cmp->getOperand(0)->getType()->isIntegerTy())
+    if (!Pred)
+      return std::nullopt;
+    if (Cmp->getOperand(0)->getType()->isPointerTy()) {
+      auto A = buildPointer(Cmp->getOperand(0)), B = buildPointer(Cmp->getOperand(1));
+      if (!A || !B)
+        return std::nullopt;
+      return jCmp(*Pred, 64, std::move(*A), std::move(*B));
+    }
+    if (!Cmp->getOperand(0)->getType()->isIntegerTy())
       return std::nullopt;
     auto A = build(Cmp->getOperand(0)), B = build(Cmp->getOperand(1));
     if (!A || !B)

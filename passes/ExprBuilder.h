@@ -6,7 +6,9 @@
 // expressions of the static model (format: common/include/hroof/Expr.h,
 // docs/static-model.md). Integer fields of a kernel's by-value struct
 // arguments that the kernel never writes are launch parameters too
-// (["field", I, OFF, W]). Anything else (other loads, data, the variables of
+// (["field", I, OFF, W]), and so are a kernel's pointer arguments where they
+// are compared with null or with each other (`if (bias != nullptr)`).
+// Anything else (other loads, data, the variables of
 // loops that are not being summed) cannot be expressed: build() returns
 // std::nullopt and the caller reports why.
 //
@@ -85,6 +87,7 @@ private:
   std::optional<JExpr> buildExitValue(const llvm::Value *In, const llvm::Loop &L,
                                       const llvm::BasicBlock *From);
   std::optional<JExpr> buildByValField(const llvm::LoadInst &L);
+  std::optional<JExpr> buildPointer(const llvm::Value *V);
   const llvm::Function &F;
   const llvm::LoopInfo *LI = nullptr;
   const llvm::DominatorTree *DT = nullptr;

@@ -155,6 +155,8 @@ int runStatic(const StaticOptions &O) {
       }
       if (R.Bounds)
         KJ["bounds"] = totalBoundsToJson(*R.Bounds);
+      if (!R.Assumes.empty())
+        KJ["assumes"] = R.Assumes;
       if (Req.Shape)
         KJ["warp"] = warpResultToJson(R);
       if (Machine)

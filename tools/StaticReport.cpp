@@ -148,6 +148,9 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
     if (K.Params[I].Type == "ptr") {
       Pointers.resize(K.Params.size());
       Pointers[I] = parsePointerArg(K.Params[I], Value);
+      // The counts may compare it with null (`if (bias != nullptr)`).
+      Env.Args[I] = int64_t(*Pointers[I]);
+      Env.HasArg[I] = true;
       continue;
     }
     if (!K.Params[I].IsInteger)
@@ -160,10 +163,20 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
     return R;
   }
   std::string Missing;
-  for (int I : neededArgs(K))
+  for (int I : neededArgs(K)) {
+    if (I < int(Env.HasArg.size()) && !Env.HasArg[I] && K.Params[I].Type == "ptr") {
+      // A pointer the counts compare: what the host passes, an allocation,
+      // unless told otherwise; distinct per parameter (the arrays apart).
+      Env.Args[I] = int64_t(0x100000000) * (I + 1);
+      Env.HasArg[I] = true;
+      R.Assumes.push_back("pointer " + K.Params[I].Name +
+                          " is not null (an allocation); give its value (0 for null) to use another");
+      continue;
+    }
     if (I >= int(Env.HasArg.size()) || !Env.HasArg[I])
       Missing += (Missing.empty() ? "" : ", ") +
                  (I < int(K.Params.size()) ? K.Params[I].Name : "arg" + std::to_string(I));
+  }
   std::vector<std::string> ArgNames;
   for (const ModelParam &P : K.Params)
     ArgNames.push_back(P.Name);
@@ -298,6 +311,8 @@ void printKernelText(std::ostream &OS, const KernelResult &R, bool ShowTerms) {
       OS << "    " << std::left << std::setw(34) << "AI (flops / global bytes)"
          << std::setprecision(4) << double(F) / double(B) << "\n";
   }
+  for (const std::string &A : R.Assumes)
+    OS << "    assumes: " << A << "\n";
   printWarpText(OS, R);
 }
 

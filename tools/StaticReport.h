@@ -30,6 +30,8 @@ struct KernelResult {
   /// sum of every term, the upper bound when there is one).
   std::optional<TotalBounds> Bounds;
   std::string Problem; ///< why no total (missing argument, ...)
+  /// What the totals assume for values not given (a pointer not null).
+  std::vector<std::string> Assumes;
   /// Warp-level traffic (hroof/WarpModel.h), or why it was not evaluated.
   std::optional<WarpTraffic> Warp;
   std::string WarpProblem;

@@ -99,6 +99,10 @@ struct FuncInfo {
   std::string ModelProblem;
   std::vector<std::pair<size_t, size_t>> Params; ///< offset, size (ABI)
   std::string ParamProblem;
+  /// Pointer parameters whose value the model's counts use (compared with
+  /// null: `if (bias != nullptr)`): their values join the evaluation's
+  /// arguments (and its cache key); the others only give alignments.
+  std::vector<bool> PointerInModel;
   CounterArray *Array = nullptr; ///< in Runtime::Arrays (instrumented only)
   /// Static totals already evaluated, by launch shape and integer arguments:
   /// training loops repeat the same launches, and a thread-by-thread

@@ -140,6 +140,12 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
         F->ParamProblem = "the kernel has " + std::to_string(F->Params.size()) +
                           " parameters, its static model " +
                           std::to_string(F->Model->Params.size());
+      if (F->Model) {
+        F->PointerInModel.assign(F->Model->Params.size(), false);
+        for (int I : neededArgs(*F->Model))
+          if (I >= 0 && size_t(I) < F->PointerInModel.size() && F->Model->Params[I].Type == "ptr")
+            F->PointerInModel[I] = true;
+      }
     }
   }
   if (T.S.Verbose >= 1)
@@ -200,6 +206,10 @@ void readArgs(const LaunchArgs &A, InFlight &IF) {
         uint64_t V = 0;
         std::memcpy(&V, P, 8);
         IF.Pointers[I] = V;
+        if (I < F.PointerInModel.size() && F.PointerInModel[I]) {
+          IF.Env.Args[I] = int64_t(V);
+          IF.Env.HasArg[I] = true;
+        }
       }
       continue;
     }
