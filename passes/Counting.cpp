@@ -75,6 +75,27 @@ bool isKernelParamRead(const Value *Ptr) {
   return A && A->hasByValAttr() && A->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
 }
 
+/// The select that \p Ptr offsets (through GEPs and casts), when its two
+/// pointers are in two different known spaces.
+std::optional<SpaceSelectBytes> spaceSelect(const Value *Ptr) {
+  const auto *Sel = dyn_cast<SelectInst>(Ptr->stripPointerCasts());
+  while (!Sel) {
+    const auto *G = dyn_cast<GEPOperator>(Ptr->stripPointerCasts());
+    if (!G)
+      return std::nullopt;
+    Ptr = G->getPointerOperand();
+    Sel = dyn_cast<SelectInst>(Ptr->stripPointerCasts());
+  }
+  SpaceSelectBytes R;
+  R.Cond = Sel->getCondition();
+  R.IfTrue = resolveMemSpace(Sel->getTrueValue());
+  R.IfFalse = resolveMemSpace(Sel->getFalseValue());
+  if (R.IfTrue == MemSpace::Generic || R.IfFalse == MemSpace::Generic || R.IfTrue == R.IfFalse ||
+      R.Cond->getType()->isVectorTy())
+    return std::nullopt;
+  return R;
+}
+
 void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
   if (Dir == MemDir::Load && isKernelParamRead(Ptr))
     return;
@@ -83,6 +104,12 @@ void addBytes(BlockCounts &Out, const Value *Ptr, MemDir Dir, uint64_t N) {
     // Through one pointer argument of a device function: its callers know.
     if (const Argument *A = deviceFunctionArgument(Ptr)) {
       Out.ArgBytes[{A->getArgNo(), Dir}] += N;
+      return;
+    }
+    if (auto Sel = spaceSelect(Ptr)) {
+      Sel->Dir = Dir;
+      Sel->Bytes = N;
+      Out.SpaceSelects.push_back(*Sel);
       return;
     }
   }

@@ -40,6 +40,18 @@ struct ShflGuardedCounts {
   std::string Line;               ///< the predicated instruction, for reasons
 };
 
+/// Bytes of an access through select(Cond, P, Q) whose two pointers are in
+/// different spaces (`c ? tile : in`, a shared tile or the global input):
+/// in P's space where Cond holds, else in Q's. Not in BlockCounts::Counts;
+/// KernelModel makes them terms with Cond as a factor, and the
+/// instrumentation resolves the access at run time like any generic one.
+struct SpaceSelectBytes {
+  const llvm::Value *Cond = nullptr;
+  MemSpace IfTrue = MemSpace::Generic, IfFalse = MemSpace::Generic;
+  MemDir Dir = MemDir::Load;
+  uint64_t Bytes = 0;
+};
+
 /// Counts of one basic block (per execution by one thread).
 struct BlockCounts {
   CountVector Counts{};
@@ -56,6 +68,7 @@ struct BlockCounts {
   /// Instructions that run on the lanes a shuffle's predicate selects: not
   /// in Counts.
   std::vector<ShflGuardedCounts> ShflGuarded;
+  std::vector<SpaceSelectBytes> SpaceSelects;
   void add(int Index, uint64_t N) { Counts[Index] += N; }
 };
 

@@ -399,6 +399,33 @@ private:
     return P;
   }
 
+  /// An access through `c ? p : q` with p and q in two spaces: its bytes in
+  /// p's space times [c], and in q's times [!c]; under bytes.generic when
+  /// c cannot be expressed.
+  void emitSpaceSelect(const SpaceSelectBytes &S, BasicBlock &BB, const Alts &Mult,
+                       Opacity Opaque) {
+    auto T = EB.condition(S.Cond, true), F = EB.condition(S.Cond, false);
+    std::vector<std::pair<MemSpace, std::optional<JExpr>>> Sides = {{S.IfTrue, T},
+                                                                    {S.IfFalse, F}};
+    if (!T || !F) {
+      unknown("generic access whose address space is not provable statically (counted under "
+              "bytes.generic; a select of pointers in two spaces on a condition hroof cannot "
+              "express) in " + at(BB));
+      Sides = {{MemSpace::Generic, std::nullopt}};
+    }
+    for (auto &[Space, Factor] : Sides) {
+      CountVector Counts{};
+      Counts[bytesIndex(Space, S.Dir)] = S.Bytes;
+      for (const Product &P : Mult) {
+        Product Q = P;
+        if (Factor)
+          Q.push_back(*Factor);
+        Out.Terms.push_back({Counts, finished(std::move(Q)), at(BB), {}, Opaque == Opacity::Guard,
+                             Opaque == Opacity::Trips});
+      }
+    }
+  }
+
   void emitBlock(BasicBlock *BB, const Alts &Mult, const Opaqueness &Here) {
     Opacity Opaque = Here.Kind;
     BlockCounts C = countBlock(*BB);
@@ -412,7 +439,7 @@ private:
     std::vector<IRWarpAccess> Accesses = describeBlockAccesses(
         *BB, at(*BB), SE, LI, EB, [this](Loop *L) { return tripCount(L); });
     if (Any || !C.Unknown.empty() || !C.ShflGuarded.empty() || !C.Calls.empty() ||
-        !Accesses.empty())
+        !Accesses.empty() || !C.SpaceSelects.empty())
       reportGuards(Here);
     if (Any)
       for (const Product &P : Mult)
@@ -433,6 +460,8 @@ private:
                              Opaque == Opacity::Guard || !Valid, Opaque == Opacity::Trips});
       }
     }
+    for (const SpaceSelectBytes &S : C.SpaceSelects)
+      emitSpaceSelect(S, *BB, Mult, Opaque);
     for (const CallBase *CB : C.Calls)
       emitCall(*CB, Mult, Opaque);
     for (IRWarpAccess &W : Accesses) {
