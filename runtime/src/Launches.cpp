@@ -41,8 +41,19 @@ std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod) {
   if (R != CUDA_SUCCESS) {
     MI->Problem = std::string("the module embeds no static model (no ") + ModelSymbol + ")";
   } else {
+    // On a private non-blocking stream: a copy on the legacy stream would
+    // synchronize with a blocking stream under capture and invalidate the
+    // capture, where a module's first kernel is launched into a graph
+    // (cuda-samples simpleCudaGraphs, graphConditionalNodes; H200, 2026-11-27).
     std::string Text(Size, '\0');
-    R = cuMemcpyDtoH(Text.data(), Ptr, Size);
+    CUstream Copy = nullptr;
+    R = cuStreamCreate(&Copy, CU_STREAM_NON_BLOCKING);
+    if (R == CUDA_SUCCESS)
+      R = cuMemcpyDtoHAsync(Text.data(), Ptr, Size, Copy);
+    if (R == CUDA_SUCCESS)
+      R = cuStreamSynchronize(Copy);
+    if (Copy)
+      cuStreamDestroy(Copy);
     if (R != CUDA_SUCCESS) {
       MI->Problem = std::string("reading ") + ModelSymbol + " failed: " + cuErr(R);
     } else {

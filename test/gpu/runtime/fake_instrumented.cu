@@ -7,13 +7,16 @@
 // thread adds its own known counts with atomics; the static model says the
 // same, so the runtime must report dynamic == static == hand-derived.
 //
-//   fake_instrumented [main|fault|nosync|repeat [ROUNDS]]
+//   fake_instrumented [main|fault|nosync|graphfirst|repeat [ROUNDS]]
 // main: saxpy launches through cudaLaunchKernel (several sizes, 4 host threads
 //       on 4 streams), cudaLaunchKernelEx, cooperative launch, a CUDA graph
 //       (captured, launched twice), and an uninstrumented kernel.
 // fault: an instrumented kernel that traps; the program reports the error and
 //        exits 3 (the runtime must keep the launches before it).
 // nosync: launches and returns from main without synchronizing.
+// graphfirst: the module's first kernel launch is captured into a graph (in
+//             global mode, on a blocking stream); the program must still
+//             exit 0 under the runtime.
 // repeat: two kernels of one shape each, ROUNDS (16) launches each.
 #include <cuda_runtime.h>
 
@@ -158,6 +161,27 @@ static int runMain() {
   return 0;
 }
 
+/// The module's first kernel launch is inside a global-mode capture on a
+/// blocking stream: nothing the runtime does at a module's first launch
+/// (it reads __hroof_model) may invalidate the capture.
+static int runGraphFirst() {
+  float *X, *Y;
+  if (cudaMalloc(&X, 4096) != cudaSuccess || cudaMalloc(&Y, 4096) != cudaSuccess)
+    return 2;
+  cudaStream_t S;
+  cudaGraph_t G;
+  cudaGraphExec_t GE;
+  CHECK(cudaStreamCreate(&S));
+  CHECK(cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal));
+  fake_saxpy<<<2, 128, 0, S>>>(200, 1.0f, X, Y);
+  CHECK(cudaStreamEndCapture(S, &G));
+  CHECK(cudaGraphInstantiate(&GE, G, 0));
+  CHECK(cudaGraphLaunch(GE, S));
+  CHECK(cudaStreamSynchronize(S));
+  std::printf("fake_instrumented: graphfirst done\n");
+  return 0;
+}
+
 static int runFault() {
   int *P;
   float *X, *Y;
@@ -216,5 +240,7 @@ int main(int argc, char **argv) {
     return runFault();
   if (!std::strcmp(Mode, "nosync"))
     return runNoSync();
+  if (!std::strcmp(Mode, "graphfirst"))
+    return runGraphFirst();
   return runMain();
 }

@@ -52,6 +52,12 @@ expect_rc fault 3 $?
 cat "$W/fault.out" "$W/fault.err"
 run_check fault "$W/fault"
 
+step "graphfirst: the module's first launch is captured into a graph"
+mkdir -p "$W/graphfirst"
+"$HROOF" run --runtime-lib "$LIB" --output "$W/graphfirst" -- "$FAKE" graphfirst >"$W/graphfirst.out" 2>"$W/graphfirst.err"
+expect_rc graphfirst 0 $?
+cat "$W/graphfirst.out" "$W/graphfirst.err"
+
 step "nosync: exit without synchronizing"
 mkdir -p "$W/nosync"
 "$HROOF" run --runtime-lib "$LIB" --output "$W/nosync" -- "$FAKE" nosync >"$W/nosync.out" 2>"$W/nosync.err"
