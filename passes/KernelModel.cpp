@@ -297,15 +297,18 @@ private:
     if (SL->Width >= 64 && !SL->Signed &&
         !(SL->Right && SE.isKnownNonNegative(Start) && SE.isKnownNonNegative(Bound)))
       return std::nullopt;
-    // A start of one or two set bits (1, 2, 3, 4, 6, ...): once a shift
-    // carries its top bit out, at most one bit is left, below every value
-    // that passed the test before, and it moves up to 0 and stays there, so
-    // every later test passes and the loop never ends. So on every launch
-    // that ends the values did not wrap, whatever the bound. (With three
-    // bits that fails: 11 << 28 = 0xB0000000 wraps to 0x60000000, then
-    // 0xC0000000, which can end the loop one pass after the formula.)
+    // A start of one set bit, or of two under a one-bit shift (1, 2, 3, 4,
+    // 6, ...): once a shift carries the top bit out, at most one bit is
+    // left, below every value that passed the test before, and it moves up
+    // to 0 and stays there, so every later test passes and the loop never
+    // ends. So on every launch that ends the values did not wrap, whatever
+    // the bound. (Three bits fail: 11 << 28 = 0xB0000000 wraps to
+    // 0x60000000, then 0xC0000000, which can end the loop one pass after
+    // the formula; so do two bits under a wider shift: 18 << 26 =
+    // 0x48000000, then 0x20000000 and 0x80000000, found in review.)
     const auto *StartC = dyn_cast<ConstantInt>(SL->Start);
-    bool FewBits = StartC && StartC->getValue().popcount() <= 2;
+    unsigned Bits = StartC ? StartC->getValue().popcount() : 0;
+    bool FewBits = Bits == 1 || (Bits == 2 && SL->Shift == 1);
     if (!SL->Right && !FewBits && !leftShiftCannotWrap(*SL, Bound, SE))
       return std::nullopt;
     auto S = EB.build(SL->Start), B = EB.build(SL->Bound);
@@ -331,7 +334,9 @@ private:
   /// wrap reading negative: ceildiv(min(B, 2^(N-1)) - F, St) tests pass.
   /// A step that reads negative (a grid of 2^(N-1) threads or more) makes
   /// the values fall by -St: F / -St + 1 tests pass (all below F), if F
-  /// does. Unsigned compares, so a bound of 2^63 or more reads right.
+  /// does. Unsigned compares, so a bound of 2^63 or more reads right, up to
+  /// 2^64 - 2^(N-1): above that a negative value passes the test, which
+  /// this count (like StopsAtNegative's) does not follow.
   JExpr wrappingTripCount(const InductionLoop &IL, JExpr SX, JExpr BX, JExpr StX, bool Inclusive) {
     unsigned N = IL.NarrowWrapWidth;
     if (Inclusive) // v <= B is v < B + 1 (B + 1 = 2^64 only for a loop that never ends)

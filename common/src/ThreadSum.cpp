@@ -155,8 +155,11 @@ int64_t floorDiv(int64_t A, int64_t B) {
 }
 
 bool inRange(__int128 V, int W, bool Signed) {
+  // 64-bit values are int64 in the evaluator: an unsigned compare reads a
+  // negative one as 2^64 + V, so only [0, 2^63) orders the same both ways
+  // (a sign-extended negative index against a size_t bound).
   if (W >= 64)
-    return V >= INT64_MIN && V <= INT64_MAX;
+    return V <= INT64_MAX && V >= (Signed ? INT64_MIN : 0);
   __int128 Lo = Signed ? -(__int128(1) << (W - 1)) : 0;
   __int128 Hi = Signed ? (__int128(1) << (W - 1)) : (__int128(1) << W);
   return V >= Lo && V < Hi;

@@ -71,6 +71,21 @@ TEST(ThreadSum, GuardedElementwise) {
   }
 }
 
+TEST(ThreadSum, UnsignedWideCompareOfNegativeIndex) {
+  // (size_t)(int)(base + gid) < n with base < 0: a negative index reads as
+  // 2^64 + i and fails the test (found in review: the interval path read
+  // the 64-bit unsigned compare as signed and counted every thread).
+  json Idx = json::array({"sext", 32, json::array({"add", arg(0), gid('x')})});
+  auto Fs = parse({json::array({"icmp", "ult", 64, Idx, arg(1)})});
+  LaunchShape L{{3, 1, 1}, {100, 1, 1}};
+  for (int64_t Base : {-150, -1, 0, 5})
+    EXPECT_EQ(sumOverThreads(Fs, L, args({Base, 100000})), naive(Fs, L, args({Base, 100000})))
+        << Base;
+  EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, args({-150, 100000}))), 150u);
+  // A bound of 2^63 or more reads negative in int64: every index passes.
+  EXPECT_EQ(uint64_t(sumOverThreads(Fs, L, args({0, INT64_MIN + 5}))), 300u);
+}
+
 TEST(ThreadSum, UnsignedGuardFromOptimizer) {
   // (unsigned)(gid - 1) < n - 2  <=>  1 <= gid < n - 1 (for n >= 2)
   auto Fs =

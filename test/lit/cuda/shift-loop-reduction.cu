@@ -56,6 +56,17 @@ __global__ void doubling_any(unsigned n, const float *__restrict__ x, float *__r
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+// From 18 (two bits) by two bits at a time: 18 << 26 = 0x48000000 passes a
+// bound of 2^31, 18 << 28 wraps to 0x20000000 (passes), 18 << 30 to
+// 0x80000000 (ends): one pass more than the formula, inexact (review).
+__global__ void quadrupling_from_eighteen(unsigned n, const float *__restrict__ x,
+                                          float *__restrict__ out) {
+  float acc = 0.0f;
+  for (unsigned s = 18; s < n; s <<= 2)
+    acc += x[s & 7];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 // From 11 (three bits set): 11 << 28 = 0xB0000000 passes a bound just
 // above it, wraps to 0x60000000 (passes), then 0xC0000000 ends the loop:
 // one pass more than the formula, so the model stays inexact. (From 1 or 3,
@@ -108,6 +119,8 @@ __global__ void quadrupling(unsigned n, const float *__restrict__ x, float *__re
 // CHECK-NEXT: bytes.global.load=30720
 // CHECK-NEXT: bytes.global.store=3072
 // CHECK-NEXT: flops.f32=7680
+// CHECK-LABEL: kernel quadrupling_from_eighteen(
+// CHECK-NEXT: exact=false
 // CHECK-LABEL: kernel doubling_from_eleven(
 // CHECK-NEXT: exact=false
 // quadrupling, n = 1000: s = 1, 4, 16, 64, 256 (1024 > 1000): 5 iterations.
