@@ -181,6 +181,20 @@ bool containsSum(const JExpr &E) {
 /// linear induction variable is Start + Step*k, a shifted one Start shifted
 /// by C*k bits. Both are exact modulo 2^W, like the IR (the evaluator's
 /// int64 holds the low bits).
+/// start + step * \p Moves (start - ... for a subtracting phi): the value of
+/// header phi \p Phi of \p L after that many increments, the step widened to
+/// the phi's width as the increment widens it.
+std::optional<JExpr> ExprBuilder::afterSteps(const PHINode &Phi, const PhiIncrement &Inc,
+                                             const Loop &L, JExpr Moves) {
+  auto Start = build(Phi.getIncomingValueForBlock(L.getLoopPredecessor())), Step = build(Inc.Step);
+  if (!Start || !Step)
+    return std::nullopt;
+  unsigned W = Phi.getType()->getIntegerBitWidth(), StepW = Inc.Step->getType()->getIntegerBitWidth();
+  JExpr StepX = StepW < W ? jExt(Inc.StepSigned, StepW, std::move(*Step)) : std::move(*Step);
+  return jOp(Inc.Subtract ? ExprOp::Sub : ExprOp::Add, std::move(*Start),
+             jOp(ExprOp::Mul, std::move(StepX), std::move(Moves)));
+}
+
 std::optional<JExpr> ExprBuilder::buildLoopVariable(const PHINode &Phi, const Loop &L) {
   auto Id = IterVars.find(&L);
   const BasicBlock *Pre = L.getLoopPredecessor(), *Latch = L.getLoopLatch();
@@ -188,15 +202,8 @@ std::optional<JExpr> ExprBuilder::buildLoopVariable(const PHINode &Phi, const Lo
     return std::nullopt;
   JExpr K = jIterVar(Id->second);
   unsigned W = Phi.getType()->getIntegerBitWidth();
-  if (auto Inc = matchPhiIncrement(Phi.getIncomingValueForBlock(Latch), Phi, L)) {
-    auto Start = build(Phi.getIncomingValueForBlock(Pre)), Step = build(Inc->Step);
-    if (!Start || !Step)
-      return std::nullopt;
-    unsigned StepW = Inc->Step->getType()->getIntegerBitWidth();
-    JExpr StepX = StepW < W ? jExt(Inc->StepSigned, StepW, std::move(*Step)) : std::move(*Step);
-    return jOp(Inc->Subtract ? ExprOp::Sub : ExprOp::Add, std::move(*Start),
-               jOp(ExprOp::Mul, std::move(StepX), std::move(K)));
-  }
+  if (auto Inc = matchPhiIncrement(Phi.getIncomingValueForBlock(Latch), Phi, L))
+    return afterSteps(Phi, *Inc, L, std::move(K));
   // A shift by a constant each iteration.
   const auto *Next = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(Latch));
   if (!Next || Next->getOperand(0) != &Phi || !isa<ConstantInt>(Next->getOperand(1)))
@@ -462,14 +469,10 @@ std::optional<JExpr> ExprBuilder::buildExitValue(const Value *In, const Loop &L,
   if (!Inc)
     return std::nullopt;
   auto Trips = TripCounts(&L);
-  auto Start = build(Phi->getIncomingValueForBlock(Pre)), Step = build(Inc->Step);
-  if (!Trips || !Start || !Step)
+  if (!Trips)
     return std::nullopt;
-  unsigned W = Phi->getType()->getIntegerBitWidth(), StepW = Inc->Step->getType()->getIntegerBitWidth();
-  JExpr StepX = StepW < W ? jExt(Inc->StepSigned, StepW, std::move(*Step)) : std::move(*Step);
-  JExpr Moves = Incremented ? std::move(*Trips) : jOp(ExprOp::Sub, std::move(*Trips), 1);
-  return jOp(Inc->Subtract ? ExprOp::Sub : ExprOp::Add, std::move(*Start),
-             jOp(ExprOp::Mul, std::move(StepX), std::move(Moves)));
+  return afterSteps(*Phi, *Inc, L,
+                    Incremented ? std::move(*Trips) : jOp(ExprOp::Sub, std::move(*Trips), 1));
 }
 
 /// A phi in block B whose two incoming edges are each reached through one

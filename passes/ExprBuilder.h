@@ -39,6 +39,7 @@
 namespace hroof {
 
 using JExpr = llvm::json::Value;
+struct PhiIncrement; // InductionLoop.h
 
 class ExprBuilder {
 public:
@@ -84,6 +85,8 @@ private:
   std::optional<JExpr> buildLoopVariable(const llvm::PHINode &Phi, const llvm::Loop &L);
   std::optional<JExpr> buildTwoWayPhi(const llvm::PHINode &Phi);
   std::optional<JExpr> buildIncoming(const llvm::PHINode &Phi, unsigned I);
+  std::optional<JExpr> afterSteps(const llvm::PHINode &Phi, const PhiIncrement &Inc,
+                                  const llvm::Loop &L, JExpr Moves);
   std::optional<JExpr> buildExitValue(const llvm::Value *In, const llvm::Loop &L,
                                       const llvm::BasicBlock *From);
   std::optional<JExpr> buildByValField(const llvm::LoadInst &L);
