@@ -36,15 +36,10 @@ timeout 300 ncu --clock-control none --metrics "$M" --csv --print-units base \
   "$BIN" >"$OUT/pipe-types.csv" 2>"$OUT/pipe-types.err"
 rc=$?
 echo "ncu exit $rc"
-python3 - "$OUT/pipe-types.csv" <<'PY'
-import csv, sys, collections
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-head, rows = rows[0], rows[1:]
-K, N, V = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
-by = collections.OrderedDict()
-for r in rows:
-    by.setdefault(r[K].split("(")[0], {})[r[N]] = float(r[V].replace(",", ""))
-for k, m in by.items():
+PYTHONPATH="$(dirname "$0")" python3 - "$OUT/pipe-types.csv" <<'PY'
+import sys
+from ncu_csv import by_kernel
+for k, m in by_kernel(sys.argv[1]).items():
     pipes = [n.split("_op_")[1].split(".")[0] + "=%d" % v
              for n, v in m.items() if "pipe_tensor" in n and v]
     types = [n.split("_src_")[1].split(".")[0] + "=%d" % v

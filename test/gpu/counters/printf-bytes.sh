@@ -33,16 +33,6 @@ for B in printf_bytes printf_bytes_clang; do
   timeout 120 ncu --clock-control none --metrics "$M" --csv --print-units base \
     "$BIN" >"$OUT/printf-bytes-$B.csv" 2>"$OUT/printf-bytes-$B.err"
   echo "== $B: ncu exit $?"; tail -2 "$OUT/printf-bytes-$B.err"
-  python3 - "$OUT/printf-bytes-$B.csv" <<'PY'
-import csv, sys, collections
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-head, rows = rows[0], rows[1:]
-K, N, V = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
-by = collections.OrderedDict()
-for r in rows:
-    by.setdefault(r[N], {})[r[K].split("(")[0]] = r[V]
-for n, v in by.items():
-    print(f"{n:56s} " + "  ".join(f"{k}={x}" for k, x in v.items()))
-PY
+  python3 "$(dirname "$0")/ncu_csv.py" "$OUT/printf-bytes-$B.csv"
 done
 exit $rc

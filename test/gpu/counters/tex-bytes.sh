@@ -20,12 +20,5 @@ timeout 120 ncu --clock-control none --metrics "$M" --csv --print-units base \
   "$BIN" >"$OUT/tex-bytes.csv" 2>"$OUT/tex-bytes.err"
 rc=$?
 echo "ncu exit $rc"; tail -3 "$OUT/tex-bytes.err"
-python3 - "$OUT/tex-bytes.csv" <<'PY'
-import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-head, rows = rows[0], rows[1:]
-K, N, V = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
-for r in rows:
-    print(f"{r[K].split('(')[0]:12s} {r[N]:52s} {r[V]}")
-PY
+python3 "$(dirname "$0")/ncu_csv.py" "$OUT/tex-bytes.csv"
 exit $rc
