@@ -47,6 +47,8 @@ AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const unsign
   // misses it: any other group costs a fresh object (freshObject). In a
   // loop whose steps launch the same shapes, the object then changes group
   // about once a step, not at every launch.
+  if (PassMode)
+    return takePass(Ctx, Shape, InRange, Take, T);
   const HwConfig *Obj = context(Ctx).ObjCfg;
   AppRole Role = App.role(Shape, InRange, Take, T, Obj ? &Obj->Metrics : nullptr);
   if (Role == AppRole::ReplayOnly)
@@ -74,9 +76,6 @@ std::string HardwareCounters::makeConfig(HwContext &C, const std::vector<std::st
   return X.Host.configure(X.Names, X.Config, X.Passes);
 }
 
-namespace {
-
-/// The metric list of tensor-type mask \p Mask (a bit per tensorTypeMetrics()).
 std::vector<std::string> listOfMask(const std::vector<std::string> &Metrics, unsigned Mask) {
   TensorTypes Types;
   for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
@@ -84,8 +83,6 @@ std::vector<std::string> listOfMask(const std::vector<std::string> &Metrics, uns
       Types.Types.insert(tensorTypeMetrics()[I]);
   return metricsForTypes(Metrics, Types);
 }
-
-} // namespace
 
 std::string HardwareCounters::appPlan(HwContext &C) {
   uint64_t T0 = nowNs();

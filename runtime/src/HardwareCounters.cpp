@@ -55,7 +55,15 @@ void HardwareCounters::onInit() {
   Limit = T.S.LaunchLimit;
   PerShape = T.S.CountersPerShape;
   AppMode = T.S.AppReplay;
-  if (AppMode) {
+  PassMode = T.S.PassReplay;
+  if (PassMode) {
+    const char *Warn = "HROOF_REPLAY=passes is experimental: counter pass p of a recorded launch "
+                       "runs on the p-th later launch of its shape, which must do the same work "
+                       "(docs/runtime.md, \"Pass replay\"); kernel replay is the default";
+    logLine("%s", Warn);
+    if (T.P)
+      T.P->note(Warn);
+  } else if (AppMode) {
     // Said where the user looks: its cost and its assumption (H100,
     // 2026-11-27, docs/validation/replay-cost-2026-11-27.md).
     const char *Warn = "HROOF_REPLAY=application is experimental: it takes a record's counter "
@@ -352,6 +360,8 @@ std::string HardwareCounters::flushL2(InFlight &IF) {
 }
 
 bool HardwareCounters::onLaunchEnter(InFlight &IF) {
+  if (PassMode && (IF.App || IF.AppNewRecord))
+    return passEnter(IF);
   bool Ok = enterRange(IF);
   if (!Ok && IF.App)
     App.failed(*IF.App); // a later launch of the shape collects the group
@@ -524,6 +534,10 @@ void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_
 }
 
 void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
+  if (IF.PassEntry >= 0) {
+    passExit(IF, LaunchResult);
+    return;
+  }
   if (IF.HwSession) {
     sessionExit(IF, LaunchResult);
     IF.Hw = nullptr;
@@ -594,6 +608,7 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
   {
     std::lock_guard<std::mutex> L(C->M);
     closeSessionOf(*C); // its records completed before the object goes
+    closeRoundOf(*C, C->Session.Completed);
     std::swap(Done, C->Session.Completed);
     if (C->Target.enabled())
       C->Target.disable();
@@ -611,9 +626,16 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
 /// another thread still inside its range loses its counters, said once.
 void HardwareCounters::onFinish() {
   Runtime &T = rt();
+  closeRounds();
   closeSessions();
-  if (AppMode && Sessions && !Ranges && T.P) // every group batched: no per-range notes
+  if (PassMode && T.P) {
+    std::string Note = passReplayNote(*this);
+    T.P->note(Note);
+    if (T.S.Verbose >= 1)
+      logLine("%s", Note.c_str());
+  } else if (AppMode && Sessions && !Ranges && T.P) { // every group batched: no per-range notes
     T.P->note(appReplayNote(*this));
+  }
   if (Ranges && T.P) {
     char Buf[512];
     snprintf(Buf, sizeof Buf,

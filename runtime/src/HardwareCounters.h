@@ -17,6 +17,7 @@
 #include "GroupSession.h"
 #include "HwMetrics.h"
 #include "L2Flush.h"
+#include "PassSchedule.h"
 #include "RangeProfiler.h"
 #include "ReplayPolicy.h"
 #include "TypeCache.h"
@@ -83,6 +84,13 @@ struct HwContext {
   /// A session is started on this context (GroupSession.cpp, openSession):
   /// read by the launch hooks without M.
   std::atomic<bool> SessionActive{false};
+  /// HROOF_REPLAY=passes (PassSchedule.h, PassReplayCounters.cpp), under M:
+  /// the round's schedule, the whole list the object runs, the round's
+  /// counter-data image and the ticket of each record (none: dropped).
+  PassSchedule Passes;
+  HwConfig *PassCfg = nullptr;
+  std::vector<uint8_t> PassData;
+  std::vector<std::optional<AppTicket>> PassTickets;
 };
 
 /// The hardware counters of the runtime: which launches get a range, the
@@ -146,6 +154,26 @@ struct HardwareCounters {
   /// of more passes: must stay 0), of groups that need more alone; fresh
   /// objects for a change of group.
   std::atomic<uint64_t> AppOnePass{0}, AppOverPasses{0}, AppMultiPass{0}, AppSwitches{0};
+  /// HROOF_REPLAY=passes (set in onInit; AppMode too: records are held and
+  /// assembled by App). The finish note's numbers: rounds, passes run,
+  /// ranges, record-passes without their launch, host time of the first
+  /// Start of each round, of every other Start, of Stop and of decoding.
+  std::atomic<bool> PassMode{false};
+  std::atomic<uint64_t> PassRounds{0}, PassPassesRun{0}, PassRanges{0}, PassMissing{0};
+  std::atomic<uint64_t> PassOpenNs{0}, PassStartNs{0}, PassStopNs{0}, PassDecodeNs{0};
+  std::atomic<int> PassRoundsOpen{0}; ///< contexts with a round under way (kernel activity kind)
+  /// Pass mode's takeApp: under the context's lock, which a launch given a
+  /// role keeps until its exit (passEnter, passExit).
+  AppRole takePass(CUcontext Ctx, const std::string &Shape, bool InRange,
+                   const std::function<bool()> &Take, AppTicket &T);
+  /// Launch enter and exit of a launch with a pass-replay range.
+  bool passEnter(InFlight &IF);
+  void passExit(InFlight &IF, CUresult LaunchResult);
+  /// Every round under way runs its remaining passes empty and is decoded
+  /// (at exit, at a context's destruction: the records get the passes they
+  /// have, the other metrics not_evaluated).
+  void closeRounds();
+  void closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Done);
   /// Kernel mode: fresh objects for a list outside the object's first one.
   std::atomic<uint64_t> ListRecreates{0};
   std::string AppPlans; ///< "mask M: G groups" for the notes (under M)
@@ -233,6 +261,11 @@ private:
   /// In a record's key (a type mask): its groups of one pass only (SharedMemory).
   static constexpr unsigned OnePassOnly = 1u << 31;
   std::string appPlan(HwContext &C);
+  /// Pass replay, under C.M: a round's steps (PassReplayCounters.cpp).
+  std::string openRound(HwContext &C);
+  std::string startPass(HwContext &C);
+  void stopPass(HwContext &C, std::vector<LaunchRecord> &Done);
+  void decodeRound(HwContext &C, std::vector<LaunchRecord> &Done);
   /// Application mode in a process whose memory others write: IF's group
   /// needs several passes, so it is given up (its metrics not_evaluated,
   /// the record goes on without them) and the launch gets no range.
@@ -270,6 +303,12 @@ void writeCompletedRecords(std::vector<LaunchRecord> &Done);
 
 /// The finish note of HROOF_REPLAY=application (AppReplayCounters.cpp).
 std::string appReplayNote(HardwareCounters &H);
+/// The metric list of \p Metrics with the tensor types of mask \p Mask (a
+/// bit per tensorTypeMetrics()).
+std::vector<std::string> listOfMask(const std::vector<std::string> &Metrics, unsigned Mask);
+
+/// The finish note of HROOF_REPLAY=passes (PassReplayCounters.cpp).
+std::string passReplayNote(HardwareCounters &H);
 
 } // namespace rt
 } // namespace hroof

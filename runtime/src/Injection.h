@@ -137,6 +137,7 @@ struct InFlight {
   size_t HwPasses = 0;                         ///< passes the range is replayed with
   uint64_t HwT = 0;                            ///< when the range was started
   bool HwSession = false;                      ///< its range is in a batched session
+  long PassEntry = -1; ///< HROOF_REPLAY=passes: the record whose range it is in
   /// HROOF_REPLAY=application: the group this launch collects, for which
   /// record; AppShape: its shape key; NoRecord: a replay launch outside
   /// HROOF_RANGE (counters only); AppTimeNs: its group's duration;

@@ -58,9 +58,12 @@ Settings Settings::fromEnvironment() {
     S.Problems.push_back(checkRtSetting(RtSetting::CacheControl, Cache) + "; using " +
                          rtSettingInfo(RtSetting::CacheControl).Default);
   std::string Replay = rtSettingText(RtSetting::Replay);
-  if (!parseReplayMode(Replay, S.AppReplay))
+  ReplayMode Mode = ReplayMode::Kernel;
+  if (!parseReplayMode(Replay, Mode))
     S.Problems.push_back(checkRtSetting(RtSetting::Replay, Replay) + "; using " +
                          rtSettingInfo(RtSetting::Replay).Default);
+  S.AppReplay = Mode != ReplayMode::Kernel;
+  S.PassReplay = Mode == ReplayMode::Passes;
   return S;
 }
 
@@ -80,7 +83,7 @@ nlohmann::json Settings::toJson() const {
           {"range", Range},
           {"cache_control", FlushL2 ? "all" : "none"},
           {"counters_per_shape", CountersPerShape},
-          {"replay", AppReplay ? "application" : "kernel"}};
+          {"replay", PassReplay ? "passes" : AppReplay ? "application" : "kernel"}};
 }
 
 /// The first of \p Vars that is set and not empty, with its name.

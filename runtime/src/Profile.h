@@ -52,7 +52,8 @@ struct Settings {
   std::string Range;                 ///< HROOF_RANGE: NVTX range path regex
   bool FlushL2 = false;              ///< HROOF_CACHE_CONTROL=all (L2Flush.h)
   int64_t CountersPerShape = 0;      ///< HROOF_COUNTERS_PER_SHAPE (0: off)
-  bool AppReplay = false;            ///< HROOF_REPLAY=application (ApplicationReplay.h)
+  bool AppReplay = false;            ///< HROOF_REPLAY=application or passes (ApplicationReplay.h)
+  bool PassReplay = false;           ///< HROOF_REPLAY=passes (PassSchedule.h)
   std::vector<std::string> Problems;
 
   static Settings fromEnvironment();

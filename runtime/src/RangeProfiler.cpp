@@ -101,6 +101,21 @@ std::string RangeProfilerTarget::rangeCount(std::vector<uint8_t> &Data, size_t &
   return "";
 }
 
+std::string RangeProfilerTarget::rangeName(std::vector<uint8_t> &Data, size_t Index,
+                                           std::string &Name) {
+  CUptiResult R;
+  CUpti_RangeProfiler_CounterData_GetRangeInfo_Params RI{
+      CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+  RI.pCounterDataImage = Data.data();
+  RI.counterDataImageSize = Data.size();
+  RI.rangeIndex = Index;
+  RI.rangeDelimiter = "/";
+  if ((R = cuptiRangeProfilerCounterDataGetRangeInfo(&RI)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerCounterDataGetRangeInfo", R);
+  Name = RI.rangeName ? RI.rangeName : "";
+  return "";
+}
+
 std::string RangeProfilerTarget::enable(CUcontext Ctx) {
   CUptiResult R;
   CUpti_RangeProfiler_Enable_Params EN{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
@@ -148,7 +163,8 @@ std::string RangeProfilerTarget::initCounterData(std::vector<uint8_t> &Data) {
 
 std::string RangeProfilerTarget::setConfig(std::vector<uint8_t> &Config,
                                            std::vector<uint8_t> &Data,
-                                           CUpti_ProfilerReplayMode Mode, size_t MaxRanges) {
+                                           CUpti_ProfilerReplayMode Mode, size_t MaxRanges,
+                                           CUpti_ProfilerRange Range) {
   CUptiResult R;
   CUpti_RangeProfiler_SetConfig_Params SC{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   SC.pRangeProfilerObject = Obj;
@@ -156,7 +172,7 @@ std::string RangeProfilerTarget::setConfig(std::vector<uint8_t> &Config,
   SC.pConfig = Config.data();
   SC.counterDataImageSize = Data.size();
   SC.pCounterDataImage = Data.data();
-  SC.range = CUPTI_AutoRange;
+  SC.range = Range;
   SC.replayMode = Mode;
   SC.maxRangesPerPass = MaxRanges;
   SC.numNestingLevels = 1;
@@ -174,6 +190,25 @@ std::string RangeProfilerTarget::start() {
   ST.pRangeProfilerObject = Obj;
   if ((R = cuptiRangeProfilerStart(&ST)) != CUPTI_SUCCESS)
     return hwErr("cuptiRangeProfilerStart", R);
+  return "";
+}
+
+std::string RangeProfilerTarget::pushRange(const char *Name) {
+  CUptiResult R;
+  CUpti_RangeProfiler_PushRange_Params PR{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+  PR.pRangeProfilerObject = Obj;
+  PR.pRangeName = Name;
+  if ((R = cuptiRangeProfilerPushRange(&PR)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerPushRange", R);
+  return "";
+}
+
+std::string RangeProfilerTarget::popRange() {
+  CUptiResult R;
+  CUpti_RangeProfiler_PopRange_Params PR{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+  PR.pRangeProfilerObject = Obj;
+  if ((R = cuptiRangeProfilerPopRange(&PR)) != CUPTI_SUCCESS)
+    return hwErr("cuptiRangeProfilerPopRange", R);
   return "";
 }
 

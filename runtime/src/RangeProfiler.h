@@ -80,6 +80,9 @@ public:
   static std::string counterAvailability(CUcontext Ctx, std::vector<uint8_t> &Avail);
   /// The number of ranges recorded in counter-data image \p Data.
   static std::string rangeCount(std::vector<uint8_t> &Data, size_t &Ranges);
+  /// The name of range \p Index of \p Data (auto ranges: its index; user
+  /// ranges: the pushed names joined by "/").
+  static std::string rangeName(std::vector<uint8_t> &Data, size_t Index, std::string &Name);
 
   /// Creates the range profiler object of \p Ctx.
   std::string enable(CUcontext Ctx);
@@ -94,10 +97,14 @@ public:
   /// and restoring device memory. User replay: no replay at all, so only a
   /// one-pass config collects everything; up to \p MaxRanges launches
   /// between Start and Stop are one range each.
+  /// With \p Range CUPTI_UserRange only the work between pushRange and
+  /// popRange is counted, one range each.
   std::string setConfig(std::vector<uint8_t> &Config, std::vector<uint8_t> &Data,
                         CUpti_ProfilerReplayMode Mode = CUPTI_KernelReplay,
-                        size_t MaxRanges = 1);
+                        size_t MaxRanges = 1, CUpti_ProfilerRange Range = CUPTI_AutoRange);
   std::string start();
+  std::string pushRange(const char *Name);
+  std::string popRange();
   /// \p AllPassesSubmitted: every replay pass of the range was submitted.
   std::string stop(bool &AllPassesSubmitted);
   std::string decode();

@@ -160,7 +160,15 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "with --range launches outside the range serve as further passes (no "
        "record); a record still missing groups at exit is written with "
        "counters_incomplete. --launch-limit and --counters-per-shape count "
-       "recorded launches, not the launches that complete them"},
+       "recorded launches, not the launches that complete them; passes "
+       "(experimental, docs/runtime.md \"Pass replay\"): one range profiler "
+       "object runs the whole metric set in user replay, and counter pass p of "
+       "a recorded launch is taken on the p-th later launch of its shape (a "
+       "training loop's next steps), all records of a round in one pass at a "
+       "time: no memory save/restore, no fresh object per group; the program "
+       "must repeat the recorded launches' shapes once per pass (8 on GH100 "
+       "with every tensor type), else their metrics of the missing passes are "
+       "not_evaluated"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");
@@ -240,16 +248,25 @@ inline bool parseCacheControl(const std::string &T, bool &FlushAll) {
   return true;
 }
 
-/// HROOF_REPLAY: "kernel" or "application" (\p Application), case-insensitive.
-/// Returns false (and leaves \p Application) when the text is neither.
-inline bool parseReplayMode(const std::string &T, bool &Application) {
+/// HROOF_REPLAY's modes.
+enum class ReplayMode { Kernel, Application, Passes };
+
+inline const char *replayModeName(ReplayMode M) {
+  return M == ReplayMode::Kernel ? "kernel" : M == ReplayMode::Application ? "application" : "passes";
+}
+
+/// HROOF_REPLAY: "kernel", "application" or "passes", case-insensitive.
+/// Returns false (and leaves \p Mode) when the text is none of them.
+inline bool parseReplayMode(const std::string &T, ReplayMode &Mode) {
   std::string L;
   for (char C : T)
     L += char(C >= 'A' && C <= 'Z' ? C - 'A' + 'a' : C);
-  if (L != "kernel" && L != "application")
-    return false;
-  Application = L == "application";
-  return true;
+  for (ReplayMode M : {ReplayMode::Kernel, ReplayMode::Application, ReplayMode::Passes})
+    if (L == replayModeName(M)) {
+      Mode = M;
+      return true;
+    }
+  return false;
 }
 
 /// Checks \p Text against the setting's kind; returns "" or a message.
@@ -270,10 +287,12 @@ inline std::string checkRtSetting(RtSetting S, const std::string &Text) {
     if (S == RtSetting::CacheControl)
       return parseCacheControl(Text, B) ? ""
                                         : std::string(I.Env) + "='" + Text + "' is not all or none";
-    if (S == RtSetting::Replay)
-      return parseReplayMode(Text, B) ? ""
+    if (S == RtSetting::Replay) {
+      ReplayMode M;
+      return parseReplayMode(Text, M) ? ""
                                       : std::string(I.Env) + "='" + Text +
-                                            "' is not kernel or application";
+                                            "' is not kernel, application or passes";
+    }
     if (S == RtSetting::Counters) // roofline | none | METRIC,... (HwMetrics.h)
       for (char C : Text)
         if (!((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') ||

@@ -7,6 +7,8 @@
 #   none    hroof run --counters none
 #   shape   hroof run --range 'step 10' --counters-per-shape 1 (kernel replay)
 #   app     the same with --replay application
+#   pass    the same with --replay passes (one range profiler object, a
+#           counter pass per later step: runtime/src/PassSchedule.h)
 #   shapewarm, appwarm  shape and app with a type cache kept in $OUT/exit
 #           (as the default cache would be across runs): the first learns
 #           the Tensor Core types, the next ones start from them
@@ -32,6 +34,9 @@ for cfg in ${CONFIGS:-plain none shape app}; do
                 --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
     app) cmd=("$HROOF" run --type-cache none --range 'step 10(/|$)' --counters-per-shape 1
               --replay application --output "$O/$cfg.json" -- python3 "$SCRIPT" --steps "$STEPS") ;;
+    pass) cmd=("$HROOF" run --type-cache none --range 'step 10(/|$)' --counters-per-shape 1
+               --replay passes --output "$O/$cfg-$(ls "$O" | grep -c "^pass-.*\.json$").json"
+               -- python3 "$SCRIPT" --steps "$STEPS") ;;
     shapewarm|appwarm)
       # The default type cache's behaviour, in a file of this check: the
       # first such run learns the kernels' Tensor Core types, later ones

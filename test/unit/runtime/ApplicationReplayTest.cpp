@@ -630,9 +630,10 @@ TEST(ApplicationReplay, TypesCheckedOnCompleteCountersOnly) {
 }
 
 TEST(ApplicationReplay, Setting) {
-  bool App = false;
-  EXPECT_TRUE(parseReplayMode("application", App) && App);
-  EXPECT_TRUE(parseReplayMode("Kernel", App) && !App);
+  ReplayMode App = ReplayMode::Kernel;
+  EXPECT_TRUE(parseReplayMode("application", App) && App == ReplayMode::Application);
+  EXPECT_TRUE(parseReplayMode("Kernel", App) && App == ReplayMode::Kernel);
+  EXPECT_TRUE(parseReplayMode("PASSES", App) && App == ReplayMode::Passes);
   EXPECT_FALSE(parseReplayMode("app", App));
   EXPECT_EQ(checkRtSetting(RtSetting::Replay, "kernel"), "");
   EXPECT_NE(checkRtSetting(RtSetting::Replay, "x"), "");
