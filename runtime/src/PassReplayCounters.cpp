@@ -103,6 +103,9 @@ std::string HardwareCounters::startPass(HwContext &C) {
   std::string E = C.Target.start();
   if (E.empty())
     C.Passes.passStarted();
+  if (rt().S.Verbose >= 2)
+    logLine("pass replay: pass %d started (%zu records)%s%s", C.Passes.pass(),
+            C.Passes.entries().size(), E.empty() ? "" : ": ", E.c_str());
   if (C.Passes.pass() > 0)
     PassStartNs += nowNs() - T0;
   return E;
@@ -113,6 +116,9 @@ void HardwareCounters::stopPass(HwContext &C, std::vector<LaunchRecord> &Done) {
   bool All = false;
   std::string E = C.Target.stop(All);
   PassStopNs += nowNs() - T0;
+  if (rt().S.Verbose >= 2)
+    logLine("pass replay: pass %d stopped, all submitted %d%s%s", C.Passes.pass(), int(All),
+            E.empty() ? "" : ": ", E.c_str());
   ++PassPassesRun;
   size_t Before = C.Passes.missing();
   C.Passes.passStopped(All || !E.empty());
@@ -132,6 +138,9 @@ void HardwareCounters::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done
   std::string E = C.Failed ? "the range profiler failed" : C.Target.decode();
   if (E.empty())
     E = RangeProfilerTarget::rangeCount(C.PassData, Ranges);
+  if (rt().S.Verbose >= 2)
+    logLine("pass replay: round decoded, %zu ranges for %zu records%s%s", Ranges,
+            C.PassTickets.size(), E.empty() ? "" : ": ", E.c_str());
   std::vector<bool> Delivered(C.PassTickets.size(), false);
   for (size_t R = 0; E.empty() && R < Ranges; ++R) {
     std::string Name;
@@ -232,9 +241,10 @@ bool HardwareCounters::passEnter(InFlight &IF) {
   if (IF.AppNewRecord) {
     // One "group": the whole list, every pass of it from this round. The
     // record keeps the metrics kernel mode would choose for the kernel.
-    unsigned All = (1u << tensorTypeMetrics().size()) - 1;
+    // typeMask first: it sets what kernelTypes reads (learning or known).
+    unsigned All = (1u << tensorTypeMetrics().size()) - 1, Mask = typeMask(IF, C);
     IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, All, {C.PassCfg->Metrics},
-                             kernelTypes(IF, C), listOfMask(C.Metrics, typeMask(IF, C)));
+                             kernelTypes(IF, C), listOfMask(C.Metrics, Mask));
     I = long(C.Passes.record(IF.AppShape, IF.R.Correlation));
     C.PassTickets.push_back(IF.App);
   }
@@ -243,6 +253,9 @@ bool HardwareCounters::passEnter(InFlight &IF) {
     E = flushLocked(IF, C);
   if (E.empty())
     E = C.Target.pushRange(PassSchedule::rangeName(size_t(I)).c_str());
+  if (rt().S.Verbose >= 2)
+    logLine("pass replay: launch %u in range r%ld of pass %d%s%s", IF.R.Correlation, I,
+            C.Passes.pass(), E.empty() ? "" : ": ", E.c_str());
   if (!E.empty()) {
     IF.R.HwProblem = E;
     C.Failed = true;
