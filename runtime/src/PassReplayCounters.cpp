@@ -44,8 +44,9 @@ thread_local PassHold Held;
 /// step (--counters-per-shape 1) stays well below 128 in the PyTorch example.
 size_t roundCapacity() { return rt().S.CountersPerShape > 0 ? 128 : 512; }
 
-/// Pass 0 ends after this many launches in a row that recorded nothing;
-/// a later pass waits this many launches (at least twice pass 0's) for its
+/// Pass 0 ends after this many launches in a row that recorded nothing (and
+/// as many as it saw before them: PassSchedule::endsPassBefore); a later
+/// pass waits this many launches (at least twice pass 0's) for its
 /// records' shapes.
 constexpr size_t IdleLimit = 256, Patience = 512;
 
@@ -71,10 +72,7 @@ std::string HardwareCounters::openRound(HwContext &C) {
       return E;
     C.ObjCfg = C.PassCfg;
     C.ObjPasses = C.PassCfg->Passes;
-    // With HROOF_RANGE pass 0 ends where the range does: a step of a model
-    // may repeat its shapes for long (an LSTM's time steps) before a new one.
-    C.Passes = PassSchedule(roundCapacity(), rt().S.Range.empty() ? IdleLimit : SIZE_MAX,
-                            Patience);
+    C.Passes = PassSchedule(roundCapacity(), IdleLimit, Patience);
   }
   HwConfig &Cfg = *C.PassCfg;
   size_t Size = 0, Cap = roundCapacity();

@@ -46,8 +46,10 @@ public:
   /// \p Capacity: records a round holds at most (its counter-data image;
   /// the first Start of the object costs more the more ranges it holds).
   /// \p IdleLimit: launches in a row in pass 0 that start no record before
-  /// pass 0 ends (without HROOF_RANGE the first out-of-range launch never
-  /// comes). \p Patience: launches a later pass waits for its records'
+  /// pass 0 ends, at least, and at least as many as pass 0 saw before them:
+  /// a range that matches every step (or none, no HROOF_RANGE) has no
+  /// launch outside it to end pass 0, and a step may repeat its shapes for
+  /// long (an LSTM's time steps) before a new one. \p Patience: launches a later pass waits for its records'
   /// shapes, at least, and at least twice the launches of pass 0.
   explicit PassSchedule(size_t Capacity = 128, size_t IdleLimit = 256, size_t Patience = 512)
       : Capacity(Capacity), IdleLimit(IdleLimit), Patience(Patience) {}
@@ -68,14 +70,14 @@ public:
 
   /// A launch arrives (\p InRange: HROOF_RANGE selects it). True when the
   /// open pass must be stopped before this launch: pass 0 ends at the first
-  /// launch outside the range after it recorded something, or after
-  /// IdleLimit launches in a row that recorded nothing; a later pass when it
+  /// launch outside the range after it recorded something, or after a run
+  /// of launches that recorded nothing (IdleLimit); a later pass when it
   /// has waited too long.
   bool endsPassBefore(bool InRange) {
     if (Pass < 0 || !Started)
       return false;
-    if (Pass == 0)
-      return !Entries.empty() && (!InRange || Idle >= IdleLimit);
+    if (Pass == 0) // idle: at least IdleLimit, and as long as all before
+      return !Entries.empty() && (!InRange || Idle >= std::max(IdleLimit, Launches - Idle));
     size_t Wait = std::max(Patience, 2 * Pass0Launches);
     return Launches >= Wait;
   }

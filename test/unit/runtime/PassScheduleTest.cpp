@@ -53,7 +53,7 @@ TEST(PassSchedule, Pass0EndsAtTheFirstLaunchOutsideTheRange) {
   EXPECT_TRUE(S.endsPassBefore(false));
 }
 
-TEST(PassSchedule, Pass0EndsAfterIdleLaunchesWithoutARange) {
+TEST(PassSchedule, Pass0EndsAfterIdleLaunches) {
   PassSchedule S(128, 3, 512);
   S.beginRound();
   S.passStarted();
@@ -64,6 +64,21 @@ TEST(PassSchedule, Pass0EndsAfterIdleLaunchesWithoutARange) {
     S.launched(false);
   }
   EXPECT_TRUE(S.endsPassBefore(true));
+}
+
+TEST(PassSchedule, Pass0IdleRunAtLeastAsLongAsAllBefore) {
+  PassSchedule S(128, 3, 512);
+  S.beginRound();
+  S.passStarted();
+  for (int I = 0; I < 5; ++I) { // 5 records, then 5 repeats, a new one
+    S.record("s" + std::to_string(I), I);
+    S.launched(true);
+  }
+  for (int I = 0; I < 5; ++I) {
+    EXPECT_FALSE(S.endsPassBefore(true)) << I;
+    S.launched(false);
+  }
+  EXPECT_TRUE(S.endsPassBefore(true)) << "5 idle after 5 launches";
 }
 
 TEST(PassSchedule, CapacityLimitsRecords) {
