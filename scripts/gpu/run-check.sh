@@ -10,6 +10,10 @@
 #   runtime-smoke      test/gpu/runtime/run.sh build     carry build/bin, build/lib
 #   app-replay         test/gpu/runtime/app-replay.sh build  carry build/bin, build/lib
 #                      (kernel vs application replay counters on hroof-rt-fake repeat)
+#   pass-replay        the same with REPLAY=passes (kernel vs pass replay)
+#   dl-pass            test/gpu/deep-learning/pass-check.sh  carry build/bin/hroof,
+#                      build/lib/libhroof_rt.so, build/share/hroof (PyTorch example:
+#                      plain vs --replay passes wall time, records vs kernel replay)
 #   ert-quick          test/ert/gpu_quick.sh             carry build/bin/hroof-ert
 #   ert[-MODE]         ert/run_on_gpu.sh $ERT_BIN $OUT/NAME MODE (MODE: both (default),
 #                      quick, full, l2profile; ERT_BIN default build/bin)
@@ -69,6 +73,8 @@ check_command() {
     examples-overhead) echo "bash test/gpu/examples-overhead.sh" ;;
     runtime-smoke) echo "env HROOF_RT_LOGS=$dir bash test/gpu/runtime/run.sh $ROOT/build" ;;
     app-replay) echo "env OUT=$dir bash test/gpu/runtime/app-replay.sh $ROOT/build" ;;
+    pass-replay) echo "env OUT=$dir REPLAY=passes bash test/gpu/runtime/app-replay.sh $ROOT/build" ;;
+    dl-pass) echo "env OUT=$dir bash test/gpu/deep-learning/pass-check.sh" ;;
     ert-quick) echo "bash test/ert/gpu_quick.sh ${ERT_BIN:-$ROOT/build/bin}/hroof-ert $dir/quick" ;;
     ert) echo "bash ert/run_on_gpu.sh ${ERT_BIN:-$ROOT/build/bin} $dir both" ;;
     ert-l2compare) echo "bash scripts/gpu/ert-l2compare.sh $dir" ;;

@@ -10,6 +10,8 @@
 # DRAM within 25 %, the application record assembled from several one-pass
 # groups, every record's metrics evaluated, no one-pass group at more than
 # one pass, none incomplete; its VERDICT lines say which of these hold.
+# REPLAY=passes compares pass replay (HROOF_REPLAY=passes) instead: the same
+# values, every record's range in every pass (its finish note).
 # Also times both runs (wall seconds). Builds nothing (carry
 # build/bin/hroof, build/bin/hroof-rt-fake, build/lib/libhroof_rt.so).
 # Logs and profiles in $OUT (default: a temporary directory). Exit 77 without
@@ -25,10 +27,11 @@ for f in "$HROOF" "$LIB" "$FAKE"; do
   [ -f "$f" ] || { echo "app-replay: $f missing: skipped"; exit 77; }
 done
 W=${OUT:-$(mktemp -d)}
-mkdir -p "$W/kernel" "$W/application"
+OTHER=${REPLAY:-application}
+mkdir -p "$W/kernel" "$W/$OTHER"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 rc=0
-for mode in kernel application; do
+for mode in kernel $OTHER; do
   # Each mode learns the tensor types on its own (first launch: every type).
   a=$(date +%s.%N)
   timeout 120 "$HROOF" run --runtime-lib "$LIB" --output "$W/$mode" --type-cache none --verbose 1 \
@@ -37,9 +40,9 @@ for mode in kernel application; do
   r=$?
   b=$(date +%s.%N)
   echo "$mode replay: exit $r, wall $(python3 -c "print(round($b - $a, 2))") s"
-  grep -h "hardware counters\|application replay" "$W/$mode.err" | sed 's/^/  /'
+  grep -h "hardware counters\|application replay\|pass replay" "$W/$mode.err" | sed 's/^/  /'
   [ $r = 0 ] || rc=1
 done
-python3 "$HERE/app_replay_compare.py" "$W/kernel" "$W/application" || rc=1
+python3 "$HERE/app_replay_compare.py" "$W/kernel" "$W/$OTHER" || rc=1
 echo "app-replay: $([ $rc = 0 ] && echo PASS || echo FAIL) (logs in $W)"
 exit $rc

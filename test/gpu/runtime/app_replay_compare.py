@@ -78,8 +78,27 @@ def passes(a, bad):
         bad("%d one-pass group range(s) ran at more than one pass" % over)
 
 
+def pass_rounds(a, bad):
+    """Pass replay (HROOF_REPLAY=passes): its finish note, every record's
+    range in every pass."""
+    notes = " ".join(a.get("notes", []))
+    m = re.search(r"pass replay: (\d+) round\(s\), (\d+) pass\(es\) run, (\d+) ranges, "
+                  r"(\d+) record-pass\(es\)", notes)
+    if not m:
+        bad("no 'pass replay' note")
+        return
+    rounds, passes_run, ranges, missing = map(int, m.groups())
+    print("pass replay: %d round(s), %d pass(es), %d ranges, %d record-passes missing"
+          % (rounds, passes_run, ranges, missing))
+    if rounds == 0 or passes_run < 2:
+        bad("pass replay ran %d round(s) of %d pass(es)" % (rounds, passes_run))
+    if missing:
+        bad("%d record-pass(es) without their launch" % missing)
+
+
 def main():
     k, a = load(sys.argv[1]), load(sys.argv[2])
+    pass_mode = "pass replay:" in " ".join(a.get("notes", []))
     fails = 0
     kinds = {"evaluated": 0, "passes": 0, "values": 0}
     kind = ["values"]
@@ -97,7 +116,7 @@ def main():
             continue
         al, ac = A[s]
         groups = ac.get("replay_groups", 0)
-        if groups < 2:
+        if groups < 2 and not pass_mode:
             bad("%s: replay_groups %s (want 2 or more)" % (s, groups))
         kv = dict(leaves({x: kc[x] for x in ("flops", "tensor_flops", "bytes") if x in kc}))
         av = dict(leaves({x: ac[x] for x in ("flops", "tensor_flops", "bytes") if x in ac}))
@@ -129,10 +148,11 @@ def main():
     evaluated(k, "kernel", bad)
     evaluated(a, "application", bad)
     kind[0] = "passes"
-    passes(a, bad)
+    (pass_rounds if pass_mode else passes)(a, bad)
     print("compared %d shape(s), %d failure(s)" % (len(K), fails))
     what = {"evaluated": "every record's metrics evaluated",
-            "passes": "one-pass groups at one pass",
+            "passes": ("every record's range in every pass" if pass_mode
+                       else "one-pass groups at one pass"),
             "values": "same counters as kernel replay, records complete"}
     for key in ("evaluated", "passes", "values"):
         print("VERDICT %s: %s (%s)" % (key, "PASS" if not kinds[key] else "FAIL", what[key]))
