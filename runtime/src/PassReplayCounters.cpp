@@ -193,21 +193,28 @@ AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool
   std::vector<LaunchRecord> Done;
   PassSchedule &S = C.Passes;
   std::string E;
-  if (S.endsPassBefore(InRange))
+  // Pass 0 records what it can; a launch it cannot record may end it: one
+  // outside HROOF_RANGE, or without a range one of a shape recorded already
+  // (the program repeats: this launch can serve pass 1).
+  bool Pass0 = S.pass() == 0 && S.started();
+  bool TookRecord = Pass0 && InRange && S.canRecord() && Take();
+  if (!TookRecord && (S.endsPassBefore(InRange) ||
+                      (Pass0 && rt().S.Range.empty() && S.hasShape(Shape))))
     stopPass(C, Done);
   if (!C.Failed && !S.idle() && !S.started())
     E = startPass(C);
   AppRole Role = AppRole::None;
   long Entry = -1;
-  if (E.empty() && !C.Failed && S.pass() >= 1) {
+  if (TookRecord) {
+    Role = AppRole::Record;
+  } else if (E.empty() && !C.Failed && S.pass() >= 1) {
     Entry = S.takeSlot(Shape);
     if (Entry >= 0 && C.PassTickets[Entry]) {
       T = *C.PassTickets[Entry];
       Role = InRange ? AppRole::Replay : AppRole::ReplayOnly;
     }
-  } else if (E.empty() && !C.Failed && InRange && S.canRecord() && Take()) {
-    if (S.idle())
-      E = openRound(C);
+  } else if (E.empty() && !C.Failed && S.idle() && InRange && Take()) {
+    E = openRound(C);
     if (E.empty())
       Role = AppRole::Record;
   }

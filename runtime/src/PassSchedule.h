@@ -82,6 +82,13 @@ public:
     return Launches >= Wait;
   }
 
+  /// Whether a record of this round has shape \p Shape.
+  bool hasShape(const std::string &Shape) const {
+    for (const Entry &E : Entries)
+      if (E.Shape == Shape)
+        return true;
+    return false;
+  }
   /// Pass 0 (or no round): whether a record can still join this round.
   bool canRecord() const { return Pass <= 0 && Entries.size() < Capacity; }
   /// Starts a round if none is under way (the caller starts pass 0).

@@ -81,6 +81,17 @@ TEST(PassSchedule, Pass0IdleRunAtLeastAsLongAsAllBefore) {
   EXPECT_TRUE(S.endsPassBefore(true)) << "5 idle after 5 launches";
 }
 
+TEST(PassSchedule, HasShape) {
+  PassSchedule S(8, SIZE_MAX, 512);
+  S.beginRound();
+  S.passStarted();
+  S.record("a", 1);
+  EXPECT_TRUE(S.hasShape("a"));
+  EXPECT_FALSE(S.hasShape("b"));
+  S.roundDone();
+  EXPECT_FALSE(S.hasShape("a"));
+}
+
 TEST(PassSchedule, CapacityLimitsRecords) {
   PassSchedule S(2, SIZE_MAX, 512);
   S.beginRound();
