@@ -58,8 +58,11 @@ void HardwareCounters::onInit() {
   PassMode = T.S.PassReplay;
   if (PassMode) {
     const char *Warn = "HROOF_REPLAY=passes is experimental: counter pass p of a recorded launch "
-                       "runs on the p-th later launch of its shape, which must do the same work "
-                       "(docs/runtime.md, \"Pass replay\"); kernel replay is the default";
+                       "runs on the p-th later launch of its shape, which must do the same work; "
+                       "FLOPs, requested bytes and L1 bytes equal kernel replay's, but L2 and "
+                       "DRAM bytes include the user range's own traffic (H100: about 2x kernel "
+                       "replay's L2 bytes for kernels under 10 us; docs/runtime.md, \"Pass "
+                       "replay\"); kernel replay is the default";
     logLine("%s", Warn);
     if (T.P)
       T.P->note(Warn);
