@@ -173,6 +173,8 @@ std::string HardwareCounters::appGroups(HwContext &C, unsigned Key,
 }
 
 std::string HardwareCounters::appConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg) {
+  if (PassMode && IF.AppNewRecord)
+    return passRecordConfig(IF, C, Cfg);
   std::vector<HwConfig *> Groups;
   if (IF.AppNewRecord) {
     // A new record: its metric list as kernel mode would choose it (every

@@ -363,8 +363,8 @@ std::string HardwareCounters::flushL2(InFlight &IF) {
 }
 
 bool HardwareCounters::onLaunchEnter(InFlight &IF) {
-  if (PassMode && (IF.App || IF.AppNewRecord))
-    return passEnter(IF);
+  if (PassMode && IF.App && !IF.AppNewRecord)
+    return passEnter(IF); // a pass round's range (a record's own launch: a session)
   bool Ok = enterRange(IF);
   if (!Ok && IF.App)
     App.failed(*IF.App); // a later launch of the shape collects the group
@@ -386,6 +386,12 @@ bool HardwareCounters::enterRange(InFlight &IF) {
       off(E);
       return false;
     }
+  }
+  // Pass replay: a record's own launch runs in a batched session, which
+  // would take the object of a round under way (another thread's).
+  if (PassMode && IF.AppNewRecord && !C->Passes.idle()) {
+    IF.R.HwProblem = "pass replay: a round of counter passes was under way";
+    return false;
   }
   HwConfig *Cfg = nullptr;
   // A launch that starts a record has no ticket yet: appConfig gives it one.

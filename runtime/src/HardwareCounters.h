@@ -32,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -88,9 +89,13 @@ struct HwContext {
   /// the round's schedule, the whole list the object runs, the round's
   /// counter-data image and the ticket of each record (none: dropped).
   PassSchedule Passes;
-  HwConfig *PassCfg = nullptr;
+  HwConfig *PassOwnCfg = nullptr; ///< the record's own launch: time, clocks, L2, DRAM
+  HwConfig *PassCfg = nullptr;    ///< the rest, in pass rounds
+  std::vector<std::unique_ptr<HwConfig>> PassConfigs; ///< owns the two
   std::vector<uint8_t> PassData;
-  std::vector<std::optional<AppTicket>> PassTickets;
+  /// The ticket of each record's pass-round group, by record id.
+  std::map<uint64_t, AppTicket> PassTickets;
+  std::set<uint64_t> PassSpoiled; ///< records whose range ran a failed launch
 };
 
 /// The hardware counters of the runtime: which launches get a range, the
@@ -262,7 +267,12 @@ private:
   static constexpr unsigned OnePassOnly = 1u << 31;
   std::string appPlan(HwContext &C);
   /// Pass replay, under C.M: a round's steps (PassReplayCounters.cpp).
-  std::string openRound(HwContext &C);
+  std::string openRound(HwContext &C, CUcontext Ctx, std::vector<LaunchRecord> &Done);
+  /// Pass mode's two lists (made at first use): the own group, the rest.
+  std::string passConfigs(HwContext &C);
+  /// Pass mode, a new record (appConfig): its two groups, its own launch's
+  /// config in \p Cfg.
+  std::string passRecordConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg);
   std::string startPass(HwContext &C);
   void stopPass(HwContext &C, std::vector<LaunchRecord> &Done);
   void decodeRound(HwContext &C, std::vector<LaunchRecord> &Done);

@@ -136,25 +136,11 @@ std::optional<Issued> takeIssued(uint32_t Correlation, std::initializer_list<Iss
   return I;
 }
 
-/// HROOF_REPLAY=passes: a user range's gpu__time_duration.sum holds the
-/// range's own work too (H100, 2026-11-27: 1.0-110x the kernel's time,
-/// docs/validation/pass-replay-2026-11-27.md), so a record's counter time is
-/// its launch's activity duration, which pass replay never replays.
-void passTimeFromActivity(LaunchRecord &R) {
-  if (!rt().Hw.PassMode || !R.Hw || !R.Timed || R.DurationFromCounters)
-    return;
-  if (R.Hw->contains("time_ns"))
-    (*R.Hw)["range_time_ns"] = (*R.Hw)["time_ns"];
-  (*R.Hw)["time_ns"] = R.DurationNs;
-  (*R.Hw)["replay_mode"] = "passes"; // l2_bytes, dram_bytes: with the range's own traffic
-}
-
 void finalize(PendingLaunch &&PL) {
   Runtime &T = rt();
   // HROOF_REPLAY=application: a record waits for its counters' other groups.
   if (T.Hw.AppMode && T.Hw.App.hold(PL.R))
     return;
-  passTimeFromActivity(PL.R);
   if (T.P)
     T.P->addLaunch(PL.R);
   T.reportWriteError();
@@ -349,10 +335,8 @@ void finish() {
   // counters_incomplete, never silently partial.
   std::vector<LaunchRecord> Incomplete = T.Hw.App.takeIncomplete();
   if (T.P && !Incomplete.empty()) {
-    for (LaunchRecord &R : Incomplete) {
-      passTimeFromActivity(R);
+    for (const LaunchRecord &R : Incomplete)
       T.P->addLaunch(R);
-    }
     std::string Why = "application replay: " + std::to_string(Incomplete.size()) +
                       " record(s) written with counters_incomplete (their shape ran too few "
                       "times to collect every one-pass group)";

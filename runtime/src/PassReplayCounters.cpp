@@ -2,15 +2,17 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The CUDA side of HROOF_REPLAY=passes (PassSchedule.h has the schedule and
-// the measurements behind it). Per context: one range profiler object with
-// the whole metric set (every tensor type) in user replay with user ranges;
-// a round's pass 0 pushes a range named after each new record around its
-// launch, each later pass gives every record's range to a later launch of
-// its shape; when CUPTI has every pass the round is decoded and each
-// record's values go to ApplicationReplay, which holds the records until
-// then (one "group": the whole list). A launch with a range keeps the
-// context's lock from takePass (its role) to passExit (its pop), so no
-// other launch runs inside the range and no pass ends under it.
+// the measurements behind it). Per context, two lists of the metric set
+// (every tensor type): the record's own group (time, clocks, L2, DRAM), one
+// pass, collected on the recorded launch itself in a batched session of
+// auto ranges (GroupSession.cpp), and the rest, collected by rounds of pass
+// replay on one range profiler object in user replay with user ranges: a
+// round's pass p gives each record's range (named after the record) to the
+// next launch of its shape; when CUPTI has every pass the round is decoded
+// and each record's values go to ApplicationReplay, which holds the records
+// until both groups are in. A launch with a pass range keeps the context's
+// lock from takePass (its role) to passExit (its pop), so no other launch
+// runs inside the range and no pass ends under it.
 //
 // CUPTI's concurrent-kernel activity zeroes SASS-patched metrics in user
 // replay; the serial kernel kind does not (H200 and H100, 2026-11-27:
@@ -65,18 +67,70 @@ long entryOfRange(const std::string &Name) {
 
 } // namespace
 
-std::string HardwareCounters::openRound(HwContext &C) {
+std::string HardwareCounters::passConfigs(HwContext &C) {
+  if (C.PassCfg)
+    return "";
+  // The own group: what a user range inflates (its own work: time, L2 and
+  // DRAM traffic) and the clock rates, in one pass.
+  std::vector<std::string> Own, Rest;
+  for (const std::string &M : listOfMask(C.Metrics, (1u << tensorTypeMetrics().size()) - 1))
+    (M.rfind("gpu__", 0) == 0 || M.rfind("lts__", 0) == 0 || M.rfind("dram__", 0) == 0 ||
+             M.find("cycles_elapsed") != std::string::npos
+         ? Own
+         : Rest)
+        .push_back(M);
+  std::unique_ptr<HwConfig> O, R;
+  std::string E = makeConfig(C, Own, O);
+  if (O)
+    C.PassConfigs.push_back(std::move(O));
+  if (!E.empty())
+    return E;
+  if (C.PassConfigs.back()->Passes != 1)
+    return "pass replay: the list of time, clocks, L2 and DRAM needs " +
+           std::to_string(C.PassConfigs.back()->Passes) + " passes, not 1";
+  E = makeConfig(C, Rest, R);
+  if (R)
+    C.PassConfigs.push_back(std::move(R));
+  if (!E.empty())
+    return E;
+  C.PassOwnCfg = C.PassConfigs[0].get();
+  C.PassCfg = C.PassConfigs[1].get();
+  C.Passes = PassSchedule(roundCapacity(), IdleLimit, Patience);
+  return "";
+}
+
+std::string HardwareCounters::passRecordConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg) {
+  if (std::string E = passConfigs(C); !E.empty())
+    return E;
+  // typeMask first: it sets what kernelTypes reads (learning or known).
+  unsigned All = (1u << tensorTypeMetrics().size()) - 1, Mask = typeMask(IF, C);
+  IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, All,
+                           {C.PassOwnCfg->Metrics, C.PassCfg->Metrics}, kernelTypes(IF, C),
+                           listOfMask(C.Metrics, Mask));
+  AppTicket Rest = *IF.App;
+  Rest.Group = 1;
+  Rest.NewRecord = false;
+  C.PassTickets[IF.R.Correlation] = Rest;
+  C.Passes.record(IF.AppShape, IF.R.Correlation);
+  Cfg = C.PassOwnCfg;
+  return "";
+}
+
+std::string HardwareCounters::openRound(HwContext &C, CUcontext Ctx,
+                                        std::vector<LaunchRecord> &Done) {
   uint64_t T0 = nowNs();
-  if (!C.PassCfg) {
-    if (std::string E = config(C, (1u << tensorTypeMetrics().size()) - 1, C.PassCfg); !E.empty())
-      return E;
-    C.ObjCfg = C.PassCfg;
-    C.ObjPasses = C.PassCfg->Passes;
-    C.Passes = PassSchedule(roundCapacity(), IdleLimit, Patience);
+  closeSessionOf(C); // the records' own groups, on the object about to go
+  std::swap(Done, C.Session.Completed);
+  std::string E;
+  if (C.ObjCfg && C.ObjCfg != C.PassCfg) {
+    uint64_t Ns = 0;
+    E = recreate(C, Ctx, Ns);
+    ++AppSwitches;
   }
   HwConfig &Cfg = *C.PassCfg;
   size_t Size = 0, Cap = roundCapacity();
-  std::string E = C.Target.counterDataSize(Cfg.Names, Size, Cap);
+  if (E.empty())
+    E = C.Target.counterDataSize(Cfg.Names, Size, Cap);
   C.DataCfg = nullptr;
   if (E.empty()) {
     C.PassData.assign(Size, 0);
@@ -86,10 +140,11 @@ std::string HardwareCounters::openRound(HwContext &C) {
     E = C.Target.setConfig(Cfg.Config, C.PassData, CUPTI_UserReplay, Cap, CUPTI_UserRange);
   if (!E.empty())
     return E;
+  C.ObjCfg = C.PassCfg;
+  C.ObjPasses = Cfg.Passes;
   if (PassRoundsOpen++ == 0)
     serialKernelActivity(true);
   C.Passes.beginRound();
-  C.PassTickets.clear();
   ++PassRounds;
   E = startPass(C);
   PassOpenNs += nowNs() - T0;
@@ -139,35 +194,41 @@ void HardwareCounters::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done
   if (rt().S.Verbose >= 2)
     logLine("pass replay: round decoded, %zu ranges for %zu records%s%s", Ranges,
             C.PassTickets.size(), E.empty() ? "" : ": ", E.c_str());
-  std::vector<bool> Delivered(C.PassTickets.size(), false);
+  std::set<uint64_t> Delivered;
   for (size_t R = 0; E.empty() && R < Ranges; ++R) {
     std::string Name;
     std::vector<double> V(Cfg.Names.size(), 0.0);
     if (!RangeProfilerTarget::rangeName(C.PassData, R, Name).empty())
       continue;
-    long I = entryOfRange(Name);
-    if (I < 0 || size_t(I) >= C.PassTickets.size() || !C.PassTickets[I] || Delivered[I] ||
+    long Id = entryOfRange(Name);
+    auto It = Id < 0 ? C.PassTickets.end() : C.PassTickets.find(uint64_t(Id));
+    if (It == C.PassTickets.end() || C.PassSpoiled.count(It->first) ||
         !Cfg.Host.evaluate(C.PassData, R, Cfg.Names, V).empty())
       continue;
     std::map<std::string, double> Values;
     std::string NotEvaluated;
     splitValues(Cfg.Metrics, V, Values, NotEvaluated);
-    Delivered[I] = true;
+    Delivered.insert(It->first);
     ++AppOnePass;
-    if (std::optional<LaunchRecord> Rec = App.deliver(*C.PassTickets[I], std::move(Values),
-                                                      NotEvaluated))
+    if (std::optional<LaunchRecord> Rec = App.deliver(It->second, std::move(Values), NotEvaluated))
       Done.push_back(std::move(*Rec));
   }
-  // A record whose range CUPTI did not keep: its launch is collected by no
-  // later round (its pass 0 is gone); it stays incomplete, said at exit.
-  for (size_t I = 0; I < C.PassTickets.size(); ++I)
-    if (C.PassTickets[I] && !Delivered[I])
-      App.failed(*C.PassTickets[I]);
+  // A record of the round without values (its range spoiled by a failed
+  // launch, or not kept): its group is missing again; at exit the record is
+  // written with counters_incomplete.
+  for (const PassSchedule::Entry &En : C.Passes.entries()) {
+    auto It = C.PassTickets.find(En.Id);
+    if (It == C.PassTickets.end())
+      continue;
+    if (!Delivered.count(En.Id))
+      App.failed(It->second);
+    C.PassTickets.erase(It);
+    C.PassSpoiled.erase(En.Id);
+  }
   if (!E.empty()) {
     C.Failed = true;
     off("pass replay: decoding a round: " + E);
   }
-  C.PassTickets.clear();
   C.Passes.roundDone();
   if (--PassRoundsOpen == 0)
     serialKernelActivity(false);
@@ -193,39 +254,33 @@ AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool
   std::vector<LaunchRecord> Done;
   PassSchedule &S = C.Passes;
   std::string E;
-  // Pass 0 records what it can; a launch it cannot record may end it: one
-  // outside HROOF_RANGE, or without a range one of a shape recorded already
-  // (the program repeats: this launch can serve pass 1).
-  bool Pass0 = S.pass() == 0 && S.started();
-  bool TookRecord = Pass0 && InRange && S.canRecord() && Take();
-  if (!TookRecord && (S.endsPassBefore(InRange) ||
-                      (Pass0 && rt().S.Range.empty() && S.hasShape(Shape))))
+  if (S.endsPassBefore()) // waited too long: its missing ranges read NaN
     stopPass(C, Done);
   if (!C.Failed && !S.idle() && !S.started())
     E = startPass(C);
-  AppRole Role = AppRole::None;
+  // A new record only between rounds: its own launch runs in a batched
+  // session, on an object of another config than the round's.
+  bool TookRecord = E.empty() && !C.Failed && S.idle() && InRange && S.canRecord() && Take();
+  if (E.empty() && !C.Failed && S.idle() && C.PassCfg &&
+      S.startsRound(InRange, rt().S.Range.empty(), TookRecord, Shape))
+    E = openRound(C, Ctx, Done);
+  AppRole Role = TookRecord ? AppRole::Record : AppRole::None;
   long Entry = -1;
-  if (TookRecord) {
-    Role = AppRole::Record;
-  } else if (E.empty() && !C.Failed && S.pass() >= 1) {
+  if (E.empty() && !C.Failed && !TookRecord && S.started()) {
     Entry = S.takeSlot(Shape);
-    if (Entry >= 0 && C.PassTickets[Entry]) {
-      T = *C.PassTickets[Entry];
+    auto It = Entry < 0 ? C.PassTickets.end() : C.PassTickets.find(S.entries()[Entry].Id);
+    if (It != C.PassTickets.end()) {
+      T = It->second;
       Role = InRange ? AppRole::Replay : AppRole::ReplayOnly;
     }
-  } else if (E.empty() && !C.Failed && S.idle() && InRange && Take()) {
-    E = openRound(C);
-    if (E.empty())
-      Role = AppRole::Record;
   }
   if (!E.empty()) {
     C.Failed = true;
     off("pass replay: " + E);
     Role = AppRole::None;
   }
-  if (S.started())
-    S.launched(Role == AppRole::Record);
-  if (Role != AppRole::None) {
+  S.launched();
+  if (Role == AppRole::Replay || Role == AppRole::ReplayOnly) {
     Held.Lock = std::move(Lock);
     Held.Entry = Entry;
   } else {
@@ -240,27 +295,19 @@ bool HardwareCounters::passEnter(InFlight &IF) {
   long I = Held.Entry;
   Held.Entry = -1;
   HwContext &C = context(IF.Ctx);
-  if (!Lock.owns_lock() || Lock.mutex() != &C.M || !Enabled || C.Failed)
+  if (!Lock.owns_lock() || Lock.mutex() != &C.M || !Enabled || C.Failed || I < 0 ||
+      size_t(I) >= C.Passes.entries().size())
     return false;
   IF.R.HwTried = true;
-  if (IF.AppNewRecord) {
-    // One "group": the whole list, every pass of it from this round. The
-    // record keeps the metrics kernel mode would choose for the kernel.
-    // typeMask first: it sets what kernelTypes reads (learning or known).
-    unsigned All = (1u << tensorTypeMetrics().size()) - 1, Mask = typeMask(IF, C);
-    IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, All, {C.PassCfg->Metrics},
-                             kernelTypes(IF, C), listOfMask(C.Metrics, Mask));
-    I = long(C.Passes.record(IF.AppShape, IF.R.Correlation));
-    C.PassTickets.push_back(IF.App);
-  }
   std::string E;
   if (rt().S.FlushL2)
     E = flushLocked(IF, C);
+  uint64_t Id = C.Passes.entries()[I].Id;
   if (E.empty())
-    E = C.Target.pushRange(PassSchedule::rangeName(size_t(I)).c_str());
+    E = C.Target.pushRange(PassSchedule::rangeName(Id).c_str());
   if (rt().S.Verbose >= 2)
-    logLine("pass replay: launch %u in range r%ld of pass %d%s%s", IF.R.Correlation, I,
-            C.Passes.pass(), E.empty() ? "" : ": ", E.c_str());
+    logLine("pass replay: launch %u in range r%llu of pass %d%s%s", IF.R.Correlation,
+            (unsigned long long)Id, C.Passes.pass(), E.empty() ? "" : ": ", E.c_str());
   if (!E.empty()) {
     IF.R.HwProblem = E;
     C.Failed = true;
@@ -285,14 +332,11 @@ void HardwareCounters::passExit(InFlight &IF, CUresult LaunchResult) {
   ++PassRanges;
   if (LaunchResult != CUDA_SUCCESS) {
     IF.R.HwProblem = "the launch failed";
-    if (IF.AppNewRecord && size_t(I) < C.PassTickets.size() && C.PassTickets[I]) {
-      App.failed(*C.PassTickets[I]); // no kernel ran: the record is dropped
-      C.PassTickets[I].reset();
-    }
-  } else if (!IF.AppNewRecord) {
+    C.PassSpoiled.insert(C.Passes.entries()[I].Id); // its range holds no kernel
+  } else {
     IF.R.HwProblem = "pass replay: this launch ran counter pass " +
                      std::to_string(C.Passes.pass() + 1) + " for launch " +
-                     std::to_string(IF.App ? IF.App->Record : 0);
+                     std::to_string(C.Passes.entries()[I].Id);
   }
   std::vector<LaunchRecord> Done;
   if (!E.empty()) {
@@ -315,10 +359,11 @@ void HardwareCounters::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Don
     stopPass(C, Done);
   }
   if (!S.idle()) { // failed on the way
-    for (auto &T : C.PassTickets)
-      if (T)
-        App.failed(*T);
-    C.PassTickets.clear();
+    for (const PassSchedule::Entry &En : S.entries())
+      if (auto It = C.PassTickets.find(En.Id); It != C.PassTickets.end()) {
+        App.failed(It->second);
+        C.PassTickets.erase(It);
+      }
     S.roundDone();
     if (--PassRoundsOpen == 0)
       serialKernelActivity(false);

@@ -17,14 +17,20 @@
 //    pushed from another host thread;
 //  - a range missing from a pass leaves that pass's metrics NaN for it and
 //    spoils nothing else.
-// So a round is: pass 0 records launches (a range named after each record
-// around its launch; only launches with a record are in a range), and pass
-// p = 1, 2, ... gives each record's range to a later launch of the same
-// shape: the p-th repetition, in a training loop the next steps. All
-// records of a round share each pass, so a pass ends when every record had
-// its launch in it, or when it has seen many launches without (its missing
-// ranges then read NaN). CUPTI says when every pass was submitted; then the
-// round is decoded and each record gets its values.
+// But a user range also counts work of its own: against kernel replay, L2
+// bytes about 2x for kernels under 10 us and the duration 1.0-110x (H100,
+// the same page), while auto ranges (application replay's batched
+// sessions) are tight. So a record's own launch collects the one-pass
+// group of the duration, clocks, L1, L2 and DRAM in a batched session
+// (GroupSession.cpp), and the rest of the metric set (SASS, tensor pipes
+// and types, shared memory) comes from a round of pass replay: records
+// wait for the round (pending), which starts at the first launch outside
+// HROOF_RANGE; pass p = 0, 1, ... gives each record's range (named after
+// the record) to the next launch of its shape, in a training loop the next
+// steps. All records of a round share each pass, so a pass ends when every
+// record had its launch in it, or when it has seen many launches without
+// (those ranges read NaN). CUPTI says when every pass was submitted; then
+// the round is decoded and each record gets its values.
 //
 // This class is the schedule alone (no CUDA, no CUPTI), unit-tested in
 // test/unit/runtime/PassScheduleTest.cpp; PassReplayCounters.cpp runs it.
@@ -45,98 +51,102 @@ class PassSchedule {
 public:
   /// \p Capacity: records a round holds at most (its counter-data image;
   /// the first Start of the object costs more the more ranges it holds).
-  /// \p IdleLimit: launches in a row in pass 0 that start no record before
-  /// pass 0 ends, at least, and at least as many as pass 0 saw before them:
-  /// a range that matches every step (or none, no HROOF_RANGE) has no
-  /// launch outside it to end pass 0, and a step may repeat its shapes for
-  /// long (an LSTM's time steps) before a new one. \p Patience: launches a later pass waits for its records'
+  /// \p IdleLimit: with records waiting and no launch outside the range to
+  /// start their round, launches in a row that add no record before the
+  /// round starts, at least, and at least as many as came before them: a
+  /// range that matches every step (or none, no HROOF_RANGE) never ends,
+  /// and a step may repeat its shapes for long (an LSTM's time steps)
+  /// before a new one. \p Patience: launches a pass waits for its records'
   /// shapes, at least, and at least twice the launches of pass 0.
   explicit PassSchedule(size_t Capacity = 128, size_t IdleLimit = 256, size_t Patience = 512)
       : Capacity(Capacity), IdleLimit(IdleLimit), Patience(Patience) {}
 
   struct Entry {
     std::string Shape;
-    uint64_t Id = 0;   ///< the caller's id of the record (its ticket)
-    size_t LastPass = 0; ///< the last pass that gave it a range
+    uint64_t Id = 0;   ///< the caller's id of the record (its range is rangeName(Id))
+    int LastPass = -1; ///< the last pass that gave it a range
   };
 
   /// No round under way.
   bool idle() const { return Pass < 0; }
-  /// The pass under way (0: recording), -1 when idle.
+  /// The pass under way, -1 when idle.
   int pass() const { return Pass; }
   /// Whether the current pass has been started (Start called, not Stop).
   bool started() const { return Started; }
+  /// The records of the round under way.
   const std::vector<Entry> &entries() const { return Entries; }
+  /// Records waiting for the next round.
+  const std::vector<Entry> &pending() const { return Pending; }
 
-  /// A launch arrives (\p InRange: HROOF_RANGE selects it). True when the
-  /// open pass must be stopped before this launch: pass 0 ends at the first
-  /// launch outside the range after it recorded something, or after a run
-  /// of launches that recorded nothing (IdleLimit); a later pass when it
-  /// has waited too long.
-  bool endsPassBefore(bool InRange) {
-    if (Pass < 0 || !Started)
-      return false;
-    if (Pass == 0) // idle: at least IdleLimit, and as long as all before
-      return !Entries.empty() && (!InRange || Idle >= std::max(IdleLimit, Launches - Idle));
-    size_t Wait = std::max(Patience, 2 * Pass0Launches);
-    return Launches >= Wait;
+  /// Whether a record can still wait for the next round.
+  bool canRecord() const { return Pending.size() < Capacity; }
+  /// A record of \p Shape waits for the next round.
+  void record(const std::string &Shape, uint64_t Id) {
+    Pending.push_back({Shape, Id, -1});
+    Idle = 0;
   }
-
-  /// Whether a record of this round has shape \p Shape.
-  bool hasShape(const std::string &Shape) const {
-    for (const Entry &E : Entries)
+  bool pendingShape(const std::string &Shape) const {
+    for (const Entry &E : Pending)
       if (E.Shape == Shape)
         return true;
     return false;
   }
-  /// Pass 0 (or no round): whether a record can still join this round.
-  bool canRecord() const { return Pass <= 0 && Entries.size() < Capacity; }
-  /// Starts a round if none is under way (the caller starts pass 0).
-  void beginRound() {
-    if (Pass < 0) {
-      Pass = 0;
-      Entries.clear();
-      Launches = Idle = Pass0Launches = 0;
-    }
-  }
-  /// Pass 0: a record of \p Shape starts with this launch; its range name
-  /// is rangeName(index).
-  size_t record(const std::string &Shape, uint64_t Id) {
-    Entries.push_back({Shape, Id, 0});
-    Idle = 0;
-    return Entries.size() - 1;
-  }
-  /// Counts a launch of the started pass (call for every launch seen while
-  /// a pass is started; \p Recorded: it started a record).
-  void launched(bool Recorded) {
-    ++Launches;
+  /// A launch arrives while no round is under way (\p InRange: HROOF_RANGE
+  /// selects it; \p NoRange: there is no HROOF_RANGE; \p Recorded: it
+  /// started a record). True when the waiting records' round is to start at
+  /// this launch: the first launch outside the range, or without a range
+  /// one of a shape waiting that started no record (the program repeats),
+  /// or after an idle run (IdleLimit).
+  bool startsRound(bool InRange, bool NoRange, bool Recorded, const std::string &Shape) {
+    if (Pass >= 0 || Pending.empty())
+      return false;
+    ++Seen;
     Idle = Recorded ? 0 : Idle + 1;
+    if (Recorded)
+      return false;
+    return !InRange || (NoRange && pendingShape(Shape)) ||
+           Idle >= std::max(IdleLimit, Seen - Idle);
   }
-  /// A later pass: the oldest record of \p Shape without a range in this
-  /// pass gets this launch (its index), or none (-1).
+  /// Starts a round with the waiting records (the caller starts pass 0).
+  void beginRound() {
+    Pass = 0;
+    Started = false;
+    Entries = std::move(Pending);
+    Pending.clear();
+    Launches = Pass0Launches = Seen = Idle = 0;
+  }
+  /// True when the started pass has waited too long for its records' shapes
+  /// and is to be stopped before this launch.
+  bool endsPassBefore() const {
+    return Pass >= 0 && Started && Launches >= std::max(Patience, 2 * Pass0Launches);
+  }
+  /// Counts a launch of the started pass.
+  void launched() { Launches += Started; }
+  /// The oldest record of \p Shape without a range in the started pass gets
+  /// this launch (its index in entries()), or none (-1).
   long takeSlot(const std::string &Shape) {
-    if (Pass < 1 || !Started)
+    if (Pass < 0 || !Started)
       return -1;
     for (size_t I = 0; I < Entries.size(); ++I)
-      if (Entries[I].LastPass < size_t(Pass) && Entries[I].Shape == Shape) {
-        Entries[I].LastPass = size_t(Pass);
+      if (Entries[I].LastPass < Pass && Entries[I].Shape == Shape) {
+        Entries[I].LastPass = Pass;
         return long(I);
       }
     return -1;
   }
-  /// A later pass in which every record had its range: stop it now.
+  /// Every record had its range in the started pass: stop it now.
   bool passComplete() const {
-    if (Pass < 1 || !Started)
+    if (Pass < 0 || !Started)
       return false;
     for (const Entry &E : Entries)
-      if (E.LastPass < size_t(Pass))
+      if (E.LastPass < Pass)
         return false;
     return true;
   }
   /// The caller started the current pass.
   void passStarted() {
     Started = true;
-    Launches = Idle = 0;
+    Launches = 0;
   }
   /// The caller stopped the current pass; \p AllSubmitted: CUPTI has every
   /// pass (then the caller decodes and calls roundDone), else the next pass
@@ -145,7 +155,8 @@ public:
     Started = false;
     if (Pass == 0)
       Pass0Launches = Launches;
-    Missing += Pass > 0 ? missingInPass() : 0;
+    for (const Entry &E : Entries)
+      Missing += E.LastPass < Pass;
     if (!AllSubmitted)
       ++Pass;
   }
@@ -157,20 +168,14 @@ public:
     Entries.clear();
     Missing = 0;
   }
-  static std::string rangeName(size_t Index) { return "r" + std::to_string(Index); }
+  static std::string rangeName(uint64_t Id) { return "r" + std::to_string(Id); }
 
 private:
-  size_t missingInPass() const {
-    size_t N = 0;
-    for (const Entry &E : Entries)
-      N += E.LastPass < size_t(Pass);
-    return N;
-  }
   size_t Capacity, IdleLimit, Patience;
   int Pass = -1;
   bool Started = false;
-  std::vector<Entry> Entries;
-  size_t Launches = 0, Idle = 0, Pass0Launches = 0, Missing = 0;
+  std::vector<Entry> Entries, Pending;
+  size_t Launches = 0, Pass0Launches = 0, Missing = 0, Seen = 0, Idle = 0;
 };
 
 } // namespace rt

@@ -1,12 +1,13 @@
 //===- PassScheduleTest.cpp - pass replay's schedule ----------------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// PassSchedule.h: pass 0 records launches until the first launch outside
-// HROOF_RANGE (or a run of idle launches without a range); a later pass
-// gives each record's range to the next launch of its shape, the oldest
-// record of a shape first, once per pass; it is complete when every record
-// had its launch, and gives up after its patience (the missing ranges are
-// counted); CUPTI's "all passes submitted" ends the round.
+// PassSchedule.h: records wait (pending) for a round, which starts at the
+// first launch outside HROOF_RANGE, without a range at a repeat of a
+// waiting shape, or after an idle run at least as long as all before it;
+// each pass gives each record's range to the next launch of its shape, the
+// oldest record of a shape first, once per pass; a pass is complete when
+// every record had its launch, and gives up after its patience (the missing
+// ranges are counted); CUPTI's "all passes submitted" ends the round.
 //===----------------------------------------------------------------------===//
 #include "PassSchedule.h"
 
@@ -16,19 +17,14 @@ using namespace hroof::rt;
 
 namespace {
 
-/// A round whose pass 0 recorded \p Shapes, stopped and moved to pass 1
-/// (started).
-PassSchedule afterPass0(const std::vector<std::string> &Shapes, size_t Patience = 512) {
+/// A round of records of \p Shapes, pass 0 started.
+PassSchedule inRound(const std::vector<std::string> &Shapes, size_t Patience = 512) {
   PassSchedule S(128, SIZE_MAX, Patience);
+  for (size_t I = 0; I < Shapes.size(); ++I)
+    S.record(Shapes[I], 100 + I);
+  EXPECT_TRUE(S.startsRound(false, false, false, "x"));
   S.beginRound();
-  S.passStarted();
-  for (const std::string &Sh : Shapes) {
-    S.record(Sh, 0);
-    S.launched(true);
-  }
-  EXPECT_TRUE(S.endsPassBefore(false));
-  S.passStopped(false);
-  EXPECT_EQ(S.pass(), 1);
+  EXPECT_EQ(S.pass(), 0);
   EXPECT_FALSE(S.started());
   S.passStarted();
   return S;
@@ -36,124 +32,110 @@ PassSchedule afterPass0(const std::vector<std::string> &Shapes, size_t Patience 
 
 } // namespace
 
-TEST(PassSchedule, Pass0EndsAtTheFirstLaunchOutsideTheRange) {
+TEST(PassSchedule, RoundStartsAtTheFirstLaunchOutsideTheRange) {
   PassSchedule S(128, SIZE_MAX, 512);
   EXPECT_TRUE(S.idle());
-  EXPECT_TRUE(S.canRecord());
-  EXPECT_FALSE(S.endsPassBefore(false)) << "no round: nothing to end";
-  S.beginRound();
-  S.passStarted();
-  EXPECT_FALSE(S.endsPassBefore(false)) << "nothing recorded yet";
+  EXPECT_FALSE(S.startsRound(false, false, false, "a")) << "nothing waits";
   S.record("a", 1);
-  S.launched(true);
-  for (int I = 0; I < 1000; ++I) { // repeats inside the range never end it
-    EXPECT_FALSE(S.endsPassBefore(true));
-    S.launched(false);
-  }
-  EXPECT_TRUE(S.endsPassBefore(false));
+  for (int I = 0; I < 1000; ++I) // repeats inside the range never start it
+    EXPECT_FALSE(S.startsRound(true, false, false, "a"));
+  EXPECT_TRUE(S.startsRound(false, false, false, "b"));
+  S.beginRound();
+  EXPECT_TRUE(S.pending().empty());
+  ASSERT_EQ(S.entries().size(), 1u);
+  EXPECT_EQ(S.entries()[0].Id, 1u);
 }
 
-TEST(PassSchedule, Pass0EndsAfterIdleLaunches) {
-  PassSchedule S(128, 3, 512);
-  S.beginRound();
-  S.passStarted();
+TEST(PassSchedule, WithoutARangeARepeatStartsTheRound) {
+  PassSchedule S(128, SIZE_MAX, 512);
   S.record("a", 1);
-  S.launched(true);
-  for (int I = 0; I < 3; ++I) {
-    EXPECT_FALSE(S.endsPassBefore(true));
-    S.launched(false);
-  }
-  EXPECT_TRUE(S.endsPassBefore(true));
+  EXPECT_FALSE(S.startsRound(true, true, true, "b")) << "a launch that recorded";
+  S.record("b", 2);
+  EXPECT_FALSE(S.startsRound(true, true, false, "c")) << "not waiting";
+  EXPECT_TRUE(S.startsRound(true, true, false, "a"));
 }
 
-TEST(PassSchedule, Pass0IdleRunAtLeastAsLongAsAllBefore) {
+TEST(PassSchedule, IdleRunAtLeastAsLongAsAllBefore) {
   PassSchedule S(128, 3, 512);
-  S.beginRound();
-  S.passStarted();
-  for (int I = 0; I < 5; ++I) { // 5 records, then 5 repeats, a new one
+  for (int I = 0; I < 5; ++I) { // 5 records, then launches that add none
     S.record("s" + std::to_string(I), I);
-    S.launched(true);
+    EXPECT_FALSE(S.startsRound(true, false, true, "s"));
   }
-  for (int I = 0; I < 5; ++I) {
-    EXPECT_FALSE(S.endsPassBefore(true)) << I;
-    S.launched(false);
-  }
-  EXPECT_TRUE(S.endsPassBefore(true)) << "5 idle after 5 launches";
+  for (int I = 0; I < 4; ++I)
+    EXPECT_FALSE(S.startsRound(true, false, false, "s0")) << I;
+  EXPECT_TRUE(S.startsRound(true, false, false, "s0")) << "5 idle after 5 launches";
 }
 
-TEST(PassSchedule, HasShape) {
-  PassSchedule S(8, SIZE_MAX, 512);
-  S.beginRound();
-  S.passStarted();
-  S.record("a", 1);
-  EXPECT_TRUE(S.hasShape("a"));
-  EXPECT_FALSE(S.hasShape("b"));
-  S.roundDone();
-  EXPECT_FALSE(S.hasShape("a"));
-}
-
-TEST(PassSchedule, CapacityLimitsRecords) {
+TEST(PassSchedule, CapacityLimitsWaitingRecords) {
   PassSchedule S(2, SIZE_MAX, 512);
-  S.beginRound();
-  S.passStarted();
   S.record("a", 1);
   EXPECT_TRUE(S.canRecord());
   S.record("b", 2);
   EXPECT_FALSE(S.canRecord());
 }
 
-TEST(PassSchedule, LaterPassGivesEachRecordOneLaunchOfItsShape) {
-  PassSchedule S = afterPass0({"a", "b", "a"});
-  EXPECT_FALSE(S.canRecord()) << "no record joins after pass 0";
+TEST(PassSchedule, EachPassGivesEachRecordOneLaunchOfItsShape) {
+  PassSchedule S = inRound({"a", "b", "a"});
   EXPECT_EQ(S.takeSlot("c"), -1);
   EXPECT_EQ(S.takeSlot("a"), 0) << "the oldest record of the shape first";
   EXPECT_FALSE(S.passComplete());
   EXPECT_EQ(S.takeSlot("a"), 2);
   EXPECT_EQ(S.takeSlot("a"), -1) << "each record once per pass";
-  EXPECT_FALSE(S.passComplete());
   EXPECT_EQ(S.takeSlot("b"), 1);
   EXPECT_TRUE(S.passComplete());
   S.passStopped(false);
-  EXPECT_EQ(S.pass(), 2);
+  EXPECT_EQ(S.pass(), 1);
   EXPECT_EQ(S.takeSlot("a"), -1) << "not started: no range";
   S.passStarted();
-  EXPECT_EQ(S.takeSlot("a"), 0) << "pass 2 starts over";
+  EXPECT_EQ(S.takeSlot("a"), 0) << "pass 1 starts over";
   EXPECT_EQ(S.missing(), 0u);
 }
 
+TEST(PassSchedule, RecordsDuringARoundWaitForTheNext) {
+  PassSchedule S = inRound({"a"});
+  S.record("b", 7);
+  EXPECT_EQ(S.takeSlot("b"), -1);
+  ASSERT_EQ(S.pending().size(), 1u);
+  EXPECT_FALSE(S.startsRound(false, false, false, "b")) << "a round is under way";
+}
+
 TEST(PassSchedule, ImpatientPassCountsItsMissingRanges) {
-  PassSchedule S = afterPass0({"a", "b"}, 4);
+  PassSchedule S = inRound({"a", "b"}, 4);
   EXPECT_EQ(S.takeSlot("a"), 0);
   for (int I = 0; I < 4; ++I) {
-    EXPECT_FALSE(S.endsPassBefore(true));
-    S.launched(false);
+    EXPECT_FALSE(S.endsPassBefore());
+    S.launched();
   }
-  EXPECT_TRUE(S.endsPassBefore(true)) << "patience: max(4, 2 x pass 0's 2 launches)";
+  EXPECT_TRUE(S.endsPassBefore()) << "patience 4";
   S.passStopped(false);
-  EXPECT_EQ(S.missing(), 1u) << "record b had no launch in pass 1";
+  EXPECT_EQ(S.missing(), 1u) << "record b had no launch in pass 0";
 }
 
 TEST(PassSchedule, PatienceIsAtLeastTwicePass0) {
-  std::vector<std::string> Shapes(10, "x");
-  PassSchedule S = afterPass0(Shapes, 4);
+  PassSchedule S = inRound({"a"}, 4);
+  for (int I = 0; I < 9; ++I)
+    S.launched();
+  EXPECT_EQ(S.takeSlot("a"), 0);
+  S.launched(); // pass 0: 10 launches
+  S.passStopped(false);
+  S.passStarted();
   for (int I = 0; I < 19; ++I) {
-    EXPECT_FALSE(S.endsPassBefore(true)) << I;
-    S.launched(false);
+    EXPECT_FALSE(S.endsPassBefore()) << I;
+    S.launched();
   }
-  S.launched(false);
-  EXPECT_TRUE(S.endsPassBefore(true));
+  S.launched();
+  EXPECT_TRUE(S.endsPassBefore());
 }
 
 TEST(PassSchedule, AllSubmittedEndsTheRound) {
-  PassSchedule S = afterPass0({"a"});
+  PassSchedule S = inRound({"a"});
   EXPECT_EQ(S.takeSlot("a"), 0);
   ASSERT_TRUE(S.passComplete());
   S.passStopped(true);
-  EXPECT_EQ(S.pass(), 1) << "stays: the caller decodes, then roundDone";
+  EXPECT_EQ(S.pass(), 0) << "stays: the caller decodes, then roundDone";
   S.roundDone();
   EXPECT_TRUE(S.idle());
   EXPECT_TRUE(S.entries().empty());
-  EXPECT_TRUE(S.canRecord());
 }
 
 TEST(PassSchedule, RangeNames) {
