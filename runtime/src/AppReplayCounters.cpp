@@ -23,7 +23,7 @@ namespace rt {
 
 AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3],
                                   const unsigned Block[3], unsigned SharedMem, bool InRange,
-                                  AppTicket &T, std::string &Shape) {
+                                  AppTicket &T, std::string &Shape, uint32_t Corr) {
   char CtxText[32];
   snprintf(CtxText, sizeof CtxText, " ctx=%p", (void *)Ctx);
   Shape = launchShapeKey(F.Mangled, Grid, Block, SharedMem) + CtxText;
@@ -48,7 +48,7 @@ AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const unsign
   // loop whose steps launch the same shapes, the object then changes group
   // about once a step, not at every launch.
   if (PassMode)
-    return takePass(Ctx, Shape, InRange, Take, T);
+    return takePass(Ctx, Shape, InRange, Take, T, Corr);
   const HwConfig *Obj = context(Ctx).ObjCfg;
   AppRole Role = App.role(Shape, InRange, Take, T, Obj ? &Obj->Metrics : nullptr);
   if (Role == AppRole::ReplayOnly)

@@ -169,8 +169,10 @@ struct HardwareCounters {
   std::atomic<int> PassRoundsOpen{0}; ///< contexts with a round under way (kernel activity kind)
   /// Pass mode's takeApp: under the context's lock, which a launch given a
   /// role keeps until its exit (passEnter, passExit).
+  /// \p Corr: the launch's correlation id (a session it is listed in closes
+  /// before it runs when a round starts).
   AppRole takePass(CUcontext Ctx, const std::string &Shape, bool InRange,
-                   const std::function<bool()> &Take, AppTicket &T);
+                   const std::function<bool()> &Take, AppTicket &T, uint32_t Corr);
   /// Launch enter and exit of a launch with a pass-replay range.
   bool passEnter(InFlight &IF);
   void passExit(InFlight &IF, CUresult LaunchResult);
@@ -208,7 +210,7 @@ struct HardwareCounters {
   /// launch and per-shape limits, which count records, not replay launches.
   AppRole takeApp(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3],
                   const unsigned Block[3], unsigned SharedMem, bool InRange, AppTicket &T,
-                  std::string &Shape);
+                  std::string &Shape, uint32_t Corr);
 
   void onInit();
   /// Whether this launch gets counters: under the launch limit of its
@@ -267,7 +269,8 @@ private:
   static constexpr unsigned OnePassOnly = 1u << 31;
   std::string appPlan(HwContext &C);
   /// Pass replay, under C.M: a round's steps (PassReplayCounters.cpp).
-  std::string openRound(HwContext &C, CUcontext Ctx, std::vector<LaunchRecord> &Done);
+  std::string openRound(HwContext &C, CUcontext Ctx, uint32_t Corr,
+                        std::vector<LaunchRecord> &Done);
   /// Pass mode's two lists (made at first use): the own group, the rest.
   std::string passConfigs(HwContext &C);
   /// Pass mode, a new record (appConfig): its two groups, its own launch's

@@ -318,7 +318,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   bool Hw = false;
   if (T.Hw.Enabled && F->Communication.empty())
     Hw = T.Hw.AppMode ? (Role = T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, true,
-                                             Ticket, Shape)) != AppRole::None
+                                             Ticket, Shape, CB->correlationId)) != AppRole::None
                       : T.Hw.take(*F, CB->context, A.Grid, A.Block, A.SharedMem);
   if (!Count && !ByModel && !Hw)
     return;
@@ -392,7 +392,8 @@ void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
     return;
   AppTicket Ticket;
   std::string Shape;
-  if (T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, false, Ticket, Shape) !=
+  if (T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, false, Ticket, Shape,
+                   CB->correlationId) !=
       AppRole::ReplayOnly)
     return;
   auto IF = std::make_unique<InFlight>();

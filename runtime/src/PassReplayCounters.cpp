@@ -116,10 +116,13 @@ std::string HardwareCounters::passRecordConfig(InFlight &IF, HwContext &C, HwCon
   return "";
 }
 
-std::string HardwareCounters::openRound(HwContext &C, CUcontext Ctx,
+std::string HardwareCounters::openRound(HwContext &C, CUcontext Ctx, uint32_t Corr,
                                         std::vector<LaunchRecord> &Done) {
   uint64_t T0 = nowNs();
-  closeSessionOf(C); // the records' own groups, on the object about to go
+  // The records' own groups, on the object about to go; this launch, listed
+  // by the session's launch hook, runs after it.
+  C.Session.forget(Corr);
+  closeSessionOf(C);
   std::swap(Done, C.Session.Completed);
   std::string E;
   if (C.ObjCfg && C.ObjCfg != C.PassCfg) {
@@ -236,7 +239,8 @@ void HardwareCounters::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done
 }
 
 AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool InRange,
-                                   const std::function<bool()> &Take, AppTicket &T) {
+                                   const std::function<bool()> &Take, AppTicket &T,
+                                   uint32_t Corr) {
   HwContext &C = context(Ctx);
   if (Held.Lock.owns_lock()) // a role whose launch never entered: released
     Held.Lock.unlock();
@@ -263,7 +267,7 @@ AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool
   bool TookRecord = E.empty() && !C.Failed && S.idle() && InRange && S.canRecord() && Take();
   if (E.empty() && !C.Failed && S.idle() && C.PassCfg &&
       S.startsRound(InRange, rt().S.Range.empty(), TookRecord, Shape))
-    E = openRound(C, Ctx, Done);
+    E = openRound(C, Ctx, Corr, Done);
   AppRole Role = TookRecord ? AppRole::Record : AppRole::None;
   long Entry = -1;
   if (E.empty() && !C.Failed && !TookRecord && S.started()) {
