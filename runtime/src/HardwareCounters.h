@@ -181,6 +181,9 @@ struct HardwareCounters {
   /// have, the other metrics not_evaluated).
   void closeRounds();
   void closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Done);
+  /// Ends a round without values (after a failure): its records' groups
+  /// missing, the kernel activity back to the concurrent kind.
+  void abandonRound(HwContext &C);
   /// Kernel mode: fresh objects for a list outside the object's first one.
   std::atomic<uint64_t> ListRecreates{0};
   std::string AppPlans; ///< "mask M: G groups" for the notes (under M)

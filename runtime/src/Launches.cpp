@@ -312,6 +312,12 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   CUstream Stream = launchStream(A);
   if (streamCapturing(Stream))
     return; // captured into a graph: reported from activity, not counted
+  // The counter array's lock before the hardware counters' context lock,
+  // which pass replay takes in takeApp and keeps to the launch's exit; a
+  // record's range takes it after this one too (enterRange).
+  std::unique_lock<std::mutex> ArrayLock;
+  if (Count)
+    ArrayLock = std::unique_lock<std::mutex>(F->Array->Lock);
   AppTicket Ticket;
   AppRole Role = AppRole::None;
   std::string Shape;
@@ -332,7 +338,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   IF->Ctx = CB->context;
   IF->PerThread = A.PerThread;
   if (Count) {
-    IF->Lock = std::unique_lock<std::mutex>(F->Array->Lock);
+    IF->Lock = std::move(ArrayLock);
     CUresult R = prepareCounts(*F, *IF, Stream);
     if (R != CUDA_SUCCESS) {
       T.stopCounting(std::string("zeroing the counters of ") + F->Name + " failed (" + cuErr(R) +

@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 
 namespace hroof {
 namespace rt {
@@ -52,7 +53,16 @@ size_t roundCapacity() { return rt().S.CountersPerShape > 0 ? 128 : 512; }
 /// records' shapes.
 constexpr size_t IdleLimit = 256, Patience = 512;
 
-void serialKernelActivity(bool Serial) {
+/// One round more (+1) or less (-1) under way in the process: the first
+/// switches the kernel activity to the serial kind, the last back. Under
+/// one lock with the count, so two contexts' switches cannot cross.
+void roundsOpen(std::atomic<int> &Open, int Delta) {
+  static std::mutex SwitchM;
+  std::lock_guard<std::mutex> L(SwitchM);
+  int Before = Open.fetch_add(Delta);
+  bool Serial = Before == 0 && Delta > 0;
+  if (!Serial && !(Before + Delta == 0 && Delta < 0))
+    return;
   cuptiActivityDisable(Serial ? CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL : CUPTI_ACTIVITY_KIND_KERNEL);
   cuptiActivityEnable(Serial ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
 }
@@ -123,7 +133,9 @@ std::string HardwareCounters::openRound(HwContext &C, CUcontext Ctx, uint32_t Co
   // by the session's launch hook, runs after it.
   C.Session.forget(Corr);
   closeSessionOf(C);
-  std::swap(Done, C.Session.Completed);
+  for (LaunchRecord &R : C.Session.Completed)
+    Done.push_back(std::move(R));
+  C.Session.Completed.clear();
   std::string E;
   if (C.ObjCfg && C.ObjCfg != C.PassCfg) {
     uint64_t Ns = 0;
@@ -145,8 +157,7 @@ std::string HardwareCounters::openRound(HwContext &C, CUcontext Ctx, uint32_t Co
     return E;
   C.ObjCfg = C.PassCfg;
   C.ObjPasses = Cfg.Passes;
-  if (PassRoundsOpen++ == 0)
-    serialKernelActivity(true);
+  roundsOpen(PassRoundsOpen, +1);
   C.Passes.beginRound();
   ++PassRounds;
   E = startPass(C);
@@ -233,8 +244,7 @@ void HardwareCounters::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done
     off("pass replay: decoding a round: " + E);
   }
   C.Passes.roundDone();
-  if (--PassRoundsOpen == 0)
-    serialKernelActivity(false);
+  roundsOpen(PassRoundsOpen, -1);
   PassDecodeNs += nowNs() - T0;
 }
 
@@ -245,8 +255,10 @@ AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool
   if (Held.Lock.owns_lock()) // a role whose launch never entered: released
     Held.Lock.unlock();
   std::unique_lock<std::mutex> Lock(C.M);
-  if (!Enabled || C.Failed)
+  if (!Enabled || C.Failed) {
+    abandonRound(C); // a round cut short: the kernel activity goes back
     return AppRole::None;
+  }
   if (!C.Ready) {
     std::string E = setup(C, Ctx);
     if (!E.empty()) {
@@ -353,6 +365,19 @@ void HardwareCounters::passExit(InFlight &IF, CUresult LaunchResult) {
   writeCompletedRecords(Done);
 }
 
+void HardwareCounters::abandonRound(HwContext &C) {
+  PassSchedule &S = C.Passes;
+  if (S.idle())
+    return;
+  for (const PassSchedule::Entry &En : S.entries())
+    if (auto It = C.PassTickets.find(En.Id); It != C.PassTickets.end()) {
+      App.failed(It->second);
+      C.PassTickets.erase(It);
+    }
+  S.roundDone();
+  roundsOpen(PassRoundsOpen, -1);
+}
+
 void HardwareCounters::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Done) {
   PassSchedule &S = C.Passes;
   // The passes the program did not run, run empty: CUPTI decodes only a
@@ -362,16 +387,7 @@ void HardwareCounters::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Don
       break;
     stopPass(C, Done);
   }
-  if (!S.idle()) { // failed on the way
-    for (const PassSchedule::Entry &En : S.entries())
-      if (auto It = C.PassTickets.find(En.Id); It != C.PassTickets.end()) {
-        App.failed(It->second);
-        C.PassTickets.erase(It);
-      }
-    S.roundDone();
-    if (--PassRoundsOpen == 0)
-      serialKernelActivity(false);
-  }
+  abandonRound(C); // failed on the way
 }
 
 void HardwareCounters::closeRounds() {

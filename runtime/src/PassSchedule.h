@@ -113,12 +113,17 @@ public:
     Started = false;
     Entries = std::move(Pending);
     Pending.clear();
+    StepLaunches = Seen; // the launches while they waited: about a step
     Launches = Pass0Launches = Seen = Idle = 0;
   }
   /// True when the started pass has waited too long for its records' shapes
-  /// and is to be stopped before this launch.
+  /// and is to be stopped before this launch: Patience launches, and at
+  /// least twice as many as came while the records waited (pass 0) or as
+  /// pass 0 saw (later passes): a step of thousands of launches spreads
+  /// its records over all of them.
   bool endsPassBefore() const {
-    return Pass >= 0 && Started && Launches >= std::max(Patience, 2 * Pass0Launches);
+    size_t Step = std::max(StepLaunches, Pass0Launches);
+    return Pass >= 0 && Started && Launches >= std::max(Patience, 2 * Step);
   }
   /// Counts a launch of the started pass.
   void launched() { Launches += Started; }
@@ -166,7 +171,7 @@ public:
     Pass = -1;
     Started = false;
     Entries.clear();
-    Missing = 0;
+    Missing = StepLaunches = 0;
   }
   static std::string rangeName(uint64_t Id) { return "r" + std::to_string(Id); }
 
@@ -175,7 +180,7 @@ private:
   int Pass = -1;
   bool Started = false;
   std::vector<Entry> Entries, Pending;
-  size_t Launches = 0, Pass0Launches = 0, Missing = 0, Seen = 0, Idle = 0;
+  size_t Launches = 0, Pass0Launches = 0, Missing = 0, Seen = 0, Idle = 0, StepLaunches = 0;
 };
 
 } // namespace rt

@@ -91,6 +91,8 @@ TEST(PassSchedule, EachPassGivesEachRecordOneLaunchOfItsShape) {
   EXPECT_EQ(S.missing(), 0u);
 }
 
+// The runtime refuses records while a round runs (enterRange); the schedule
+// itself keeps any that come for the next round.
 TEST(PassSchedule, RecordsDuringARoundWaitForTheNext) {
   PassSchedule S = inRound({"a"});
   S.record("b", 7);
@@ -125,6 +127,44 @@ TEST(PassSchedule, PatienceIsAtLeastTwicePass0) {
   }
   S.launched();
   EXPECT_TRUE(S.endsPassBefore());
+}
+
+TEST(PassSchedule, Pass0WaitsTwiceTheLaunchesTheRecordsWaited) {
+  // A step of 2000 launches, records spread over it: pass 0 (the next
+  // step) must not give up after Patience (512) launches.
+  PassSchedule S(128, SIZE_MAX, 512);
+  S.record("a", 1);
+  for (int I = 0; I < 1999; ++I)
+    EXPECT_FALSE(S.startsRound(true, false, false, "x"));
+  EXPECT_TRUE(S.startsRound(false, false, false, "x"));
+  S.beginRound();
+  S.passStarted();
+  for (int I = 0; I < 3999; ++I) {
+    ASSERT_FALSE(S.endsPassBefore()) << I;
+    S.launched();
+  }
+  S.launched();
+  EXPECT_TRUE(S.endsPassBefore());
+}
+
+TEST(PassSchedule, ASecondRoundStartsAfresh) {
+  PassSchedule S = inRound({"a", "b"}, 4);
+  EXPECT_EQ(S.takeSlot("a"), 0);
+  for (int I = 0; I < 4; ++I)
+    S.launched();
+  S.passStopped(true); // b missed pass 0
+  EXPECT_EQ(S.missing(), 1u);
+  S.roundDone();
+  S.record("c", 9);
+  EXPECT_TRUE(S.startsRound(false, false, false, "x"));
+  S.beginRound();
+  EXPECT_EQ(S.missing(), 0u);
+  ASSERT_EQ(S.entries().size(), 1u);
+  EXPECT_EQ(S.entries()[0].LastPass, -1);
+  EXPECT_EQ(S.takeSlot("c"), -1) << "pass 0 not started";
+  S.passStarted();
+  EXPECT_EQ(S.takeSlot("c"), 0);
+  EXPECT_TRUE(S.passComplete());
 }
 
 TEST(PassSchedule, AllSubmittedEndsTheRound) {
