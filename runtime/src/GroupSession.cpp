@@ -284,6 +284,7 @@ void HardwareCounters::closeSessions() {
     std::unique_lock<std::mutex> L(C->M, std::try_to_lock);
     if (!L.owns_lock())
       continue;
+    closeRoundOf(*C, Done); // pass replay's round, if one is under way
     for (LaunchRecord &R : C->Session.Completed)
       Done.push_back(std::move(R));
     C->Session.Completed.clear();

@@ -638,8 +638,7 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
 /// another thread still inside its range loses its counters, said once.
 void HardwareCounters::onFinish() {
   Runtime &T = rt();
-  closeRounds();
-  closeSessions();
+  closeSessions(); // and pass replay's rounds
   if (PassMode && T.P) {
     std::string Note = passReplayNote(*this);
     T.P->note(Note);

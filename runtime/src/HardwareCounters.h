@@ -176,10 +176,9 @@ struct HardwareCounters {
   /// Launch enter and exit of a launch with a pass-replay range.
   bool passEnter(InFlight &IF);
   void passExit(InFlight &IF, CUresult LaunchResult);
-  /// Every round under way runs its remaining passes empty and is decoded
-  /// (at exit, at a context's destruction: the records get the passes they
-  /// have, the other metrics not_evaluated).
-  void closeRounds();
+  /// A round under way runs its remaining passes empty and is decoded (at
+  /// exit, in closeSessions, and at a context's destruction: the records get
+  /// the passes they have, the other metrics not_evaluated).
   void closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Done);
   /// Ends a round without values (after a failure): its records' groups
   /// missing, the kernel activity back to the concurrent kind.
@@ -206,7 +205,8 @@ struct HardwareCounters {
   /// (a communication kernel, whose entry \p Forget is dropped first; a
   /// graph; a legacy launch).
   void sessionClose(CUcontext Ctx, uint32_t Forget = 0);
-  /// Closes every open session whose context is not inside a launch (at exit).
+  /// Closes every open session and pass-replay round whose context is not
+  /// inside a launch (at exit).
   void closeSessions();
   /// Application mode's take(): the launch's role for the shape's records
   /// (\p InRange: HROOF_RANGE selects it); a new record only within the

@@ -390,22 +390,6 @@ void HardwareCounters::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Don
   abandonRound(C); // failed on the way
 }
 
-void HardwareCounters::closeRounds() {
-  std::vector<HwContext *> All;
-  {
-    std::lock_guard<std::mutex> L(M);
-    for (auto &[Ctx, C] : Ctxs)
-      All.push_back(C.get());
-  }
-  std::vector<LaunchRecord> Done;
-  for (HwContext *C : All) {
-    std::unique_lock<std::mutex> L(C->M, std::try_to_lock);
-    if (L.owns_lock())
-      closeRoundOf(*C, Done);
-  }
-  writeCompletedRecords(Done);
-}
-
 std::string passReplayNote(HardwareCounters &H) {
   auto U = [](uint64_t V) { return (unsigned long long)V; };
   auto Ms = [](uint64_t Ns, uint64_t N) { return N ? double(Ns) / 1e6 / double(N) : 0.0; };
