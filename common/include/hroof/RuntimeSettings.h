@@ -74,8 +74,8 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "launches of each kernel recorded one by one in the profile; later "
        "launches only enter the kernel's aggregate (bounded memory); also the "
        "most launches of each kernel (per device) given hardware counters: "
-       "with --replay application the most records, not counting the launches "
-       "that collect their other counter groups"},
+       "with --replay application or passes the most records, not counting the "
+       "launches that collect their other counter groups or passes"},
       {"HROOF_COUNTING", "counting", SettingKind::Bool, "1",
        "read the dynamic counters of instrumented kernels (0: durations only; "
        "instrumented kernels then run without the per-launch sum of the counters and "
@@ -136,7 +136,8 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "and every profiled launch costs its replay passes); 0: every launch up "
        "to the launch limit; with --replay application: the first N launches "
        "of each shape are recorded with complete counters, each gathered from "
-       "as many launches of that shape as the metric set has one-pass groups"},
+       "as many launches of that shape as the metric set has one-pass groups "
+       "(with --replay passes: its own launch and one launch per counter pass)"},
       {"HROOF_REPLAY", "replay", SettingKind::String, "kernel",
        "kernel: each profiled launch is replayed once per counter pass (CUPTI "
        "saves and restores device memory when there are several; a process that "
