@@ -17,9 +17,9 @@
 //    pushed from another host thread;
 //  - a range missing from a pass leaves that pass's metrics NaN for it and
 //    spoils nothing else.
-// But a user range also counts work of its own: against kernel replay, L2
-// bytes about 2x for kernels under 10 us and the duration 1.0-110x (H100,
-// the same page), while auto ranges (application replay's batched
+// But a user range also counts work of its own: against kernel replay,
+// 2.2-2.4x the L2 bytes of kernels under 10 us and 3.1-3.8x the duration
+// (medians, H100, the same page), while auto ranges (application replay's batched
 // sessions) are tight. So a record's own launch collects the one-pass
 // group of the duration, clocks, L1, L2 and DRAM in a batched session
 // (GroupSession.cpp), and the rest of the metric set (SASS, tensor pipes

@@ -56,6 +56,15 @@ def evaluated(p, mode, bad):
         bad("%s replay: %d record(s) with metrics not evaluated" % (mode, len(ne)))
 
 
+def note_numbers(notes, pattern, what, bad):
+    """The integers a finish note's pattern captures, or None (and a failure)."""
+    m = re.search(pattern, notes)
+    if not m:
+        bad("no " + what)
+        return None
+    return [int(x) for x in m.groups()]
+
+
 def passes(a, bad):
     """The application run's ranges by passes (finish notes)."""
     notes = " ".join(a.get("notes", []))
@@ -64,12 +73,12 @@ def passes(a, bad):
               notes.split("ranges by replay passes:")[1].split(";")[0])
     else:
         bad("no 'ranges by replay passes' note")
-    m = re.search(r"group ranges: (\d+) one-pass at 1 pass, (\d+) one-pass at more passes, "
-                  r"(\d+) of groups needing more passes alone; (\d+) fresh", notes)
-    if not m:
-        bad("no 'group ranges' note (runtime older than the fix?)")
+    got = note_numbers(notes, r"group ranges: (\d+) one-pass at 1 pass, (\d+) one-pass at more "
+                       r"passes, (\d+) of groups needing more passes alone; (\d+) fresh",
+                       "'group ranges' note (runtime older than the fix?)", bad)
+    if not got:
         return
-    one, over, multi, fresh = map(int, m.groups())
+    one, over, multi, fresh = got
     print("application replay: group ranges: %d one-pass at 1 pass, %d one-pass at more passes, "
           "%d of multi-pass groups; %d fresh objects for a change of group" % (one, over, multi, fresh))
     if one == 0:
@@ -82,12 +91,11 @@ def pass_rounds(a, bad):
     """Pass replay (HROOF_REPLAY=passes): its finish note, every record's
     range in every pass."""
     notes = " ".join(a.get("notes", []))
-    m = re.search(r"pass replay: (\d+) round\(s\), (\d+) pass\(es\) run, (\d+) ranges, "
-                  r"(\d+) record-pass\(es\)", notes)
-    if not m:
-        bad("no 'pass replay' note")
+    got = note_numbers(notes, r"pass replay: (\d+) round\(s\), (\d+) pass\(es\) run, (\d+) "
+                       r"ranges, (\d+) record-pass\(es\)", "'pass replay' note", bad)
+    if not got:
         return
-    rounds, passes_run, ranges, missing = map(int, m.groups())
+    rounds, passes_run, ranges, missing = got
     print("pass replay: %d round(s), %d pass(es), %d ranges, %d record-passes missing"
           % (rounds, passes_run, ranges, missing))
     if rounds == 0 or passes_run < 2:
