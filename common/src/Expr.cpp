@@ -271,7 +271,8 @@ std::string Expr::str(const std::vector<std::string> *ArgNames) const {
     return "(" + S(0) + " ? " + S(1) + " : " + S(2) + ")";
   case ExprOp::SExt:
   case ExprOp::ZExt:
-    return S(0);
+    // The width is the operator: zext<i2>(deg) is deg & 3 (a truncation).
+    return std::string(exprOpName(Op)) + "<i" + std::to_string(Width) + ">(" + S(0) + ")";
   case ExprOp::IterVar:
     return "k" + std::to_string(Imm);
   case ExprOp::Sum:

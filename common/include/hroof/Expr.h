@@ -120,7 +120,9 @@ struct Expr {
   static ExprPtr parse(const nlohmann::json &J);
   static ExprPtr constant(int64_t V);
   nlohmann::json toJson() const;
-  /// Human-readable infix form, e.g. "max(0, n - (ctaid.x*ntid.x + tid.x))".
+  /// Human-readable infix form, e.g. "max(0, n - (ctaid.x*ntid.x + tid.x))";
+  /// every operator shows, extensions with the width they read
+  /// ("zext<i2>(deg)": the low 2 bits of deg, a truncation in the IR).
   std::string str(const std::vector<std::string> *ArgNames = nullptr) const;
 
   int64_t eval(const EvalEnv &Env) const;
