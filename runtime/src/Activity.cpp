@@ -8,9 +8,9 @@
 // MEMCPY, MEMCPY2 (between devices) and MEMSET records are the application's
 // transfers (Transfers.h), with the range path noted at their API call.
 //===----------------------------------------------------------------------===//
-#include "CounterSumPtx.h"
+#include "kernels/CounterSumPtx.h"
 #include "Injection.h"
-#include "L2FlushPtx.h"
+#include "kernels/L2FlushPtx.h"
 
 #include <cstdlib>
 

@@ -50,30 +50,6 @@
 namespace hroof {
 namespace rt {
 
-void logLine(const char *Fmt, ...) {
-  char Buf[1024];
-  va_list Ap;
-  va_start(Ap, Fmt);
-  vsnprintf(Buf, sizeof Buf, Fmt, Ap);
-  va_end(Ap);
-  std::fprintf(stderr, "hroof: %s\n", Buf);
-}
-
-const char *cuErr(CUresult R) {
-  const char *S = nullptr;
-  if (cuGetErrorName(R, &S) != CUDA_SUCCESS || !S)
-    return "unknown CUDA error";
-  return S;
-}
-
-uint64_t threadId() { return uint64_t(::syscall(SYS_gettid)); }
-
-uint64_t nowNs() {
-  timespec Ts;
-  clock_gettime(CLOCK_MONOTONIC, &Ts);
-  return uint64_t(Ts.tv_sec) * 1000000000ull + uint64_t(Ts.tv_nsec);
-}
-
 Runtime &rt() {
   static Runtime *R = new Runtime; // never destroyed: used from atexit
   return *R;
@@ -91,8 +67,6 @@ bool selectedName(const std::string &Mangled) {
   T.NameSelected[Mangled] = S;
   return S;
 }
-
-thread_local bool InOwnDriverCalls = false;
 
 bool noteIssued(uint32_t Correlation, IssueKind Kind, std::string &Range) {
   Runtime &T = rt();
@@ -139,7 +113,7 @@ std::optional<Issued> takeIssued(uint32_t Correlation, std::initializer_list<Iss
 void finalize(PendingLaunch &&PL) {
   Runtime &T = rt();
   // HROOF_REPLAY=application: a record waits for its counters' other groups.
-  if (T.Hw.AppMode && T.Hw.App.hold(PL.R))
+  if (T.Hw.appMode() && T.Hw.App.hold(PL.R))
     return;
   if (T.P)
     T.P->addLaunch(PL.R);

@@ -11,8 +11,8 @@
 // with its activity record (Activity.cpp).
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
-#include "LaunchArgs.h"
-#include "ParamBytes.h"
+#include "launches/LaunchArgs.h"
+#include "launches/ParamBytes.h"
 
 #include "hroof/Communication.h"
 
@@ -301,7 +301,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   if (!noteIssued(CB->correlationId, IssueKind::Launch, Range)) {
     // Outside the ranges HROOF_RANGE selects: ignored entirely, except as a
     // replay launch of application replay.
-    if (T.Hw.AppMode && T.Hw.Enabled && F->Communication.empty())
+    if (T.Hw.appMode() && T.Hw.Enabled && F->Communication.empty())
       replayOutsideRange(A, std::move(F), CB);
     return;
   }
@@ -323,7 +323,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   std::string Shape;
   bool Hw = false;
   if (T.Hw.Enabled && F->Communication.empty())
-    Hw = T.Hw.AppMode ? (Role = T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, true,
+    Hw = T.Hw.appMode() ? (Role = T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, true,
                                              Ticket, Shape, CB->correlationId)) != AppRole::None
                       : T.Hw.take(*F, CB->context, A.Grid, A.Block, A.SharedMem);
   if (!Count && !ByModel && !Hw)

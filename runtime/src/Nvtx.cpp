@@ -12,7 +12,7 @@
 // before cuInit) and hands over to libcupti's own.
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
-#include "NvtxCallbacks.h"
+#include "nvtx/NvtxCallbacks.h"
 
 #include <dlfcn.h>
 

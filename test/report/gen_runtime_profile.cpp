@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Writes test/report/Inputs/runtime-writer.json with the runtime's own profile writer
-// (runtime/src/Profile.cpp + HwMetrics.cpp), so the report is tested on the exact
+// (runtime/src/profile/Profile.cpp + metrics/HwMetrics.cpp), so the report is tested on the exact
 // format the runtime writes. Not built by CMake; regenerate by hand:
 //   clang++-22 -std=c++17 test/report/gen_runtime_profile.cpp -Iruntime/src \
 //     -Icommon/include build/lib/libhroof_rt_core.a build/lib/libhroof_model.a -o /tmp/gen \
@@ -9,8 +9,8 @@
 // FFMA expansion the counters see, and an uninstrumented kernel without counters;
 // NVTX range paths ("step 0/forward": 3 saxpy launches, "step 1/forward": 2, "step
 // 1/backward": the other kernel) and a host-to-device copy in "step 0".
-#include "HwMetrics.h"
-#include "Profile.h"
+#include "metrics/HwMetrics.h"
+#include "profile/Profile.h"
 #include <cstdio>
 using namespace hroof;
 using namespace hroof::rt;

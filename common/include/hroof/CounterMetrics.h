@@ -4,7 +4,7 @@
 // The one table that turns Nsight-Compute/CUPTI metric values into the keys
 // of the profile's "counters" object (docs/profile-format.md, the same keys
 // as the dynamic counts of docs/counting-model.md). Used by the runtime
-// (runtime/src/HwMetrics.cpp, one launch's CUPTI values) and by the Nsight
+// (runtime/src/metrics/HwMetrics.cpp, one launch's CUPTI values) and by the Nsight
 // Compute import of the CLI (tools/report/NcuImport.cpp, one CSV row), so a
 // counter means the same thing whichever tool measured it. Plain C++: no
 // LLVM, no CUDA.

@@ -3,7 +3,7 @@
 //
 // A launch's range path is the NVTX ranges open when it was launched,
 // outermost first, joined by '/': "train/step 10/forward/conv1". The runtime
-// writes it (runtime/src/NvtxRanges.h) and `hroof report --by range` reads
+// writes it (runtime/src/nvtx/NvtxRanges.h) and `hroof report --by range` reads
 // and cuts it (tools/report/RangeView.h); docs/profile-format.md describes it.
 //
 //  - a range of a named NVTX domain is written "DOMAIN@MESSAGE" (the form of

@@ -5,7 +5,7 @@
 #   replay_cost   host time per counted launch by replay mode (replay_cost.cu)
 #   session_cost  what opening a user-replay session costs (session_cost.cu)
 #   pass_replay   a multi-pass list in user replay, one pass per repetition (pass_replay.cu)
-# Both link the runtime's own CUPTI wrappers (runtime/src/RangeProfiler*.cpp).
+# Both link the runtime's own CUPTI wrappers (runtime/src/cupti/RangeProfiler*.cpp).
 # Runs: test/gpu/counters/replay-cost.sh; results in
 # docs/validation/replay-cost-2026-11-27.md.
 set -euo pipefail
@@ -17,7 +17,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$O"
 for f in RangeProfiler RangeProfilerHost; do
-  "$CXX" -O2 -std=c++17 -I"$CUDA/include" -c "$ROOT/runtime/src/$f.cpp" -o "$T/$f.o"
+  "$CXX" -O2 -std=c++17 -I"$CUDA/include" -I"$ROOT/runtime/src" -c "$ROOT/runtime/src/cupti/$f.cpp" -o "$T/$f.o"
 done
 for tool in replay_cost session_cost pass_replay; do
   "$CXX" -O2 -x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version --cuda-path="$CUDA" \

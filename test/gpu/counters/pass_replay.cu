@@ -25,7 +25,7 @@
 // concurrent kind in user replay).
 // Build: bash test/gpu/counters/build.sh; run: test/gpu/counters/pass-replay.sh.
 //===----------------------------------------------------------------------===//
-#include "RangeProfiler.h"
+#include "cupti/RangeProfiler.h"
 
 #include <cupti.h>
 

@@ -8,7 +8,7 @@
 # type counters of the roofline set, one row per kernel, into
 # $OUT/pipe-types.csv; then prints, per kernel, the pipes that issued and
 # the types that counted, and the HFMA2.MMA instructions of the hmma count. The result is the rule of
-# runtime/src/HwMetrics.cpp (typesIdleByPipes): a type is zero where every
+# runtime/src/metrics/HwMetrics.cpp (typesIdleByPipes): a type is zero where every
 # pipe that can issue it read zero.
 set -uo pipefail
 BIN=${BIN:-.carry/pipes/pipe_types}

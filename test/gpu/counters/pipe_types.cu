@@ -8,7 +8,7 @@
 // counters (sm__inst_executed_pipe_tensor_op_{hmma,gmma,dmma,imma}.sum) and
 // the type counters (sm__ops_path_tensor_src_*.sum), it shows which pipes
 // issue each type: the rule application replay uses to infer a type zero
-// from idle pipes (runtime/src/HwMetrics.cpp, typesIdleByPipes). The values
+// from idle pipes (runtime/src/metrics/HwMetrics.cpp, typesIdleByPipes). The values
 // computed are garbage (inputs are uninitialized registers and shared
 // memory); only the instructions matter.
 //

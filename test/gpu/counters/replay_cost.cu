@@ -23,7 +23,7 @@
 // Build (here, no GPU needed): bash test/gpu/counters/build.sh
 // Run: replay_cost MODE MEM_GB LAUNCHES [BATCH] [METRIC...]
 //===----------------------------------------------------------------------===//
-#include "RangeProfiler.h"
+#include "cupti/RangeProfiler.h"
 
 #include <algorithm>
 #include <chrono>

@@ -22,7 +22,7 @@
 // Build: bash test/gpu/counters/build.sh;
 // run: session_cost CAP BATCH SESSIONS ALT FRESH [REPLAY [LIST]]
 //===----------------------------------------------------------------------===//
-#include "RangeProfiler.h"
+#include "cupti/RangeProfiler.h"
 
 #include <cupti.h>
 

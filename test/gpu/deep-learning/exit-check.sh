@@ -8,7 +8,7 @@
 #   shape   hroof run --range 'step 10' --counters-per-shape 1 (kernel replay)
 #   app     the same with --replay application
 #   pass    the same with --replay passes (one range profiler object, a
-#           counter pass per later step: runtime/src/PassSchedule.h)
+#           counter pass per later step: runtime/src/replay/PassSchedule.h)
 #   shapewarm, appwarm  shape and app with a type cache kept in $OUT/exit
 #           (as the default cache would be across runs): the first learns
 #           the Tensor Core types, the next ones start from them

@@ -10,9 +10,9 @@
 // fp16 and int8 tensor types) may be a group of its own. Exit 77 (skipped) when CUPTI's host side cannot
 // initialize for the chip.
 //===----------------------------------------------------------------------===//
-#include "ApplicationReplay.h"
-#include "HwMetrics.h"
-#include "RangeProfiler.h"
+#include "replay/ApplicationReplay.h"
+#include "metrics/HwMetrics.h"
+#include "cupti/RangeProfiler.h"
 
 #include <algorithm>
 #include <chrono>

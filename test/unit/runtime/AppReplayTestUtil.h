@@ -7,9 +7,9 @@
 #ifndef HROOF_TEST_APPREPLAYTESTUTIL_H
 #define HROOF_TEST_APPREPLAYTESTUTIL_H
 
-#include "ApplicationReplay.h"
-#include "HwMetrics.h"
-#include "Profile.h"
+#include "replay/ApplicationReplay.h"
+#include "metrics/HwMetrics.h"
+#include "profile/Profile.h"
 
 #include <algorithm>
 #include <functional>

@@ -6,9 +6,9 @@
 // the profile's treatment of incomplete counters.
 //===----------------------------------------------------------------------===//
 #include "AppReplayTestUtil.h"
-#include "ApplicationReplay.h"
-#include "HwMetrics.h"
-#include "Profile.h"
+#include "replay/ApplicationReplay.h"
+#include "metrics/HwMetrics.h"
+#include "profile/Profile.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 // go to entry i's group, and a session whose ranges do not match its
 // entries gives every group back without losing a record.
 //===----------------------------------------------------------------------===//
-#include "GroupSession.h"
+#include "replay/GroupSession.h"
 
 #include <gtest/gtest.h>
 

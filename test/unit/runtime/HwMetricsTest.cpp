@@ -1,8 +1,8 @@
 //===- HwMetricsTest.cpp - hardware-counter metric lists and keys, no GPU --===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "HwMetrics.h"
-#include "Profile.h"
-#include "ReplayPolicy.h"
+#include "metrics/HwMetrics.h"
+#include "profile/Profile.h"
+#include "replay/ReplayPolicy.h"
 
 #include <gtest/gtest.h>
 

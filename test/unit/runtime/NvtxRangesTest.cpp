@@ -4,9 +4,9 @@
 // The events are what CUPTI's NVTX callbacks hand the tracker (directly, and
 // as fake CUPTI callback data through dispatchNvtx); threads are plain ids,
 // so ranges "across threads" need no real threads.
-#include "NvtxRanges.h"
-#include "NvtxCallbacks.h"
-#include "Profile.h"
+#include "nvtx/NvtxRanges.h"
+#include "nvtx/NvtxCallbacks.h"
+#include "profile/Profile.h"
 
 #include "hroof/RangePath.h"
 

@@ -8,7 +8,7 @@
 //
 // Run: build/bin/hroof-rt-tests --gtest_filter='ParamBytes*'
 //===----------------------------------------------------------------------===//
-#include "ParamBytes.h"
+#include "launches/ParamBytes.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 // every record had its launch, and gives up after its patience (the missing
 // ranges are counted); CUPTI's "all passes submitted" ends the round.
 //===----------------------------------------------------------------------===//
-#include "PassSchedule.h"
+#include "replay/PassSchedule.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // Prints the PTX of one of the runtime's own kernels for the ctests
 // runtime.*-ptxas, which assemble it with ptxas: "l2flush" (L2FlushPtx.h)
 // or "counter-sum" (CounterSumPtx.h).
-#include "CounterSumPtx.h"
-#include "L2FlushPtx.h"
+#include "kernels/CounterSumPtx.h"
+#include "kernels/L2FlushPtx.h"
 
 #include <cstdio>
 #include <cstring>

@@ -1,6 +1,6 @@
 //===- ProfileTest.cpp - the runtime's CPU side, no GPU needed ------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "Profile.h"
+#include "profile/Profile.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 //===- TransfersTest.cpp - copy/memset records in the profile -------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "Transfers.h"
-#include "Profile.h"
+#include "profile/Transfers.h"
+#include "profile/Profile.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 //
 // Run: build/bin/hroof-rt-tests --gtest_filter='TypeCache*:CubinHash*'
 //===----------------------------------------------------------------------===//
-#include "TypeCache.h"
+#include "metrics/TypeCache.h"
 
 #include <gtest/gtest.h>
 

@@ -41,8 +41,8 @@
 #ifndef HROOF_RUNTIME_APPLICATIONREPLAY_H
 #define HROOF_RUNTIME_APPLICATIONREPLAY_H
 
-#include "HwMetrics.h"
-#include "Profile.h"
+#include "metrics/HwMetrics.h"
+#include "profile/Profile.h"
 
 #include <nlohmann/json.hpp>
 

@@ -17,8 +17,8 @@
 // in order; a session whose range count differs from the launches it saw
 // gives its groups back (collected later) instead of guessing.
 //===----------------------------------------------------------------------===//
-#include "Injection.h"
-#include "LaunchArgs.h"
+#include "replay/HardwareCounters.h"
+#include "launches/LaunchArgs.h"
 
 #include <algorithm>
 
@@ -46,12 +46,9 @@ thread_local HwContext *FlushingIn = nullptr;
 
 } // namespace
 
-void writeCompletedRecords(std::vector<LaunchRecord> &Done) {
-  for (LaunchRecord &R : Done) {
-    PendingLaunch PL;
-    PL.R = std::move(R);
-    finalize(std::move(PL));
-  }
+void HardwareCounters::writeCompletedRecords(std::vector<LaunchRecord> &Done) {
+  for (LaunchRecord &R : Done)
+    Host->Write(std::move(R));
   Done.clear();
 }
 
@@ -128,11 +125,12 @@ void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Don
   bool Match = E.empty() && All && Ranges == S.Entries.size();
   if (E.empty() && !Match) {
     ++SessionMismatches;
-    rt().noteOnce("application replay: a batched session recorded " + std::to_string(Ranges) +
-                  " ranges for " + std::to_string(S.Entries.size()) +
-                  " kernel launches seen; its groups are collected again on later launches");
+    if (Host->P)
+      Host->P->note("application replay: a batched session recorded " + std::to_string(Ranges) +
+                    " ranges for " + std::to_string(S.Entries.size()) +
+                    " kernel launches seen; its groups are collected again on later launches");
   }
-  if (rt().S.Verbose >= 3 && Match)
+  if (Host->S.Verbose >= 3 && Match)
     logSessionRanges(C, Cfg);
   RangeEvaluator Evaluate = [&](size_t I, std::vector<double> &V) {
     return Cfg.Host.evaluate(S.Data, I, Cfg.Names, V);
@@ -149,11 +147,11 @@ void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Don
   SessionCloseNs += nowNs() - T0;
 }
 
-bool HardwareCounters::joinSession(InFlight &IF, HwContext &C, HwConfig &Cfg) {
+bool HardwareCounters::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cfg) {
   std::vector<LaunchRecord> Done;
   HwSession &S = C.Session;
   std::string E;
-  bool Flush = rt().S.FlushL2;
+  bool Flush = Host->S.FlushL2;
   // This launch's entry (sessionLaunch) is put back below, after the
   // flush's: this thread holds C.M until the launch is issued, so no other
   // launch comes between.
@@ -196,7 +194,7 @@ bool HardwareCounters::joinSession(InFlight &IF, HwContext &C, HwConfig &Cfg) {
   return E.empty();
 }
 
-std::string HardwareCounters::flushLocked(InFlight &IF, HwContext &C) {
+std::string HardwareCounters::flushLocked(CounterLaunch &IF, HwContext &C) {
   FlushingIn = &C;
   std::string E = flushL2(IF);
   FlushingIn = nullptr;
@@ -251,7 +249,7 @@ void HardwareCounters::sessionClose(CUcontext Ctx, uint32_t Forget) {
   writeCompletedRecords(Done);
 }
 
-void HardwareCounters::sessionExit(InFlight &IF, CUresult LaunchResult) {
+void HardwareCounters::sessionExit(CounterLaunch &IF, CUresult LaunchResult) {
   HwContext &C = *IF.Hw;
   HwSession &S = C.Session;
   if (LaunchResult != CUDA_SUCCESS) {

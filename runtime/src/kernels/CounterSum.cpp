@@ -1,8 +1,8 @@
 //===- CounterSum.cpp - sum a counter array's slots on the GPU -------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "CounterSum.h"
-#include "CounterSumPtx.h"
-#include "RuntimeKernel.h"
+#include "kernels/CounterSum.h"
+#include "kernels/CounterSumPtx.h"
+#include "kernels/RuntimeKernel.h"
 
 #include "hroof/CounterLayout.h"
 

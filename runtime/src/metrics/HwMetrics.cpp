@@ -1,6 +1,6 @@
 //===- HwMetrics.cpp - hardware-counter metric lists and profile keys -----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "HwMetrics.h"
+#include "metrics/HwMetrics.h"
 
 #include "hroof/CounterMetrics.h"
 

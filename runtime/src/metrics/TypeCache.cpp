@@ -3,7 +3,7 @@
 //
 // See TypeCache.h. Unit tests: test/unit/runtime/TypeCacheTest.cpp.
 //===----------------------------------------------------------------------===//
-#include "TypeCache.h"
+#include "metrics/TypeCache.h"
 
 #include <elf.h>
 #include <unistd.h>

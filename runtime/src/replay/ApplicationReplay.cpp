@@ -4,7 +4,7 @@
 // The one-pass grouping of a metric set and the per-shape records of
 // HROOF_REPLAY=application (ApplicationReplay.h).
 //===----------------------------------------------------------------------===//
-#include "ApplicationReplay.h"
+#include "replay/ApplicationReplay.h"
 
 #include <algorithm>
 #include <cmath>

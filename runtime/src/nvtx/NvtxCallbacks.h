@@ -10,7 +10,7 @@
 #ifndef HROOF_RUNTIME_NVTXCALLBACKS_H
 #define HROOF_RUNTIME_NVTXCALLBACKS_H
 
-#include "NvtxRanges.h"
+#include "nvtx/NvtxRanges.h"
 
 #include <cupti.h> // callbacks and NVTX callback ids (cupti_nvtx_cbid.h has no guard)
 

@@ -13,7 +13,7 @@
 #ifndef HROOF_RUNTIME_PROFILE_H
 #define HROOF_RUNTIME_PROFILE_H
 
-#include "Transfers.h"
+#include "profile/Transfers.h"
 
 #include "hroof/RuntimeSettings.h"
 #include "hroof/StaticModel.h"

@@ -1,6 +1,6 @@
 //===- Transfers.cpp - copy and memset records, JSON ----------------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "Transfers.h"
+#include "profile/Transfers.h"
 
 namespace hroof {
 namespace rt {

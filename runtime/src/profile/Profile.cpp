@@ -1,7 +1,7 @@
 //===- Profile.cpp - settings, records and the incremental profile file ---===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "Profile.h"
-#include "HwMetrics.h"
+#include "profile/Profile.h"
+#include "metrics/HwMetrics.h"
 
 #include <cxxabi.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 //
 // deliverSession and splitValues (GroupSession.h): no CUDA, no CUPTI.
 //===----------------------------------------------------------------------===//
-#include "GroupSession.h"
+#include "replay/GroupSession.h"
 
 #include <cmath>
 

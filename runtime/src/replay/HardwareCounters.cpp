@@ -7,7 +7,7 @@
 // at exit; the tensor types learned per kernel. The CUPTI calls are
 // RangeProfiler.cpp's.
 //===----------------------------------------------------------------------===//
-#include "Injection.h"
+#include "replay/HardwareCounters.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,7 +24,7 @@ const unsigned AllTypes = (1u << tensorTypeMetrics().size()) - 1;
 } // namespace
 
 void HardwareCounters::off(const std::string &Why) {
-  Runtime &T = rt();
+  CounterHost &T = *Host;
   if (Enabled.exchange(false)) {
     logLine("hardware counters off: %s (durations and dynamic counts go on)", Why.c_str());
     if (T.P)
@@ -36,8 +36,9 @@ void HardwareCounters::toApplicationReplay(const std::string &Cause) {
   if (!Enabled)
     return;
   SharedMemory = true; // even when application replay was asked for
-  if (AppMode.exchange(true))
-    return;
+  ReplayMode Was = ReplayMode::Kernel;
+  if (!Mode.compare_exchange_strong(Was, ReplayMode::Application))
+    return; // already application or pass replay
   std::string Why = "hardware counters: " + Cause +
                     ", so from here on each launch is profiled by application replay (one pass "
                     "a launch, no memory restore: kernel replay's restore erases what other GPUs "
@@ -45,18 +46,19 @@ void HardwareCounters::toApplicationReplay(const std::string &Cause) {
                     "than one pass alone are not collected, and records may be "
                     "counters_incomplete";
   logLine("%s", Why.c_str());
-  if (rt().P)
-    rt().P->note(Why);
+  if (Host->P)
+    Host->P->note(Why);
 }
 
 void HardwareCounters::onInit() {
-  Runtime &T = rt();
+  CounterHost &T = *Host;
   Set = parseCountersSetting(T.S.Counters);
   Limit = T.S.LaunchLimit;
   PerShape = T.S.CountersPerShape;
-  AppMode = T.S.AppReplay;
-  PassMode = T.S.PassReplay;
-  if (PassMode) {
+  Mode = T.S.PassReplay  ? ReplayMode::Passes
+         : T.S.AppReplay ? ReplayMode::Application
+                         : ReplayMode::Kernel;
+  if (passMode()) {
     const char *Warn = "HROOF_REPLAY=passes is experimental: a record's duration, clocks, L2 and "
                        "DRAM bytes come from its own launch, every other counter from the next "
                        "launches of its shape (one counter pass each, after --range), which must "
@@ -66,7 +68,7 @@ void HardwareCounters::onInit() {
     logLine("%s", Warn);
     if (T.P)
       T.P->note(Warn);
-  } else if (AppMode) {
+  } else if (appMode()) {
     // Said where the user looks: its cost and its assumption (H100,
     // 2026-11-27, docs/validation/replay-cost-2026-11-27.md).
     const char *Warn = "HROOF_REPLAY=application is experimental: it takes a record's counter "
@@ -165,7 +167,7 @@ std::string HardwareCounters::setup(HwContext &C, CUcontext Ctx) {
 }
 
 std::string HardwareCounters::setupContext(HwContext &C, CUcontext Ctx) {
-  Runtime &T = rt();
+  CounterHost &T = *Host;
   CUdevice Dev = 0;
   CUresult CR = cuCtxGetDevice(&Dev);
   if (CR != CUDA_SUCCESS)
@@ -259,7 +261,7 @@ HwContext &HardwareCounters::context(CUcontext Ctx) {
   return *P;
 }
 
-unsigned HardwareCounters::typeMask(InFlight &IF, const HwContext &C) {
+unsigned HardwareCounters::typeMask(CounterLaunch &IF, const HwContext &C) {
   // The metric list: every tensor type at a kernel's first profiled launch,
   // then only the types it used (each type costs replay passes of its own).
   // A kernel not seen in this run may have its types in the cache (TypeCache.h).
@@ -354,7 +356,7 @@ std::string HardwareCounters::startRange(HwContext &C, HwConfig &Cfg, uint64_t (
 /// failed flush is an error like any other of the counters (they go off
 /// with its message): DRAM bytes with the caches not flushed would not be
 /// what the user asked for.
-std::string HardwareCounters::flushL2(InFlight &IF) {
+std::string HardwareCounters::flushL2(CounterLaunch &IF) {
   bool WasOwn = InOwnDriverCalls;
   InOwnDriverCalls = true; // the flush's launch is not the application's
   std::string E = Flusher.flush(IF.Ctx, IF.Stream);
@@ -362,8 +364,8 @@ std::string HardwareCounters::flushL2(InFlight &IF) {
   return E;
 }
 
-bool HardwareCounters::onLaunchEnter(InFlight &IF) {
-  if (PassMode && IF.App && !IF.AppNewRecord)
+bool HardwareCounters::onLaunchEnter(CounterLaunch &IF) {
+  if (passMode() && IF.App && !IF.AppNewRecord)
     return passEnter(IF); // a pass round's range (a record's own launch: a session)
   bool Ok = enterRange(IF);
   if (!Ok && IF.App)
@@ -371,7 +373,7 @@ bool HardwareCounters::onLaunchEnter(InFlight &IF) {
   return Ok;
 }
 
-bool HardwareCounters::enterRange(InFlight &IF) {
+bool HardwareCounters::enterRange(CounterLaunch &IF) {
   HwContext *C = &context(IF.Ctx);
   std::unique_lock<std::mutex> Lock(C->M);
   if (!Enabled || C->Failed)
@@ -389,7 +391,7 @@ bool HardwareCounters::enterRange(InFlight &IF) {
   }
   // Pass replay: a record's own launch runs in a batched session, which
   // would take the object of a round under way (another thread's).
-  if (PassMode && IF.AppNewRecord && !C->Passes.idle()) {
+  if (passMode() && IF.AppNewRecord && !C->Passes.idle()) {
     IF.R.HwProblem = "pass replay: a round of counter passes was under way";
     return false;
   }
@@ -437,7 +439,7 @@ bool HardwareCounters::enterRange(InFlight &IF) {
   IF.HwPasses = C->ObjPasses;
   bool NewList = C->DataCfg != Cfg;
   uint64_t Ts[4] = {0, 0, 0, 0};
-  if (E.empty() && rt().S.FlushL2)
+  if (E.empty() && Host->S.FlushL2)
     E = flushLocked(IF, *C);
   if (E.empty())
     E = startRange(*C, *Cfg, Ts);
@@ -468,7 +470,7 @@ bool HardwareCounters::enterRange(InFlight &IF) {
   return true;
 }
 
-AppTypes HardwareCounters::kernelTypes(const InFlight &IF, const HwContext &C) const {
+AppTypes HardwareCounters::kernelTypes(const CounterLaunch &IF, const HwContext &C) const {
   AppTypes K;
   K.Learning = IF.HwLearning;
   K.Types = IF.HwTypes;
@@ -506,14 +508,14 @@ std::string HardwareCounters::checkTypes(const AppTypes &K,
       std::string Msg = "hardware counters: kernel " + K.Name + ": " + TypesProblem +
                         "; its tensor types are relearned";
       logLine("%s", Msg.c_str());
-      if (rt().P)
-        rt().P->note(Msg);
+      if (Host->P)
+        Host->P->note(Msg);
     }
   }
   return TypesProblem;
 }
 
-void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_t Ranges) {
+void HardwareCounters::evaluate(CounterLaunch &IF, HwContext &C, HwConfig &Cfg, size_t Ranges) {
   LaunchRecord &LR = IF.R;
   std::vector<double> V(Cfg.Names.size(), 0.0);
   if (std::string E = Cfg.Host.evaluate(Cfg.Data, Ranges - 1, Cfg.Names, V); !E.empty()) {
@@ -542,7 +544,7 @@ void HardwareCounters::evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_
     (*LR.Hw)["not_evaluated"] = NotEvaluated;
 }
 
-void HardwareCounters::onLaunchExit(InFlight &IF, CUresult LaunchResult) {
+void HardwareCounters::onLaunchExit(CounterLaunch &IF, CUresult LaunchResult) {
   if (IF.PassEntry >= 0) {
     passExit(IF, LaunchResult);
     return;
@@ -637,14 +639,14 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
 /// At exit nothing is torn down (the driver may already be); a launch of
 /// another thread still inside its range loses its counters, said once.
 void HardwareCounters::onFinish() {
-  Runtime &T = rt();
+  CounterHost &T = *Host;
   closeSessions(); // and pass replay's rounds
-  if (PassMode && T.P) {
+  if (passMode() && T.P) {
     std::string Note = passReplayNote(*this);
     T.P->note(Note);
     if (T.S.Verbose >= 1)
       logLine("%s", Note.c_str());
-  } else if (AppMode && Sessions && !Ranges && T.P) { // every group batched: no per-range notes
+  } else if (appMode() && Sessions && !Ranges && T.P) { // every group batched: no per-range notes
     T.P->note(appReplayNote(*this));
   }
   if (Ranges && T.P) {
@@ -690,7 +692,7 @@ void HardwareCounters::onFinish() {
     T.P->note(Buf);
     if (T.S.Verbose >= 1)
       logLine("%s", Buf);
-    if (AppMode) {
+    if (appMode()) {
       std::string Note = appReplayNote(*this);
       T.P->note(Note);
       if (T.S.Verbose >= 1)

@@ -22,7 +22,7 @@
 #ifndef HROOF_RUNTIME_TYPECACHE_H
 #define HROOF_RUNTIME_TYPECACHE_H
 
-#include "HwMetrics.h"
+#include "metrics/HwMetrics.h"
 
 #include <cstddef>
 #include <cstdint>

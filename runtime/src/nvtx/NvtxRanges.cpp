@@ -1,6 +1,6 @@
 //===- NvtxRanges.cpp - the NVTX ranges open on each host thread ----------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "NvtxRanges.h"
+#include "nvtx/NvtxRanges.h"
 
 #include "hroof/RangePath.h"
 

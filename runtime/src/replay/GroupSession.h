@@ -9,8 +9,8 @@
 #ifndef HROOF_RUNTIME_GROUPSESSION_H
 #define HROOF_RUNTIME_GROUPSESSION_H
 
-#include "ApplicationReplay.h"
-#include "Profile.h"
+#include "replay/ApplicationReplay.h"
+#include "profile/Profile.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -5,7 +5,7 @@
 // (RangeProfiler.h): CUPTI's host API only, no device and no driver call, so
 // tools without a GPU (hroof-app-groups-cupti) use the runtime's own code.
 //===----------------------------------------------------------------------===//
-#include "RangeProfiler.h"
+#include "cupti/RangeProfiler.h"
 
 namespace hroof {
 namespace rt {

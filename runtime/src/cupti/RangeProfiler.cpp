@@ -6,7 +6,7 @@
 // successful one "". The host side (no device, no driver) is in
 // RangeProfilerHost.cpp.
 //===----------------------------------------------------------------------===//
-#include "RangeProfiler.h"
+#include "cupti/RangeProfiler.h"
 
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>

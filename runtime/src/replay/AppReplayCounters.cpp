@@ -12,7 +12,7 @@
 // kernel mode (HardwareCounters.cpp). Either runs on an object whose first
 // config was the group's (freshObject).
 //===----------------------------------------------------------------------===//
-#include "Injection.h"
+#include "replay/HardwareCounters.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +47,7 @@ AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const unsign
   // misses it: any other group costs a fresh object (freshObject). In a
   // loop whose steps launch the same shapes, the object then changes group
   // about once a step, not at every launch.
-  if (PassMode)
+  if (passMode())
     return takePass(Ctx, Shape, InRange, Take, T, Corr);
   const HwConfig *Obj = context(Ctx).ObjCfg;
   AppRole Role = App.role(Shape, InRange, Take, T, Obj ? &Obj->Metrics : nullptr);
@@ -149,7 +149,7 @@ std::string HardwareCounters::appPlan(HwContext &C) {
   std::lock_guard<std::mutex> L(M);
   if (AppPlans.size() < 2048)
     AppPlans += (AppPlans.empty() ? "" : "; ") + Line;
-  if (rt().S.Verbose >= 1)
+  if (Host->S.Verbose >= 1)
     logLine("application replay on device %d: %s", C.Device, Line.c_str());
   return "";
 }
@@ -172,8 +172,8 @@ std::string HardwareCounters::appGroups(HwContext &C, unsigned Key,
   return "";
 }
 
-std::string HardwareCounters::appConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg) {
-  if (PassMode && IF.AppNewRecord)
+std::string HardwareCounters::appConfig(CounterLaunch &IF, HwContext &C, HwConfig *&Cfg) {
+  if (passMode() && IF.AppNewRecord)
     return passRecordConfig(IF, C, Cfg);
   std::vector<HwConfig *> Groups;
   if (IF.AppNewRecord) {
@@ -213,7 +213,7 @@ std::string HardwareCounters::appConfig(InFlight &IF, HwContext &C, HwConfig *&C
   return "";
 }
 
-void HardwareCounters::appDeliver(InFlight &IF, size_t GroupPasses,
+void HardwareCounters::appDeliver(CounterLaunch &IF, size_t GroupPasses,
                                   std::map<std::string, double> Values,
                                   const std::string &NotEvaluated) {
   // What the GPU check reads: a one-pass group at more passes means it ran
@@ -230,7 +230,7 @@ void HardwareCounters::appDeliver(InFlight &IF, size_t GroupPasses,
   IF.AppDone = App.deliver(*IF.App, std::move(Values), NotEvaluated);
 }
 
-void HardwareCounters::skipMultiPassGroup(InFlight &IF, const HwConfig &Cfg) {
+void HardwareCounters::skipMultiPassGroup(CounterLaunch &IF, const HwConfig &Cfg) {
   // Kernel replay of several passes, with NCCL kernels of other GPUs
   // writing this process's buffers, hung a DDP job on 2 H100s (2026-11-25
   // and 2026-11-27, docs/validation/multi-gpu-2026-11-27.md); one pass

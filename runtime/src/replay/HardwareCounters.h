@@ -13,19 +13,22 @@
 #ifndef HROOF_RUNTIME_HARDWARECOUNTERS_H
 #define HROOF_RUNTIME_HARDWARECOUNTERS_H
 
-#include "ApplicationReplay.h"
-#include "GroupSession.h"
-#include "HwMetrics.h"
-#include "L2Flush.h"
-#include "PassSchedule.h"
-#include "RangeProfiler.h"
-#include "ReplayPolicy.h"
-#include "TypeCache.h"
+#include "replay/ApplicationReplay.h"
+#include "replay/CounterLaunch.h"
+#include "replay/GroupSession.h"
+#include "metrics/HwMetrics.h"
+#include "kernels/L2Flush.h"
+#include "replay/PassSchedule.h"
+#include "cupti/RangeProfiler.h"
+#include "replay/ReplayPolicy.h"
+#include "metrics/TypeCache.h"
+#include "support/Support.h"
 
 #include <cuda.h>
 #include <cupti.h>
 
 #include <algorithm>
+#include <functional>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -40,9 +43,6 @@
 
 namespace hroof {
 namespace rt {
-
-struct FuncInfo;
-struct InFlight;
 
 /// One metric list of a context: a host object configured with it (for
 /// evaluation), its config image and a counter-data image for one range.
@@ -98,12 +98,23 @@ struct HwContext {
   std::set<uint64_t> PassSpoiled; ///< records whose range ran a failed launch
 };
 
+/// What the hardware counters need of the process around them, given once
+/// when the process state is made (Injection.cpp): the settings, the
+/// profile (notes; null until it is opened) and the writer of the records
+/// that a closed batched session or pass round completed.
+struct CounterHost {
+  const Settings &S;
+  std::unique_ptr<Profile> &P;
+  std::function<void(LaunchRecord &&)> Write;
+};
+
 /// The hardware counters of the runtime: which launches get a range, the
 /// contexts' range profilers (RangeProfilerTarget) and metric lists
 /// (RangeProfilerHost), the tensor types learned per kernel, the cost notes.
 /// Any failure switches the hardware counters off with one message;
 /// durations and dynamic counts go on.
 struct HardwareCounters {
+  CounterHost *Host = nullptr; ///< set before onInit
   std::atomic<bool> Enabled{false};
   CountersSetting Set;
   int64_t Limit = 0;
@@ -143,9 +154,18 @@ struct HardwareCounters {
   uint64_t codeHash(const std::string &Mangled);
   std::string ProfilerInitProblem;
 
-  /// HROOF_REPLAY=application (ApplicationReplay.h): set in onInit, or by
-  /// toApplicationReplay when a communication kernel appears.
-  std::atomic<bool> AppMode{false};
+  /// The replay mode: set in onInit, or moved to application replay
+  /// (ApplicationReplay.h) by toApplicationReplay when a communication
+  /// kernel appears.
+  /// How a launch's counters are collected (HROOF_REPLAY,
+  /// hroof/RuntimeSettings.h): chosen once at start; kernel replay moves to
+  /// application replay once other GPUs or processes write this process's
+  /// memory, and never back.
+  std::atomic<ReplayMode> Mode{ReplayMode::Kernel};
+  /// Application or pass replay: records are held and assembled from
+  /// groups by App.
+  bool appMode() const { return Mode != ReplayMode::Kernel; }
+  bool passMode() const { return Mode == ReplayMode::Passes; }
   /// Other GPUs or processes write this process's device memory (set with
   /// toApplicationReplay): a group that needs several passes is not
   /// collected (kernel replay saves and restores memory between passes).
@@ -159,11 +179,9 @@ struct HardwareCounters {
   /// of more passes: must stay 0), of groups that need more alone; fresh
   /// objects for a change of group.
   std::atomic<uint64_t> AppOnePass{0}, AppOverPasses{0}, AppMultiPass{0}, AppSwitches{0};
-  /// HROOF_REPLAY=passes (set in onInit; AppMode too: records are held and
-  /// assembled by App). The finish note's numbers: rounds, passes run,
+  /// HROOF_REPLAY=passes: the finish note's numbers: rounds, passes run,
   /// ranges, record-passes without their launch, host time of the first
   /// Start of each round, of every other Start, of Stop and of decoding.
-  std::atomic<bool> PassMode{false};
   std::atomic<uint64_t> PassRounds{0}, PassPassesRun{0}, PassRanges{0}, PassMissing{0};
   std::atomic<uint64_t> PassOpenNs{0}, PassStartNs{0}, PassStopNs{0}, PassDecodeNs{0};
   std::atomic<int> PassRoundsOpen{0}; ///< contexts with a round under way (kernel activity kind)
@@ -174,8 +192,8 @@ struct HardwareCounters {
   AppRole takePass(CUcontext Ctx, const std::string &Shape, bool InRange,
                    const std::function<bool()> &Take, AppTicket &T, uint32_t Corr);
   /// Launch enter and exit of a launch with a pass-replay range.
-  bool passEnter(InFlight &IF);
-  void passExit(InFlight &IF, CUresult LaunchResult);
+  bool passEnter(CounterLaunch &IF);
+  void passExit(CounterLaunch &IF, CUresult LaunchResult);
   /// A round under way runs its remaining passes empty and is decoded (at
   /// exit, in closeSessions, and at a context's destruction: the records get
   /// the passes they have, the other metrics not_evaluated).
@@ -216,6 +234,9 @@ struct HardwareCounters {
                   std::string &Shape, uint32_t Corr);
 
   void onInit();
+  /// Writes the records a closed batched session or pass round completed
+  /// (Host->Write); called with no HwContext::M held (GroupSession.cpp).
+  void writeCompletedRecords(std::vector<LaunchRecord> &Done);
   /// Whether this launch gets counters: under the launch limit of its
   /// kernel on this context and, with HROOF_COUNTERS_PER_SHAPE, under that
   /// of its shape (launchShapeKey of the grid, block and shared memory).
@@ -223,12 +244,12 @@ struct HardwareCounters {
             unsigned SharedMem);
   /// Opens the range (context setup on first use). False: no range (an
   /// application-replay group it was to collect is given back).
-  bool onLaunchEnter(InFlight &IF);
+  bool onLaunchEnter(CounterLaunch &IF);
   /// HROOF_CACHE_CONTROL=all: flushes the L2 before IF's range ("" or why not).
-  std::string flushL2(InFlight &IF);
+  std::string flushL2(CounterLaunch &IF);
   L2Flusher Flusher;
   /// Closes the range and fills IF.R.Hw or IF.R.HwProblem.
-  void onLaunchExit(InFlight &IF, CUresult LaunchResult);
+  void onLaunchExit(CounterLaunch &IF, CUresult LaunchResult);
   void onContextDestroy(CUcontext Ctx);
   void onFinish();
   void off(const std::string &Why);
@@ -247,23 +268,23 @@ struct HardwareCounters {
   std::string config(HwContext &C, unsigned TypeMask, HwConfig *&Out);
 
 private:
-  bool enterRange(InFlight &IF);
+  bool enterRange(CounterLaunch &IF);
   /// Application replay, launch enter under C.M: \p Cfg is a one-pass
   /// group; IF joins the open session of that group, or one is opened
   /// (closing another first). False with IF.R.HwProblem on an error.
-  bool joinSession(InFlight &IF, HwContext &C, HwConfig &Cfg);
+  bool joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cfg);
   std::string openSession(HwContext &C, HwConfig &Cfg);
   /// Stop, Decode, and each ticket's values delivered; records this
   /// completes are appended to \p Done (written by the caller, unlocked).
   void closeSession(HwContext &C, std::vector<LaunchRecord> &Done);
   /// Launch exit of a launch in a session.
-  void sessionExit(InFlight &IF, CUresult LaunchResult);
+  void sessionExit(CounterLaunch &IF, CUresult LaunchResult);
   /// Under C.M: closes C's session; the records it completes wait in
   /// C.Session.Completed.
   void closeSessionOf(HwContext &C);
   /// flushL2 by a thread that holds C.M (the flush kernel's launch callback
   /// must not lock it again).
-  std::string flushLocked(InFlight &IF, HwContext &C);
+  std::string flushLocked(CounterLaunch &IF, HwContext &C);
   /// Application mode: the groups the list of type mask \p Key takes from
   /// the context's plan (planned with CUPTI's pass counts at first use),
   /// of one pass only with OnePassOnly in \p Key ("" or why not).
@@ -278,25 +299,25 @@ private:
   std::string passConfigs(HwContext &C);
   /// Pass mode, a new record (appConfig): its two groups, its own launch's
   /// config in \p Cfg.
-  std::string passRecordConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg);
+  std::string passRecordConfig(CounterLaunch &IF, HwContext &C, HwConfig *&Cfg);
   std::string startPass(HwContext &C);
   void stopPass(HwContext &C, std::vector<LaunchRecord> &Done);
   void decodeRound(HwContext &C, std::vector<LaunchRecord> &Done);
   /// Application mode in a process whose memory others write: IF's group
   /// needs several passes, so it is given up (its metrics not_evaluated,
   /// the record goes on without them) and the launch gets no range.
-  void skipMultiPassGroup(InFlight &IF, const HwConfig &Cfg);
+  void skipMultiPassGroup(CounterLaunch &IF, const HwConfig &Cfg);
   /// Application mode: the config of IF's group (a new record starts here).
-  std::string appConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg);
+  std::string appConfig(CounterLaunch &IF, HwContext &C, HwConfig *&Cfg);
   /// Application mode, launch exit: the group's values to IF's record.
-  void appDeliver(InFlight &IF, size_t GroupPasses, std::map<std::string, double> Values,
+  void appDeliver(CounterLaunch &IF, size_t GroupPasses, std::map<std::string, double> Values,
                   const std::string &NotEvaluated);
   /// A HwConfig for \p Metrics (host object, config image, pass count).
   std::string makeConfig(HwContext &C, const std::vector<std::string> &Metrics,
                          std::unique_ptr<HwConfig> &Out);
   /// Launch enter, step by step.
   HwContext &context(CUcontext Ctx);
-  unsigned typeMask(InFlight &IF, const HwContext &C);
+  unsigned typeMask(CounterLaunch &IF, const HwContext &C);
   std::string recreate(HwContext &C, CUcontext Ctx, uint64_t &RecreateNs);
   /// Whether \p Cfg needs a fresh range profiler object (ReplayPolicy.h):
   /// its list is not within the object's first config's, or, in application
@@ -308,14 +329,11 @@ private:
   std::string checkTypes(const AppTypes &K, const std::map<std::string, double> &Values,
                          std::vector<std::string> &InferredZero);
   /// What checkTypes needs of IF's kernel.
-  AppTypes kernelTypes(const InFlight &IF, const HwContext &C) const;
+  AppTypes kernelTypes(const CounterLaunch &IF, const HwContext &C) const;
   /// Launch exit: the values of a decoded range into the launch record.
-  void evaluate(InFlight &IF, HwContext &C, HwConfig &Cfg, size_t Ranges);
+  void evaluate(CounterLaunch &IF, HwContext &C, HwConfig &Cfg, size_t Ranges);
 };
 
-/// Writes (finalize) the records a closed batched session completed; called
-/// with no HwContext::M held (GroupSession.cpp).
-void writeCompletedRecords(std::vector<LaunchRecord> &Done);
 
 /// The finish note of HROOF_REPLAY=application (AppReplayCounters.cpp).
 std::string appReplayNote(HardwareCounters &H);

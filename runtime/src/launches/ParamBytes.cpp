@@ -1,6 +1,6 @@
 //===- ParamBytes.cpp - a launch's argument bytes and the model's fields --===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "ParamBytes.h"
+#include "launches/ParamBytes.h"
 
 #include <cuda.h>
 

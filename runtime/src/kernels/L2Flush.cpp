@@ -1,8 +1,8 @@
 //===- L2Flush.cpp - flush the L2 before a counter range (cache-control) --===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "L2Flush.h"
-#include "L2FlushPtx.h"
-#include "RuntimeKernel.h"
+#include "kernels/L2Flush.h"
+#include "kernels/L2FlushPtx.h"
+#include "kernels/RuntimeKernel.h"
 
 namespace hroof {
 namespace rt {

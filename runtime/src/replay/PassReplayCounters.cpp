@@ -21,7 +21,7 @@
 // kind: the durations keep coming, and kernels of different streams run
 // one after another meanwhile.
 //===----------------------------------------------------------------------===//
-#include "Injection.h"
+#include "replay/HardwareCounters.h"
 
 #include <cmath>
 #include <cstdio>
@@ -45,7 +45,7 @@ thread_local PassHold Held;
 /// more ranges its image holds (H100: about 200 ms at 32, 780 ms at 512:
 /// docs/validation/replay-cost-2026-11-27.md); one launch per shape and
 /// step (--counters-per-shape 1) stays well below 128 in the PyTorch example.
-size_t roundCapacity() { return rt().S.CountersPerShape > 0 ? 128 : 512; }
+size_t roundCapacity(int64_t CountersPerShape) { return CountersPerShape > 0 ? 128 : 512; }
 
 /// Pass 0 ends after this many launches in a row that recorded nothing (and
 /// as many as it saw before them: PassSchedule::endsPassBefore); a later
@@ -105,11 +105,11 @@ std::string HardwareCounters::passConfigs(HwContext &C) {
     return E;
   C.PassOwnCfg = C.PassConfigs[0].get();
   C.PassCfg = C.PassConfigs[1].get();
-  C.Passes = PassSchedule(roundCapacity(), IdleLimit, Patience);
+  C.Passes = PassSchedule(roundCapacity(Host->S.CountersPerShape), IdleLimit, Patience);
   return "";
 }
 
-std::string HardwareCounters::passRecordConfig(InFlight &IF, HwContext &C, HwConfig *&Cfg) {
+std::string HardwareCounters::passRecordConfig(CounterLaunch &IF, HwContext &C, HwConfig *&Cfg) {
   if (std::string E = passConfigs(C); !E.empty())
     return E;
   // typeMask first: it sets what kernelTypes reads (learning or known).
@@ -143,7 +143,7 @@ std::string HardwareCounters::openRound(HwContext &C, CUcontext Ctx, uint32_t Co
     ++AppSwitches;
   }
   HwConfig &Cfg = *C.PassCfg;
-  size_t Size = 0, Cap = roundCapacity();
+  size_t Size = 0, Cap = roundCapacity(Host->S.CountersPerShape);
   if (E.empty())
     E = C.Target.counterDataSize(Cfg.Names, Size, Cap);
   C.DataCfg = nullptr;
@@ -170,7 +170,7 @@ std::string HardwareCounters::startPass(HwContext &C) {
   std::string E = C.Target.start();
   if (E.empty())
     C.Passes.passStarted();
-  if (rt().S.Verbose >= 2)
+  if (Host->S.Verbose >= 2)
     logLine("pass replay: pass %d started (%zu records)%s%s", C.Passes.pass(),
             C.Passes.entries().size(), E.empty() ? "" : ": ", E.c_str());
   if (C.Passes.pass() > 0)
@@ -183,7 +183,7 @@ void HardwareCounters::stopPass(HwContext &C, std::vector<LaunchRecord> &Done) {
   bool All = false;
   std::string E = C.Target.stop(All);
   PassStopNs += nowNs() - T0;
-  if (rt().S.Verbose >= 2)
+  if (Host->S.Verbose >= 2)
     logLine("pass replay: pass %d stopped, all submitted %d%s%s", C.Passes.pass(), int(All),
             E.empty() ? "" : ": ", E.c_str());
   ++PassPassesRun;
@@ -205,7 +205,7 @@ void HardwareCounters::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done
   std::string E = C.Failed ? "the range profiler failed" : C.Target.decode();
   if (E.empty())
     E = RangeProfilerTarget::rangeCount(C.PassData, Ranges);
-  if (rt().S.Verbose >= 2)
+  if (Host->S.Verbose >= 2)
     logLine("pass replay: round decoded, %zu ranges for %zu records%s%s", Ranges,
             C.PassTickets.size(), E.empty() ? "" : ": ", E.c_str());
   std::set<uint64_t> Delivered;
@@ -278,7 +278,7 @@ AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool
   // session, on an object of another config than the round's.
   bool TookRecord = E.empty() && !C.Failed && S.idle() && InRange && S.canRecord() && Take();
   if (E.empty() && !C.Failed && S.idle() && C.PassCfg &&
-      S.startsRound(InRange, rt().S.Range.empty(), TookRecord, Shape))
+      S.startsRound(InRange, Host->S.Range.empty(), TookRecord, Shape))
     E = openRound(C, Ctx, Corr, Done);
   AppRole Role = TookRecord ? AppRole::Record : AppRole::None;
   long Entry = -1;
@@ -306,7 +306,7 @@ AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool
   return Role;
 }
 
-bool HardwareCounters::passEnter(InFlight &IF) {
+bool HardwareCounters::passEnter(CounterLaunch &IF) {
   std::unique_lock<std::mutex> Lock = std::move(Held.Lock);
   long I = Held.Entry;
   Held.Entry = -1;
@@ -316,12 +316,12 @@ bool HardwareCounters::passEnter(InFlight &IF) {
     return false;
   IF.R.HwTried = true;
   std::string E;
-  if (rt().S.FlushL2)
+  if (Host->S.FlushL2)
     E = flushLocked(IF, C);
   uint64_t Id = C.Passes.entries()[I].Id;
   if (E.empty())
     E = C.Target.pushRange(PassSchedule::rangeName(Id).c_str());
-  if (rt().S.Verbose >= 2)
+  if (Host->S.Verbose >= 2)
     logLine("pass replay: launch %u in range r%llu of pass %d%s%s", IF.R.Correlation,
             (unsigned long long)Id, C.Passes.pass(), E.empty() ? "" : ": ", E.c_str());
   if (!E.empty()) {
@@ -339,7 +339,7 @@ bool HardwareCounters::passEnter(InFlight &IF) {
   return true;
 }
 
-void HardwareCounters::passExit(InFlight &IF, CUresult LaunchResult) {
+void HardwareCounters::passExit(CounterLaunch &IF, CUresult LaunchResult) {
   HwContext &C = *IF.Hw;
   IF.Hw = nullptr;
   IF.HwCfg = nullptr;

@@ -1,6 +1,6 @@
 //===- LaunchArgs.cpp - a kernel launch's arguments from its API callback -===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "LaunchArgs.h"
+#include "launches/LaunchArgs.h"
 
 namespace hroof {
 namespace rt {

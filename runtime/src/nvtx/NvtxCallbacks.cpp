@@ -1,6 +1,6 @@
 //===- NvtxCallbacks.cpp - CUPTI NVTX callback data into the range tracker -===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "NvtxCallbacks.h"
+#include "nvtx/NvtxCallbacks.h"
 
 #include <generated_nvtx_meta.h>
 
