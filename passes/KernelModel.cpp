@@ -775,6 +775,7 @@ void FunctionModeler::emitCall(const CallBase &CB, const Alts &Mult, Opacity Opa
 } // namespace
 
 IRModuleModel KernelModelAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
+  warnIfUnoptimized(M);
   ModuleModeler MM(M, MAM);
   for (Function &F : M)
     if (isKernel(F) && !F.isDeclaration())

@@ -105,6 +105,10 @@ private:
   bool DeviceOnly;
 };
 
+/// One remark (on stderr, like the plugin's others) when a kernel of \p M
+/// was compiled at -O0 (optnone): the model of unoptimized IR is poor.
+void warnIfUnoptimized(llvm::Module &M);
+
 /// The model as JSON.
 llvm::json::Value modelToJson(const llvm::Module &M, const IRModuleModel &Model);
 

@@ -4,11 +4,14 @@
 // The outputs of KernelModelAnalysis (KernelModel.h): print<hroof-kernels>
 // (terms and reasons, for lit tests: opt -passes='print<hroof-kernels>'),
 // the model as JSON (modelToJson, also embedded by the instrumentation) and
-// the -hroof-static-json / HROOF_STATIC_JSON file that `hroof static` reads.
+// the -hroof-static-json / HROOF_STATIC_JSON file that `hroof static` reads,
+// and the remark that a module was compiled at -O0.
 //===----------------------------------------------------------------------===//
 #include "KernelModel.h"
 
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -125,6 +128,27 @@ json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
                       {"source", M.getSourceFileName()},
                       {"arch", Arch},
                       {"kernels", std::move(Kernels)}};
+}
+
+void warnIfUnoptimized(Module &M) {
+  // clang marks every function optnone at -O0 (the device compile too): the
+  // IR then keeps every local in an alloca and loops in their source form.
+  const Function *Kernel = nullptr;
+  for (const Function &F : M)
+    if (F.getCallingConv() == CallingConv::PTX_Kernel && !F.isDeclaration() &&
+        F.hasOptNone())
+      Kernel = &F;
+  // Once per compile: the analysis may run again after the instrumentation.
+  const char *Warned = "hroof.warned.unoptimized";
+  if (!Kernel || M.getNamedMetadata(Warned))
+    return;
+  M.getOrInsertNamedMetadata(Warned);
+  M.getContext().diagnose(DiagnosticInfoGeneric(
+      "hroof: " + M.getSourceFileName() +
+          ": device code compiled without optimization (-O0, optnone): the static model of "
+          "its kernels is poor (locals counted as local-memory traffic, loops hroof cannot "
+          "count); compile device code with -O2 (-Xarch_device -O2 keeps the host at -O0)",
+      DS_Remark));
 }
 
 PreservedAnalyses StaticModelWriter::run(Module &M, ModuleAnalysisManager &MAM) {
