@@ -13,6 +13,7 @@
 #include "Injection.h"
 #include "launches/LaunchArgs.h"
 #include "launches/ParamBytes.h"
+#include "launches/WorkKey.h"
 
 #include "hroof/Communication.h"
 
@@ -106,6 +107,14 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
     // Filtered out or not, it runs (and writes into other GPUs' memory).
     T.Hw.toApplicationReplay(C.Library + " communication kernels run in this process");
   }
+  // Every kernel's parameter layout: the static model reads arguments from
+  // it, and the work key (launches/WorkKey.h) digests the bytes it spans.
+  for (size_t I = 0; F->Selected; ++I) {
+    size_t Off = 0, Sz = 0;
+    if (cuFuncGetParamInfo(Real, I, &Off, &Sz) != CUDA_SUCCESS)
+      break;
+    F->Params.push_back({Off, Sz});
+  }
   if (F->Selected && Name && cuFuncGetModule(&F->Module, Real) == CUDA_SUCCESS) {
     CUdeviceptr Ptr = 0;
     size_t Size = 0;
@@ -140,12 +149,6 @@ std::shared_ptr<FuncInfo> funcInfo(CUfunction Fn, CUcontext Ctx) {
           F->ModelProblem = "the module's static model has no kernel " + F->Mangled;
       } else {
         F->ModelProblem = F->Mod->Problem;
-      }
-      for (size_t I = 0;; ++I) {
-        size_t Off = 0, Sz = 0;
-        if (cuFuncGetParamInfo(Real, I, &Off, &Sz) != CUDA_SUCCESS)
-          break;
-        F->Params.push_back({Off, Sz});
       }
       if (F->Model && F->Params.size() != F->Model->Params.size())
         F->ParamProblem = "the kernel has " + std::to_string(F->Params.size()) +
@@ -284,6 +287,35 @@ CUresult prepareCounts(FuncInfo &F, InFlight &IF, CUstream Stream) {
   return cuMemsetD8Async(F.Counters, 0, CounterBytes * F.CounterSlots, Stream);
 }
 
+/// Whether \p V is an address the driver knows (device, managed or mapped
+/// host memory): such parameter words are left out of work keys. Values
+/// below 64 KiB or above 2^57 are never addresses; answers are kept per
+/// thread (a training loop passes the same buffers again and again).
+bool isDevicePointer(uint64_t V) {
+  if (V < (uint64_t(1) << 16) || (V >> 57))
+    return false;
+  thread_local std::unordered_map<uint64_t, bool> Known;
+  auto It = Known.find(V);
+  if (It != Known.end())
+    return It->second;
+  if (Known.size() >= 65536)
+    Known.clear();
+  unsigned Type = 0;
+  bool WasOwn = InOwnDriverCalls;
+  InOwnDriverCalls = true;
+  bool Pointer = cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CUdeviceptr(V)) ==
+                 CUDA_SUCCESS;
+  InOwnDriverCalls = WasOwn;
+  return Known[V] = Pointer;
+}
+
+/// The launch's work key (launches/WorkKey.h): which launches may share
+/// hardware counters.
+std::string workKeyOf(const FuncInfo &F, const LaunchArgs &A) {
+  return launchWorkKey(launchShapeKey(F.Mangled, A.Grid, A.Block, A.SharedMem), A.KernelParams,
+                       A.Extra, F.Params, isDevicePointer);
+}
+
 void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   Runtime &T = rt();
   *CB->correlationData = 0;
@@ -323,9 +355,9 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   std::string Shape;
   bool Hw = false;
   if (T.Hw.Enabled && F->Communication.empty())
-    Hw = T.Hw.appMode() ? (Role = T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, true,
-                                             Ticket, Shape, CB->correlationId)) != AppRole::None
-                      : T.Hw.take(*F, CB->context, A.Grid, A.Block, A.SharedMem);
+    Hw = T.Hw.appMode() ? (Role = T.Hw.takeApp(*F, CB->context, workKeyOf(*F, A), true, Ticket,
+                                             Shape, CB->correlationId)) != AppRole::None
+                      : T.Hw.take(*F, CB->context, T.Hw.PerShape > 0 ? workKeyOf(*F, A) : "");
   if (!Count && !ByModel && !Hw)
     return;
   auto IF = std::make_unique<InFlight>();
@@ -398,8 +430,7 @@ void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
     return;
   AppTicket Ticket;
   std::string Shape;
-  if (T.Hw.takeApp(*F, CB->context, A.Grid, A.Block, A.SharedMem, false, Ticket, Shape,
-                   CB->correlationId) !=
+  if (T.Hw.takeApp(*F, CB->context, workKeyOf(*F, A), false, Ticket, Shape, CB->correlationId) !=
       AppRole::ReplayOnly)
     return;
   auto IF = std::make_unique<InFlight>();

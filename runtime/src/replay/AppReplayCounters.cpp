@@ -21,12 +21,11 @@
 namespace hroof {
 namespace rt {
 
-AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3],
-                                  const unsigned Block[3], unsigned SharedMem, bool InRange,
-                                  AppTicket &T, std::string &Shape, uint32_t Corr) {
+AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey,
+                                  bool InRange, AppTicket &T, std::string &Shape, uint32_t Corr) {
   char CtxText[32];
   snprintf(CtxText, sizeof CtxText, " ctx=%p", (void *)Ctx);
-  Shape = launchShapeKey(F.Mangled, Grid, Block, SharedMem) + CtxText;
+  Shape = WorkKey + CtxText;
   // The limits of take(), counting records only: a replay launch is a pass
   // of an earlier record, not a launch profiled on its own.
   auto Take = [&] {

@@ -136,14 +136,13 @@ uint64_t HardwareCounters::codeHash(const std::string &Mangled) {
   return It == CodeHash.end() ? 0 : It->second;
 }
 
-bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3],
-                            const unsigned Block[3], unsigned SharedMem) {
+bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey) {
   std::lock_guard<std::mutex> L(M);
   int64_t &N = Taken[{F.Mangled, Ctx}];
   if (N >= Limit)
     return false;
   if (PerShape > 0) { // the shape's key only when asked for: every launch comes here
-    int64_t &S = TakenPerShape[{launchShapeKey(F.Mangled, Grid, Block, SharedMem), Ctx}];
+    int64_t &S = TakenPerShape[{WorkKey, Ctx}];
     if (S >= PerShape)
       return false;
     ++S;

@@ -229,9 +229,11 @@ struct HardwareCounters {
   /// Application mode's take(): the launch's role for the shape's records
   /// (\p InRange: HROOF_RANGE selects it); a new record only within the
   /// launch and per-shape limits, which count records, not replay launches.
-  AppRole takeApp(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3],
-                  const unsigned Block[3], unsigned SharedMem, bool InRange, AppTicket &T,
-                  std::string &Shape, uint32_t Corr);
+  /// \p WorkKey: the launch's (launches/WorkKey.h); records and the groups
+  /// they collect are matched by it, so counters never come from a launch
+  /// with other by-value parameters.
+  AppRole takeApp(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey, bool InRange,
+                  AppTicket &T, std::string &Shape, uint32_t Corr);
 
   void onInit();
   /// Writes the records a closed batched session or pass round completed
@@ -239,9 +241,9 @@ struct HardwareCounters {
   void writeCompletedRecords(std::vector<LaunchRecord> &Done);
   /// Whether this launch gets counters: under the launch limit of its
   /// kernel on this context and, with HROOF_COUNTERS_PER_SHAPE, under that
-  /// of its shape (launchShapeKey of the grid, block and shared memory).
-  bool take(const FuncInfo &F, CUcontext Ctx, const unsigned Grid[3], const unsigned Block[3],
-            unsigned SharedMem);
+  /// of its work key (\p WorkKey, launches/WorkKey.h: shape and by-value
+  /// parameter bytes; unused without that limit).
+  bool take(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey);
   /// Opens the range (context setup on first use). False: no range (an
   /// application-replay group it was to collect is given back).
   bool onLaunchEnter(CounterLaunch &IF);
