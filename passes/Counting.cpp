@@ -356,7 +356,7 @@ void countInstruction(const Instruction &I, BlockCounts &Out) {
     return;
   case Instruction::FDiv: {
     // 1/x is a reciprocal: the backend expands it differently from x/y
-    // (measured: docs/validation/expansion-h100.md).
+    // (measured: docs/validation/expansion.md).
     auto *C = dyn_cast<ConstantFP>(I.getOperand(0));
     if (!C)
       if (auto *CV = dyn_cast<Constant>(I.getOperand(0)))

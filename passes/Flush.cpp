@@ -162,7 +162,7 @@ void KernelFlush::emit(ReturnInst *R, std::vector<FinalValue> Final) {
   // A warp whose lanes all counted nothing skips the sums (warps left idle
   // by a loop over fewer items than the block has threads). Not in
   // straight-line code (every value provably small): there the check only
-  // adds to warps that all count (measured: docs/validation/flush-2026-11-26.md).
+  // adds to warps that all count (measured: docs/validation/overhead.md).
   Instruction *Counted = R;
   if (!provablySmall(Final)) {
     Value *Any = B.getFalse();

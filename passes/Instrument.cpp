@@ -276,7 +276,7 @@ private:
     // blockDim.x * gridDim.x) costs a 64-bit division per thread, more than
     // one add per iteration of the few iterations such loops usually make:
     // measured on the H100 as the main cost of small grid-stride kernels
-    // (docs/validation/warp-overhead-2026-11-25.md). Those loops count in place.
+    // (docs/validation/overhead.md). Those loops count in place.
     auto DividesByVariable = [](const SCEV *S) {
       return SCEVExprContains(S, [](const SCEV *X) {
         auto *D = dyn_cast<SCEVUDivExpr>(X);

@@ -195,8 +195,8 @@ struct Shares {
 ///   sectors; one wavefront per shared request;
 /// - slow: match.any.sync on the address, the sector and the bank (below).
 /// match.any on 32 distinct 64-bit keys is far slower than a shuffle and a
-/// vote (measured on the H100: a float copy kernel 11x slower with it on
-/// every request, docs/validation/warp-overhead-2026-11-25.md).
+/// vote, so it runs only where the fast path cannot (kernel times with it on
+/// every request and with the fast path: docs/validation/overhead.md).
 class RequestEmitter {
 public:
   RequestEmitter(Module &M, const WarpRequest &R, WarpAddFn Add, DomTreeUpdater *DTU,

@@ -18,7 +18,7 @@ std::string tensorMetric(const std::string &Suffix) {
 // application-replay groups at exit), and a function-local static built after
 // that handler was registered is destroyed before it runs (last registered,
 // first run). On the H100 that was a SIGSEGV at the exit of every PyTorch
-// run under --replay application (docs/validation/deep-learning-2026-11-25.md).
+// run under --replay application (docs/validation/deep-learning.md).
 const std::vector<FlopRule> &flopRules() {
   static const auto &R = *new std::vector<FlopRule>{{"f64", "dadd", "dmul", "dfma", 1, 2},
                                                     {"f32", "fadd", "fmul", "ffma", 1, 2},

@@ -239,8 +239,8 @@ public:
       return Period * u128(G / P) + Prefix;
     }
     // The walk costs tens of nanoseconds per block even for one guard
-    // (57 ns measured on a 2-core build machine): 2^24 blocks take about a
-    // second, the largest grid's 2^31 minutes. Refuse those at once.
+    // (docs/validation/large-grids.md): 2^24 blocks take about a second, the
+    // largest grid's 2^31 minutes. Refuse those at once.
     if (uint64_t(G) > Opts.MaxBlockWalk)
       throw ExprError("launch too large to sum exactly: the count depends on ctaid." +
                       std::string("xyz").substr(size_t(D), 1) + " in a way hroof has no closed "
