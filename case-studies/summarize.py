@@ -296,7 +296,7 @@ def custom_kernels_section(w, out, fl, bw):
     reps_txt, warm_txt = timing_texts(tim_reps, tim_warm)
     w("")
     w("counters (plain) = the hardware counters of the uninstrumented binary (FLOPs incl. tensor ops "
-      "as sm__ops_path_tensor_* report them; see docs/validation/counters-h100.md for their factor "
+      "as sm__ops_path_tensor_* report them; see docs/validation/counters.md for their factor "
       "against 2*M*N*K); AI = counter FLOPs / counter bytes at that level; GFLOP/s = counter FLOPs / "
       "time (counters); time (no profiler) = CUDA-event mean of %s launches of the plain binary, "
       "no runtime attached (GFLOP/s from it: hand FLOPs / that time). check = the program's "

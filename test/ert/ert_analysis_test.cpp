@@ -166,7 +166,7 @@ TEST(ErtRecordedH100, Ridge) {
 }
 
 // The L2 ceiling: the best verified point of the slice sweep with L1 bypassed
-// (l2_sweep.csv, recorded 2026-11-25, docs/validation/ert-l2-2026-11-25.md).
+// (l2_sweep.csv, recorded 2026-11-25, docs/validation/ert.md).
 TEST(ErtRecordedH100, L2SliceSweepBest) {
   std::ifstream in(kDir + "/l2_sweep.csv");
   ASSERT_TRUE(in.good());

@@ -7,7 +7,7 @@
 #   pass_replay   a multi-pass list in user replay, one pass per repetition (pass_replay.cu)
 # Both link the runtime's own CUPTI wrappers (runtime/src/cupti/RangeProfiler*.cpp).
 # Runs: test/gpu/counters/replay-cost.sh; results in
-# docs/validation/replay-cost-2026-11-27.md.
+# docs/validation/deep-learning.md.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 CUDA=${CUDA_PATH:-/usr/local/cuda}

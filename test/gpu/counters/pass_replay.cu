@@ -6,7 +6,7 @@
 // replay, each pass a later repetition of the workload (as each training
 // step repeats the one before), with user ranges around only the launches
 // of interest? That would spare application replay a fresh object (about
-// 175 ms: docs/validation/sass-sessions-2026-11-27.md) per change of group.
+// 175 ms: docs/validation/deep-learning.md) per change of group.
 //
 // Each pass: kernel X (outside every range), range "A" around saxpy over
 // NA floats, X again, range "B" around saxpy over NB floats. The list mixes

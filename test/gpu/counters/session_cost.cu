@@ -18,7 +18,7 @@
 // disables it while each session runs; CB=1 subscribes to launch
 // callbacks, CBSTART=1 starts each session inside one (as the runtime
 // does). With ACT=1 SASS metrics read 0 in user replay (H200, 2026-11-27:
-// docs/validation/sass-sessions-2026-11-27.md).
+// docs/validation/deep-learning.md).
 // Build: bash test/gpu/counters/build.sh;
 // run: session_cost CAP BATCH SESSIONS ALT FRESH [REPLAY [LIST]]
 //===----------------------------------------------------------------------===//

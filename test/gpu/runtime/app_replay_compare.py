@@ -136,7 +136,7 @@ def main():
         # DRAM is printed, not compared: kernel replay runs this set at
         # several passes and restores memory between them after the one L2
         # flush, which leaves restored lines in the L2 (reads run low) and
-        # dirty ones (writes run high; docs/validation/dram-2026-11-25.md);
+        # dirty ones (writes run high; docs/validation/counters.md);
         # application replay's one-pass groups are one execution's values.
         for key, tol in (("l1_bytes", 0.05), ("l2_bytes", 0.05)):
             x, y = kc.get(key), ac.get(key)

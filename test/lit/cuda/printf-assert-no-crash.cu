@@ -6,7 +6,7 @@
 // - printf: the argument buffer is a local (stack) store of 8 B, and the
 //   call to the driver's vprintf counts no FLOP and no byte: its own work
 //   is not in the SASS-patched counters the thread-level counts match
-//   (measured on an H200: docs/validation/printf-2026-11-27.md), so the
+//   (measured on an H200: docs/validation/counters.md), so the
 //   kernel is exact; but that work is in the L1 sector counters, so the
 //   warp-level traffic is not modelled, with the reason.
 // Launch 3 x 64 = 192 threads, n = 150 pass.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""crosscheck.py DIR [NCU_SUFFIX...] - tables of docs/validation/counters-h100.md.
+"""crosscheck.py DIR [NCU_SUFFIX...] - tables of docs/validation/counters.md.
 
 DIR holds p/<example>.plain/, p/<example>.inst/ (hroof profiles) and
 ncu-<example><suffix>.csv (ncu --csv --page raw --log-file). For each

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// many_launches.cu - the cost benchmark of docs/validation/counters-cost.md:
+// many_launches.cu - the cost benchmark of docs/validation/deep-learning.md:
 // N rounds (default 100) of three small kernels (f32 fma, f64 add/mul, a
 // strided copy), 3N launches in all; "exitrace": a second thread calls exit()
 // while the main thread is inside a long kernel's launch (hardware-counter

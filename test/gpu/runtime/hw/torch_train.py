@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # torch_train.py - a small conv2d + LSTM model, STEPS (default 3) training
-# steps: the PyTorch row of docs/validation/counters-cost.md. BALLAST_MB=N
+# steps: the PyTorch row of docs/validation/deep-learning.md. BALLAST_MB=N
 # (default 0) first allocates and fills N MiB of device memory that the model
 # never touches: the replay-cost decomposition (cost_decomposition.sh) uses it
 # to see whether a replayed range's cost grows with the process's allocations.
