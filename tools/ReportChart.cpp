@@ -520,8 +520,10 @@ nlohmann::json chartSpec(const std::vector<const KernelAnalysis *> &Kernels,
   return {{"$schema", "https://vega.github.io/schema/vega-lite/v6.json"},
           {"title",
            {{"text", Title},
-            {"subtitle", "ceilings: " + M.Name + " (" + M.Path.substr(M.Path.rfind('/') + 1) +
-                             ", hroof-ert)"}}},
+            {"subtitle", M.FromCounterPeaks
+                             ? "ceilings: peaks from the counters, not measured (" + M.Name + ")"
+                             : "ceilings: " + M.Name + " (" +
+                                   M.Path.substr(M.Path.rfind('/') + 1) + ", hroof-ert)"}}},
           {"width", Width},
           {"height", Height},
           {"background", "white"},

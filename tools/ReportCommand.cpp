@@ -11,6 +11,7 @@
 #include "Settings.h"
 #include "Subcommand.h"
 #include "Toolchain.h"
+#include "report/Ceilings.h"
 #include "report/RangeView.h"
 #include "report/RankView.h"
 #include "report/StaticPoints.h"
@@ -367,35 +368,6 @@ std::string buildHtml(const nlohmann::json &Spec, const std::string &TableHtml,
   return Page;
 }
 
-Machine machineFor(Dataset &D, const ReportOptions &O) {
-  // The machine: --machine, or the bundled file of the profile's GPU.
-  std::optional<Machine> M;
-  std::string Device = D.Devices.size() == 1 ? *D.Devices.begin() : "";
-  if (D.Devices.size() > 1) {
-    std::string All;
-    for (const std::string &N : D.Devices)
-      All += (All.empty() ? "" : ", ") + N;
-    D.Notes.push_back("the inputs ran on several GPU models (" + All + ")");
-  }
-  if (!O.Machine.empty()) {
-    M = loadMachine(O.Machine);
-    for (const std::string &Dv : D.Devices)
-      if (!sameDevice(Dv, M->Name) && !O.AnyMachine)
-        throw UserError("machine file '" + O.Machine + "' is for '" + M->Name +
-                        "' but the profile ran on '" + Dv +
-                        "' (use the machine file of that GPU, or --any-machine)");
-  } else if (!Device.empty()) {
-    if (auto F = findMachineFor(Device))
-      M = loadMachine(*F);
-    else
-      throw UserError("no bundled machine file for '" + Device + "' in " + machinesDir() +
-                      ": give --machine M.json (measure it with hroof-ert)");
-  } else {
-    throw UserError("the inputs do not say which GPU they ran on: give --machine M.json");
-  }
-  return *M;
-}
-
 /// Checks the values of the options (UsageError) before anything is read.
 void checkOptions(const ReportOptions &O) {
   if (O.Sort != "time" && O.Sort != "flops" && O.Sort != "ai")
@@ -630,8 +602,8 @@ std::vector<const KernelAnalysis *> chartPoints(const std::vector<const KernelAn
 int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   // --rank R: that rank's profiles alone, every view as for one process.
   std::vector<std::string> Paths = O.Rank.empty() ? O.Inputs : inputsOfRank(O.Inputs, O.Rank);
-  Dataset D = loadInputs(Paths);
-  Machine M = machineFor(D, O);
+  Dataset D = loadInputs(Paths, O.By.rfind("rank", 0) == 0); // --by rank: unreadable ones are rows
+  Machine M = chooseMachine(D, O.Machine, O.AnyMachine);
   std::vector<KernelAnalysis> As = analyze(D, &M);
   std::optional<RangeView> RV;
   std::optional<RankView> KV;
@@ -662,7 +634,7 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   for (const std::string &P : D.Inputs)
     Inputs += (Inputs.empty() ? "" : ", ") + P;
   Info << "hroof report: " << D.Kernels.size() << " kernel(s) from " << D.Inputs.size()
-       << " input(s); ceilings: " << M.Name << " (" << M.Path << ")\n";
+       << " input(s); ceilings: " << M.describe() << "\n";
   Table Main = kernelTable(Rows, size_t(O.NameWidth));
   printTable(Info, Main);
   const char *SrcLegend = "src F/B/T: where the FLOPs / bytes / time came from: ctr hardware "
@@ -703,7 +675,7 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
 
   P.Title = "Hierarchical roofline: " +
             (D.Inputs.size() == 1 ? D.Inputs[0] : std::to_string(D.Inputs.size()) + " inputs");
-  P.Subtitle = "inputs: " + Inputs + " | ceilings: " + M.Name + " (" + M.Path + ")";
+  P.Subtitle = "inputs: " + Inputs + " | ceilings: " + M.describe();
   CO.AllCeilings = O.AllCeilings;
   CO.ColorByBound = O.ColorBy == "bound";
   CO.NameWidth = size_t(O.NameWidth);
@@ -736,8 +708,9 @@ Subcommand addReportCommand(CLI::App &App) {
                 "every kernel as CSV/JSON. See docs/report.md.");
   R->add_option("inputs", O->Inputs, "profile JSON files and/or ncu raw CSV files")->required();
   R->add_option("--machine", O->Machine,
-                "machine JSON with the ceilings (hroof-ert); default: the bundled file "
-                "of the profile's GPU in share/hroof/machines/ (from docs/machines/)");
+                "machine JSON with the ceilings (hroof-ert --out DIR writes DIR/machine.json); "
+                "default: the bundled file of the profile's GPU in share/hroof/machines/ (from "
+                "docs/machines/), else the peaks its hardware counters recorded (not measured)");
   R->add_flag("--any-machine", O->AnyMachine,
               "accept a machine file of another GPU than the profile's");
   R->add_option("--html", O->Html,

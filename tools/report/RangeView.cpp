@@ -3,6 +3,7 @@
 #include "RangeView.h"
 #include "ProfileReader.h"
 #include "TextTable.h"
+#include "TornProfile.h"
 
 #include "../Toolchain.h"
 
@@ -28,7 +29,12 @@ std::vector<std::string> transferLines(const std::vector<std::string> &Inputs, d
     std::string Text = readFile(Path);
     if (looksLikeNcuCsv(Text))
       continue;
-    nlohmann::json J = parseProfileJson(Path, Text);
+    nlohmann::json J;
+    try {
+      J = readProfileInput(Path, Text).J;
+    } catch (const UserError &) {
+      continue; // unreadable: loadInputs has said so
+    }
     if (!J.contains("transfers") || !J["transfers"].contains("by_kind"))
       continue;
     ProfileFields F(Path);
@@ -233,7 +239,7 @@ std::map<std::string, RangeGroup> readGroups(const std::vector<std::string> &Inp
     std::string Text = readFile(Path);
     if (looksLikeNcuCsv(Text))
       continue;
-    nlohmann::json J = parseProfileJson(Path, Text);
+    nlohmann::json J = readProfileInput(Path, Text).J;
     if (!J.contains("ranges") || !J["ranges"].is_array()) {
       Notes.push_back("'" + Path + "' has no NVTX range paths (no ranges were open, or " +
                       "an older hroof wrote it)");

@@ -3,6 +3,7 @@
 #include "RankView.h"
 #include "ProfileReader.h"
 #include "TextTable.h"
+#include "TornProfile.h"
 
 #include "../Toolchain.h"
 
@@ -30,26 +31,32 @@ size_t parseByRank(const std::string &By) {
   throw UserError("--by must be range, range:DEPTH, rank or rank:DEPTH (not '" + By + "')");
 }
 
-ImbalanceRow imbalance(std::string Name, std::vector<double> Ns) {
+ImbalanceRow imbalance(std::string Name, std::vector<double> Ns, const std::vector<bool> *Compared) {
   ImbalanceRow R;
   R.Name = std::move(Name);
   R.Ns = std::move(Ns);
-  if (R.Ns.empty())
-    return R;
-  R.Max = R.Min = R.Ns[0];
+  size_t N = 0;
   for (size_t I = 0; I < R.Ns.size(); ++I) {
+    if (Compared && !(*Compared)[I])
+      continue;
+    if (N++ == 0)
+      R.Max = R.Min = R.Ns[I], R.Slowest = R.Fastest = I;
     R.Total += R.Ns[I];
     if (R.Ns[I] > R.Max)
       R.Max = R.Ns[I], R.Slowest = I;
     if (R.Ns[I] < R.Min)
       R.Min = R.Ns[I], R.Fastest = I;
   }
-  R.Mean = R.Total / double(R.Ns.size());
+  if (!N)
+    return R;
+  R.Mean = R.Total / double(N);
   R.MaxOverMean = R.Mean > 0 ? R.Max / R.Mean : 0;
   return R;
 }
 
 namespace {
+
+std::string ms(double Ns) { return fmtFixed(Ns / 1e6, 3); }
 
 /// A kernel aggregate's (or by_device entry's) "device": absent, or an
 /// integer ordinal (-1 unknown); anything else is a malformed profile.
@@ -189,6 +196,19 @@ void readRow(RankRow &Row, Times &T, const json &J, const ProcessDevices &PD, co
                {"launches", launchesOn(J.value("launches", json::array()), Row.Device, PD)},
                {"devices", J.value("devices", json::array())}};
   addProfile(D, Row.Input, Part);
+  for (const KernelData &K : D.Kernels)
+    Row.CounterLaunches += K.Counters.Launches;
+  Row.Replay = J.contains("settings") && J["settings"].is_object()
+                   ? J["settings"].value("replay", std::string())
+                   : "";
+  // A process that communicates switches to application replay after its
+  // header was written: its records and notes say so.
+  for (const json &L : Part["launches"])
+    if (L.is_object() && L.contains("replay_groups"))
+      Row.Replay = "application";
+  for (const json &N : J.value("notes", json::array()))
+    if (N.is_string() && N.get<std::string>().rfind("application replay", 0) == 0)
+      Row.Replay = "application";
   std::vector<KernelAnalysis> As = analyze(D, &M);
   std::map<std::string, const KernelAnalysis *> ByKey;
   for (const KernelAnalysis &A : As) {
@@ -209,13 +229,16 @@ void readRow(RankRow &Row, Times &T, const json &J, const ProcessDevices &PD, co
                {{"hroof_profile", 1},
                 {"kernels", kernelsOn(E.value("kernels", json::array()), Row.Device, PD, F)}});
     double Ns = 0;
+    std::string Path = cutRangePath(F.text(E, "/ranges", "range"), Depth);
     for (const KernelAnalysis &A : analyze(RD, &M)) {
       auto It = ByKey.find(A.K->Mangled.empty() ? A.K->Name : A.K->Mangled);
       Ns += A.TotalTimeNs > 0 || It == ByKey.end()
                 ? A.TotalTimeNs
                 : It->second->TimeNsPerLaunch * double(A.K->Launches);
+      if (A.K->Counters.Launches)
+        Row.ReplayedRanges.insert(Path);
     }
-    T.Ranges[cutRangePath(F.text(E, "/ranges", "range"), Depth)] += Ns;
+    T.Ranges[Path] += Ns;
   }
 }
 
@@ -271,7 +294,8 @@ void labelRows(std::vector<RankRow> &Rows) {
   }
 }
 
-std::vector<ImbalanceRow> imbalanceRows(const std::vector<Times> &PerRow, bool RangesNotKernels) {
+std::vector<ImbalanceRow> imbalanceRows(const std::vector<Times> &PerRow,
+                                        const std::vector<bool> &Compared, bool RangesNotKernels) {
   std::map<std::string, std::string> Comm;
   std::set<std::string> Names;
   for (const Times &T : PerRow) {
@@ -294,7 +318,7 @@ std::vector<ImbalanceRow> imbalanceRows(const std::vector<Times> &PerRow, bool R
         Ns.push_back(It == T.Kernels.end() ? 0 : It->second.second);
       }
     }
-    Out.push_back(imbalance(Name, std::move(Ns)));
+    Out.push_back(imbalance(Name, std::move(Ns), &Compared));
     Out.back().Communication = Comm[Name];
   }
   std::stable_sort(Out.begin(), Out.end(), [](const ImbalanceRow &A, const ImbalanceRow &B) {
@@ -303,27 +327,158 @@ std::vector<ImbalanceRow> imbalanceRows(const std::vector<Times> &PerRow, bool R
   return Out;
 }
 
-void addSummaryNotes(RankView &V) {
-  if (V.Rows.size() < 2 || V.KernelNs <= 0)
+/// No kernels and no copies (a launcher's profile, or a rank's that never
+/// reached the profiled range).
+bool noTransfers(const json &J) {
+  auto TrIt = J.find("transfers");
+  if (TrIt == J.end() || !TrIt->is_object())
+    return true;
+  auto EmptyOrAbsent = [&](const char *Key) {
+    auto It = TrIt->find(Key);
+    return It == TrIt->end() || It->empty();
+  };
+  return EmptyOrAbsent("records") && EmptyOrAbsent("by_kind");
+}
+
+/// A profile that cannot be read at all: its rank and pid from the name the
+/// runtime gives it (hroof-<pid>-rank<R>.json).
+RankRow unreadableRow(const std::string &Path, const std::string &Why) {
+  RankRow Row;
+  Row.Input = Row.Sums.Range = Path;
+  std::string Name = Path.substr(Path.find_last_of('/') + 1);
+  size_t R = Name.rfind("-rank"), Dot = Name.rfind(".json");
+  if (R != std::string::npos && Dot != std::string::npos && Dot > R + 5)
+    Row.Rank = Name.substr(R + 5, Dot - R - 5);
+  size_t P = Name.find("hroof-");
+  Row.Pid = P == std::string::npos ? "?" : Name.substr(P + 6, Name.find_first_not_of("0123456789", P + 6) - P - 6);
+  Row.Status = "unreadable";
+  Row.StatusWhy = Why;
+  Row.Compared = false;
+  return Row;
+}
+
+/// The processes without launches: a rank that no row has (it never reached
+/// the profiled range) becomes a row, named; a launcher a note.
+void addIdleRows(RankView &V, std::vector<Times> &PerRow,
+                 const std::vector<std::pair<std::string, json>> &Idle) {
+  std::set<std::string> Ranks;
+  for (const RankRow &R : V.Rows)
+    Ranks.insert(R.Rank);
+  for (const auto &[Path, J] : Idle) {
+    std::string Rank = rankOf(J);
+    if (Rank.empty() || Ranks.count(Rank)) {
+      V.Notes.push_back("'" + Path + "' launched no kernels and made no copies (a launcher " +
+                        "process): not a row");
+      continue;
+    }
+    RankRow Row;
+    Row.Rank = Rank;
+    Row.Input = Row.Sums.Range = Path;
+    Row.Pid = J.contains("pid") ? J["pid"].dump() : "?";
+    const json Devs = J.value("devices", json::array());
+    if (Devs.size() == 1 && Devs[0].is_object() && Devs[0].contains("ordinal") &&
+        Devs[0]["ordinal"].is_number_integer())
+      Row.Device = Devs[0]["ordinal"].get<int64_t>(), Row.DeviceName = deviceName(J, Row.Device);
+    std::string Range = J.contains("settings") && J["settings"].is_object()
+                            ? J["settings"].value("range", std::string())
+                            : "";
+    Row.Status = "no launches";
+    Row.StatusWhy = Range.empty() ? "'" + Path + "' launched no kernel and made no copy"
+                                  : "'" + Path + "' never reached the profiled range '" + Range +
+                                        "' (HROOF_RANGE): no launch inside it";
+    Row.Compared = false;
+    V.Rows.push_back(std::move(Row));
+    PerRow.emplace_back();
+  }
+}
+
+/// Notes on the incomplete rows; when no row is complete, the rows with
+/// launches are compared all the same (what each recorded), and a note
+/// says so.
+void incompleteRowNotes(RankView &V) {
+  bool AnyCompared = false;
+  for (const RankRow &R : V.Rows)
+    AnyCompared |= R.Compared;
+  for (RankRow &R : V.Rows) {
+    if (R.Status.empty())
+      continue;
+    if (!AnyCompared && R.Sums.Launches > 0)
+      R.Compared = true;
+    V.Notes.push_back(R.Label + " is incomplete (" + R.Status + "): " + R.StatusWhy +
+                      (R.Compared ? "" : "; not in the mean, the imbalance or the verdict"));
+  }
+  if (!AnyCompared)
+    V.Notes.push_back("no rank/GPU row is complete: the mean, the imbalance and the verdict "
+                      "compare what each row recorded");
+}
+
+/// Where hardware counters were collected, communication times include
+/// the waits for other ranks' replays: a note naming those rows and ranges.
+void replayNote(RankView &V) {
+  std::string Rows, Modes;
+  std::set<std::string> Ranges, ModeSet;
+  for (const RankRow &R : V.Rows)
+    if (R.CounterLaunches) {
+      Rows += (Rows.empty() ? "" : ", ") + R.Label;
+      Ranges.insert(R.ReplayedRanges.begin(), R.ReplayedRanges.end());
+      ModeSet.insert(R.Replay.empty() ? std::string("kernel") : R.Replay);
+    }
+  if (Rows.empty() || V.CommNs <= 0)
     return;
-  std::vector<double> Ns;
-  for (const RankRow &R : V.Rows)
-    Ns.push_back(R.Sums.TimeNs);
-  ImbalanceRow All = imbalance("kernel time", Ns);
-  V.Notes.push_back("slowest: " + V.Rows[All.Slowest].Label + ", kernel time " +
-                    fmtFixed(100 * (All.MaxOverMean - 1), 1) + "% above the mean of the " +
-                    std::to_string(V.Rows.size()) + " rows (max/mean " +
-                    fmtFixed(All.MaxOverMean, 3) + "); fastest: " + V.Rows[All.Fastest].Label);
-  std::vector<double> Comm;
-  for (const RankRow &R : V.Rows)
+  for (const std::string &Mo : ModeSet)
+    Modes += (Modes.empty() ? "" : ", ") + Mo;
+  std::string Where;
+  size_t N = 0;
+  for (const std::string &Ra : Ranges)
+    if (++N <= 4)
+      Where += (Where.empty() ? "" : ", ") + (Ra.empty() ? std::string("(outside any range)") : Ra);
+  if (N > 4)
+    Where += ", and " + std::to_string(N - 4) + " more";
+  V.Notes.push_back("launches were replayed for hardware counters on " + Rows + " (replay: " +
+                    Modes + "): while one rank replays, the others wait in their collectives, " +
+                    "so communication times " +
+                    (Where.empty() ? "of these rows" : "inside the replayed ranges (" + Where + ")") +
+                    " include replay waits; the verdict above uses compute time");
+}
+
+/// The verdict: the rank with the most compute time (its kernels other than
+/// communication) is the straggler; the others wait for it in collectives,
+/// so the most communication time marks a waiter, not the cause.
+void addSummaryNotes(RankView &V) {
+  std::vector<bool> Cmp;
+  std::vector<double> Compute, Comm;
+  size_t N = 0;
+  for (const RankRow &R : V.Rows) {
+    Cmp.push_back(R.Compared);
+    N += R.Compared;
+    Compute.push_back(R.computeNs());
     Comm.push_back(R.Sums.CommTimeNs);
-  ImbalanceRow C = imbalance("communication", Comm);
-  if (C.Max > C.Min)
-    V.Notes.push_back(V.Rows[C.Slowest].Label + " has the most communication time (" +
-                      fmtFixed(C.Max / 1e6, 3) + " ms; " + V.Rows[C.Fastest].Label + " " +
-                      fmtFixed(C.Min / 1e6, 3) +
-                      " ms): a collective ends when the last rank joins it, so the rank with "
-                      "the most communication time has usually been waiting for the others");
+  }
+  if (N < 2 || V.KernelNs <= 0)
+    return;
+  ImbalanceRow C = imbalance("compute", Compute, &Cmp), W = imbalance("communication", Comm, &Cmp);
+  bool Straggler = C.Max > C.Min;
+  std::string Rows = std::to_string(N) + " compared rows";
+  if (Straggler)
+    V.Notes.push_back("straggler: " + V.Rows[C.Slowest].Label + ", the most compute time " +
+                      "(kernels other than communication): " + ms(C.Max) + " ms, " +
+                      fmtFixed(100 * (C.MaxOverMean - 1), 1) + "% above the mean of the " + Rows +
+                      " (max/mean " + fmtFixed(C.MaxOverMean, 3) + "; fastest " +
+                      V.Rows[C.Fastest].Label + " " + ms(C.Min) +
+                      " ms); the others wait for it in their collectives");
+  else
+    V.Notes.push_back("compute time (kernels other than communication) is equal on the " + Rows +
+                      ": no straggler among the kernels");
+  if (W.Max > W.Min) {
+    std::string Line = V.Rows[W.Slowest].Label + " has the most communication time (" +
+                       ms(W.Max) + " ms; " + V.Rows[W.Fastest].Label + " " + ms(W.Min) + " ms)";
+    if (Straggler && W.Slowest != C.Slowest)
+      Line += ": waiting for the straggler in collectives, not a cause of its own";
+    else if (Straggler)
+      Line += ": the straggler by compute time also waits the longest, so what delays the "
+              "others is outside their kernels (host work, data loading)";
+    V.Notes.push_back(Line);
+  }
 }
 
 } // namespace
@@ -332,6 +487,8 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
   RankView V;
   V.RangeDepth = Depth;
   std::vector<Times> PerRow;
+  std::vector<RankRow> Unread;
+  std::vector<std::pair<std::string, json>> Idle;
   for (const std::string &Path : Inputs) {
     std::string Text = readFile(Path);
     if (looksLikeNcuCsv(Text)) {
@@ -339,21 +496,21 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
                         "in the rank view");
       continue;
     }
-    json J = parseProfileJson(Path, Text);
+    ProfileInput In;
+    try {
+      In = readProfileInput(Path, Text);
+    } catch (const UserError &E) {
+      Unread.push_back(unreadableRow(Path, E.what()));
+      continue;
+    }
+    const json &J = In.J;
     if (!J.is_object() || !J.contains("kernels") || !J["kernels"].is_array())
       continue; // loadInputs has already said what is wrong with it
-    // A launcher (torchrun, mpirun's or a forking program's parent) that
-    // used no GPU: a row of zeros would only skew the mean and imbalance.
-    auto TrIt = J.find("transfers");
-    auto EmptyOrAbsent = [&](const char *Key) {
-      auto It = TrIt->find(Key);
-      return It == TrIt->end() || It->empty();
-    };
-    bool NoTransfers = TrIt == J.end() || !TrIt->is_object() ||
-                       (EmptyOrAbsent("records") && EmptyOrAbsent("by_kind"));
-    if (J["kernels"].empty() && NoTransfers) {
-      V.Notes.push_back("'" + Path + "' launched no kernels and made no copies (a launcher " +
-                        "process): not a row");
+    if (J["kernels"].empty() && !In.Torn && noTransfers(J)) {
+      // A process without launches: a launcher (torchrun, mpirun's or a
+      // forking program's parent), or a rank that never reached the
+      // profiled range (after the loop: whether another profile has its rank).
+      Idle.push_back({Path, J});
       continue;
     }
     ProfileFields F(Path);
@@ -367,14 +524,24 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
       Row.Device = Dev;
       Row.DeviceName = deviceName(J, Dev);
       Row.Sums.Range = Path;
+      Row.Status = incompleteStatus(In);
+      Row.StatusWhy = incompleteReason(Path, In);
+      Row.Compared = Row.Status.empty();
       Times T;
       readRow(Row, T, J, PD, M, Depth);
+      if (In.Torn && !In.Recovered)
+        Row.Status += ", nothing recovered";
       readP2P(Row, J, PD, First);
       First = false;
       V.Rows.push_back(std::move(Row));
       PerRow.push_back(std::move(T));
     }
   }
+  for (RankRow &Row : Unread) {
+    V.Rows.push_back(std::move(Row));
+    PerRow.emplace_back();
+  }
+  addIdleRows(V, PerRow, Idle);
   // Rows by rank, then device; the times follow their rows.
   std::vector<size_t> Order(V.Rows.size());
   for (size_t I = 0; I < Order.size(); ++I)
@@ -395,17 +562,22 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
   }
   V.Rows = std::move(Rows);
   labelRows(V.Rows);
+  incompleteRowNotes(V);
+  std::vector<bool> Compared;
+  for (const RankRow &R : V.Rows)
+    Compared.push_back(R.Compared);
   for (const RankRow &R : V.Rows) {
     V.KernelNs += R.Sums.TimeNs;
     V.CommNs += R.Sums.CommTimeNs;
   }
   for (const RankRow &R : V.Rows)
     addRowPoint(V.ChartData, V.ChartPoints, V.KernelNs, R.Sums, R.Label);
-  V.Kernels = imbalanceRows(Ts, false);
-  V.Ranges = imbalanceRows(Ts, true);
+  V.Kernels = imbalanceRows(Ts, Compared, false);
+  V.Ranges = imbalanceRows(Ts, Compared, true);
   if (V.Ranges.size() == 1 && V.Ranges[0].Name.empty())
     V.Ranges.clear(); // no NVTX ranges at all
   addSummaryNotes(V);
+  replayNote(V);
   return V;
 }
 
@@ -420,7 +592,12 @@ std::vector<std::string> inputsOfRank(const std::vector<std::string> &Inputs,
       ++NoRank;
       continue;
     }
-    json J = parseProfileJson(Path, Text);
+    json J;
+    try {
+      J = readProfileInput(Path, Text).J;
+    } catch (const UserError &) {
+      J = json(); // unreadable: no rank (loadInputs says what is wrong with it)
+    }
     std::string R = J.is_object() ? rankOf(J) : "";
     if (R.empty())
       ++NoRank;
@@ -438,174 +615,6 @@ std::vector<std::string> inputsOfRank(const std::vector<std::string> &Inputs,
                     std::to_string(NoRank) + " input(s) without a rank)");
   }
   return Out;
-}
-
-std::string communicationNote(const std::vector<KernelAnalysis> &As) {
-  double Comm = 0, All = 0;
-  size_t N = 0;
-  std::map<std::string, double> ByLabel;
-  for (const KernelAnalysis &A : As) {
-    All += A.TotalTimeNs;
-    if (A.Communication.empty())
-      continue;
-    ++N;
-    Comm += A.TotalTimeNs;
-    ByLabel[A.Communication] += A.TotalTimeNs;
-  }
-  if (!N)
-    return "";
-  std::string Line = "communication: " + std::to_string(N) + " kernel(s), " +
-                     fmtFixed(Comm / 1e6, 3) + " ms, " +
-                     (All > 0 ? fmtFixed(100 * Comm / All, 1) : std::string("-")) +
-                     "% of the kernel time (";
-  for (const auto &[Label, Ns] : ByLabel)
-    Line += Label + " " + fmtFixed(Ns / 1e6, 3) + " ms, ";
-  Line.resize(Line.size() - 2);
-  return Line + "); their FLOPs are left out and they are not points of the roofline";
-}
-
-namespace {
-
-std::string ms(double Ns) { return fmtFixed(Ns / 1e6, 3); }
-
-std::string aiCell(const RangeRow &R, const char *Level) {
-  auto It = R.BytesByLevel.find(Level);
-  return It != R.BytesByLevel.end() && It->second > 0 && R.Flops > 0 ? fmtNum(R.Flops / It->second)
-                                                                     : "-";
-}
-
-void printImbalance(std::ostream &OS, const RankView &V, const std::vector<ImbalanceRow> &Rows,
-                    const char *What, size_t Top, size_t NameWidth) {
-  if (Rows.empty() || V.Rows.size() < 2)
-    return;
-  bool PerRowColumns = V.Rows.size() <= 8;
-  std::vector<std::string> Head = {What,    "total ms", "mean ms", "max ms", "slowest",
-                                   "min ms", "fastest",  "max/mean"};
-  if (PerRowColumns)
-    for (const RankRow &R : V.Rows)
-      Head.push_back(R.Label + " ms");
-  std::vector<std::vector<std::string>> Table = {Head};
-  for (size_t I = 0; I < Rows.size() && (!Top || I < Top); ++I) {
-    const ImbalanceRow &R = Rows[I];
-    std::string Name = R.Name.empty() ? "(outside any range)" : R.Name;
-    if (std::string(What) == "kernel")
-      Name = compactName(Name);
-    if (Name.size() > NameWidth)
-      Name = Name.substr(0, NameWidth - 3) + "...";
-    if (!R.Communication.empty())
-      Name += " [" + R.Communication + "]";
-    std::vector<std::string> Cells = {Name,
-                                      ms(R.Total),
-                                      ms(R.Mean),
-                                      ms(R.Max),
-                                      V.Rows[R.Slowest].Label,
-                                      ms(R.Min),
-                                      V.Rows[R.Fastest].Label,
-                                      R.Mean > 0 ? fmtFixed(R.MaxOverMean, 3) : "-"};
-    if (PerRowColumns)
-      for (double Ns : R.Ns)
-        Cells.push_back(ms(Ns));
-    Table.push_back(std::move(Cells));
-  }
-  OS << What << " imbalance across " << V.Rows.size() << " ranks/GPUs"
-     << (Top && Rows.size() > Top ? " (the " + std::to_string(Top) + " largest of " +
-                                        std::to_string(Rows.size()) + ")"
-                                  : std::string(""))
-     << ":\n";
-  printTextTable(OS, Table, {0, 4, 6});
-}
-
-json imbalanceJson(const RankView &V, const std::vector<ImbalanceRow> &Rows) {
-  json Out = json::array();
-  for (const ImbalanceRow &R : Rows) {
-    json PerRow = json::array();
-    for (size_t I = 0; I < R.Ns.size(); ++I)
-      PerRow.push_back({{"row", V.Rows[I].Label}, {"time_ns", R.Ns[I]}});
-    Out.push_back({{"name", R.Name},
-                   {"communication", R.Communication},
-                   {"total_ns", R.Total},
-                   {"mean_ns", R.Mean},
-                   {"max_ns", R.Max},
-                   {"min_ns", R.Min},
-                   {"slowest", V.Rows[R.Slowest].Label},
-                   {"fastest", V.Rows[R.Fastest].Label},
-                   {"max_over_mean", R.MaxOverMean},
-                   {"per_row", PerRow}});
-  }
-  return Out;
-}
-
-} // namespace
-
-void printRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameWidth) {
-  std::set<std::string> Inputs;
-  for (const RankRow &R : V.Rows)
-    Inputs.insert(R.Input);
-  OS << "by rank: " << Inputs.size() << " process(es), " << V.Rows.size()
-     << " rank/GPU row(s); kernel time " << ms(V.KernelNs) << " ms, communication " << ms(V.CommNs)
-     << " ms (" << (V.KernelNs > 0 ? fmtFixed(100 * V.CommNs / V.KernelNs, 1) : std::string("-"))
-     << "%)\n";
-  double Mean = V.Rows.empty() ? 0 : V.KernelNs / double(V.Rows.size());
-  std::vector<std::vector<std::string>> Table = {
-      {"rank", "GPU", "launches", "kernel ms", "vs mean", "comm ms", "comm%", "GFLOP/s", "prec",
-       "AI L1", "AI L2", "AI HBM", "%roof", "P2P copies", "limiting roof"}};
-  for (const RankRow &R : V.Rows) {
-    const RangeRow &S = R.Sums;
-    std::string Gpu = R.Device < 0 ? "?" : std::to_string(R.Device);
-    if (!R.DeviceName.empty())
-      Gpu += " " + R.DeviceName;
-    Table.push_back(
-        {R.Label, Gpu, std::to_string(S.Launches), ms(S.TimeNs),
-         Mean > 0 ? (S.TimeNs >= Mean ? "+" : "") + fmtFixed(100 * (S.TimeNs / Mean - 1), 1) + "%"
-                  : "-",
-         ms(S.CommTimeNs), S.TimeNs > 0 ? fmtFixed(100 * S.CommTimeNs / S.TimeNs, 1) : "-",
-         S.GFlops > 0 ? fmtNum(S.GFlops) : "-", S.Precision.empty() ? "-" : S.Precision,
-         aiCell(S, "L1"), aiCell(S, "L2"), aiCell(S, "HBM"),
-         S.Bound.empty() ? "-" : fmtFixed(100 * S.Fraction, 1),
-         R.P2PCopies ? std::to_string(R.P2PCopies) + " copies, " +
-                           fmtSi(R.P2PBytes, SiStyle::Counts) + "B in all, " + ms(R.P2PNs) + " ms"
-                     : "-",
-         S.Bound.empty() ? "-" : S.Bound});
-  }
-  printTextTable(OS, Table, {0, 1, 8});
-  OS << "vs mean: kernel time against the mean of the rows; comm: communication kernels (NCCL, "
-        "...), no FLOPs; the point (GFLOP/s, AI, roof) is the row's other kernels summed\n";
-  printImbalance(OS, V, V.Kernels, "kernel", Top, NameWidth);
-  printImbalance(OS, V, V.Ranges, "range", Top, NameWidth);
-  for (const std::string &N : V.Notes)
-    OS << "note: " << N << "\n";
-}
-
-void writeRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameWidth,
-                   const std::string &JsonPath) {
-  printRankView(OS, V, Top, NameWidth);
-  if (!JsonPath.empty()) {
-    writeJsonFile(JsonPath, rankViewJson(V));
-    OS << "wrote " << JsonPath << "\n";
-  }
-}
-
-json rankViewJson(const RankView &V) {
-  json Rows = json::array();
-  for (const RankRow &R : V.Rows) {
-    json Row = rowPointJson(R.Sums);
-    Row.update({{"label", R.Label},
-                {"rank", R.Rank.empty() ? json(nullptr) : json(R.Rank)},
-                {"input", R.Input},
-                {"device", R.Device},
-                {"device_name", R.DeviceName},
-                {"kernel_time_ns", R.Sums.TimeNs},
-                {"communication_by_kind", R.CommByLabel},
-                {"p2p", {{"count", R.P2PCopies}, {"bytes", R.P2PBytes}, {"duration_ns", R.P2PNs}}}});
-    Rows.push_back(std::move(Row));
-  }
-  return {{"range_depth", V.RangeDepth},
-          {"kernel_time_ns", V.KernelNs},
-          {"communication_time_ns", V.CommNs},
-          {"rows", Rows},
-          {"kernels", imbalanceJson(V, V.Kernels)},
-          {"ranges", imbalanceJson(V, V.Ranges)},
-          {"notes", V.Notes}};
 }
 
 } // namespace report

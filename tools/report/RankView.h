@@ -25,6 +25,7 @@
 #include <deque>
 #include <map>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,19 @@ struct RankRow {
   std::map<std::string, double> CommByLabel; ///< "NCCL AllReduce" -> ns
   uint64_t P2PCopies = 0;                    ///< PtoP copies of the process (not per device)
   double P2PBytes = 0, P2PNs = 0;
+  /// "" for a profile the runtime finished; else why the row is incomplete
+  /// (short: "torn", "unfinished", "no launches", "unreadable"; StatusWhy
+  /// says it in full). Incomplete rows are shown but not Compared.
+  std::string Status, StatusWhy;
+  bool Compared = true; ///< in the mean, the imbalance and the straggler verdict
+  /// Launches with hardware counters: each was replayed (kernel replay's
+  /// passes, or application replay's later launches of its shape), and the
+  /// other ranks waited in their collectives meanwhile.
+  uint64_t CounterLaunches = 0;
+  std::string Replay;                   ///< the profile's settings.replay
+  std::set<std::string> ReplayedRanges; ///< range paths (cut) with counter launches
+  /// The row's kernel time outside communication kernels.
+  double computeNs() const { return Sums.TimeNs - Sums.CommTimeNs; }
 };
 
 /// One kernel's (or range's) time on every row of the view.
@@ -71,8 +85,10 @@ size_t parseByRank(const std::string &By);
 /// Reads the profile inputs (ncu exports are skipped with a note).
 RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M, size_t Depth);
 
-/// The imbalance of the values in \p Ns (one per row).
-ImbalanceRow imbalance(std::string Name, std::vector<double> Ns);
+/// The imbalance of the values in \p Ns (one per row), over the rows that
+/// \p Compared marks (all without it).
+ImbalanceRow imbalance(std::string Name, std::vector<double> Ns,
+                       const std::vector<bool> *Compared = nullptr);
 
 /// The rank table, then the kernel and range imbalance tables (the first
 /// \p Top rows of each; 0 for all).

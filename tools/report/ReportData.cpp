@@ -3,7 +3,9 @@
 #include "ReportData.h"
 
 #include "hroof/Communication.h"
+#include "Ceilings.h"
 #include "ProfileReader.h"
+#include "TornProfile.h"
 
 #include "../Settings.h"
 #include "../Toolchain.h"
@@ -253,8 +255,10 @@ void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
     return;
   }
   try {
-    if (J.contains("launches") && J["launches"].is_array())
+    if (J.contains("launches") && J["launches"].is_array()) {
       Adder.addCounterWarps(J["launches"]);
+      addCounterPeaks(D.Peaks, J["launches"]);
+    }
     for (size_t I = 0; I < J["kernels"].size(); ++I)
       Adder.addKernel(J["kernels"][I], "/kernels/" + std::to_string(I));
   } catch (const nlohmann::json::exception &E) {
@@ -262,7 +266,7 @@ void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J) {
   }
 }
 
-Dataset loadInputs(const std::vector<std::string> &Paths) {
+Dataset loadInputs(const std::vector<std::string> &Paths, bool KeepGoing) {
   Dataset D;
   // Profiles first, then ncu exports, so ncu rows can attach to the
   // profiles' kernels whatever the order on the command line.
@@ -281,7 +285,20 @@ Dataset loadInputs(const std::vector<std::string> &Paths) {
       throw UserError("'" + P +
                       "' is neither an hroof profile (JSON) nor an "
                       "Nsight Compute raw CSV export (ncu --csv --page raw)");
-    addProfile(D, P, parseProfileJson(P, Text));
+    ProfileInput In;
+    try {
+      In = readProfileInput(P, Text);
+      if (In.Torn && !In.Recovered)
+        (void)parseProfileJson(P, Text); // nothing recovered: the reader's error
+    } catch (const UserError &E) {
+      if (!KeepGoing)
+        throw;
+      D.Notes.push_back(std::string(E.what()) + ": left out");
+      continue;
+    }
+    if (std::string Why = incompleteReason(P, In); !Why.empty())
+      D.Notes.push_back(Why);
+    addProfile(D, P, In.J);
   }
   for (const auto &[P, Text] : Ncu)
     addNcuCsv(D, P, Text);
@@ -308,6 +325,10 @@ static std::string normName(const std::string &S) {
 }
 
 bool sameDevice(const std::string &A, const std::string &B) { return normName(A) == normName(B); }
+
+std::string Machine::describe() const {
+  return Name + (FromCounterPeaks ? " (peaks from the counters, not measured)" : " (" + Path + ")");
+}
 
 Machine loadMachine(const std::string &Path) {
   std::string Text = readFile(Path);
@@ -588,7 +609,9 @@ void analyzePrecision(const Machine *M, KernelAnalysis &A) {
       auto It = M->Flops.find(P);
       if (It == M->Flops.end()) {
         AllKnown = false;
-        A.Missing.push_back("the machine file has no '" + P + "' ceiling");
+        A.Missing.push_back(std::string(M->FromCounterPeaks ? "the counters' peaks have"
+                                                            : "the machine file has") +
+                            " no '" + P + "' ceiling");
       } else {
         Secs += V / It->second;
       }

@@ -77,6 +77,15 @@ struct KernelData {
   std::set<std::string> Devices;           ///< device names it ran on
 };
 
+/// The reference roofs that launch records' hardware counters carry
+/// ("peak" in docs/profile-format.md): the highest of each over the inputs,
+/// in the machine file's keys and units (Ceilings.h).
+struct CounterPeaks {
+  std::map<std::string, double> Flops;     ///< GFLOP/s: f32, tensor_f16, ...
+  std::map<std::string, double> Bandwidth; ///< GB/s: l1, l2, hbm
+  uint64_t Records = 0;                    ///< launch records that had a "peak"
+};
+
 /// Everything read from the inputs.
 struct Dataset {
   std::vector<std::string> Inputs;
@@ -84,6 +93,7 @@ struct Dataset {
   std::vector<KernelData> Kernels;
   std::vector<std::string> Notes;                ///< lines worth telling the user
   std::map<std::string, std::string> ProfileIds; ///< host/pid/start -> path
+  CounterPeaks Peaks;
 };
 
 /// The whole file; throws UserError "'PATH' is a directory" or "cannot read
@@ -91,8 +101,11 @@ struct Dataset {
 std::string readFile(const std::string &Path);
 
 /// Reads every input (profile JSON or ncu CSV; format by content) and merges
-/// them. Throws UserError naming the file and the problem.
-Dataset loadInputs(const std::vector<std::string> &Paths);
+/// them; a torn profile's whole launch records stand for it (TornProfile.h),
+/// with a note. Throws UserError naming the file and the problem; with
+/// \p KeepGoing a profile that cannot be read is a note instead (--by rank
+/// names it in a row of its own).
+Dataset loadInputs(const std::vector<std::string> &Paths, bool KeepGoing = false);
 
 /// The kernel entry of \p D for this name (created if new).
 KernelData &kernelFor(Dataset &D, const std::string &Name, const std::string &Mangled);
@@ -119,6 +132,12 @@ bool looksLikeNcuCsv(const std::string &Text);
 /// The machine's ceilings (docs/ert.md, schema hroof-machine/1).
 struct Machine {
   std::string Path, Name;
+  /// The ceilings are the counters' peaks (Ceilings.h), not a machine
+  /// file's measured ones; Path is then empty.
+  bool FromCounterPeaks = false;
+  /// What the ceilings are, for headers and subtitles: "NAME (PATH)", or
+  /// "NAME (peaks from the counters, not measured)".
+  std::string describe() const;
   std::map<std::string, double> Flops;     ///< GFLOP/s: f32, tensor_f16, ...
   std::map<std::string, double> Bandwidth; ///< GB/s: l1, shared, l2, hbm
 };

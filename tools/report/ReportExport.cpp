@@ -144,7 +144,11 @@ nlohmann::json reportJson(const Dataset &D, const Machine &M, const std::vector<
           {"inputs", D.Inputs},
           {"devices", D.Devices},
           {"machine",
-           {{"name", M.Name}, {"path", M.Path}, {"flops", M.Flops}, {"bandwidth", M.Bandwidth}}},
+           {{"name", M.Name},
+            {"path", M.Path},
+            {"source", M.FromCounterPeaks ? "counter peaks" : "machine file"},
+            {"flops", M.Flops},
+            {"bandwidth", M.Bandwidth}}},
           {"kernels", Kernels},
           {"notes", Notes}};
 }
