@@ -18,7 +18,7 @@
 # cmake/CarryPrograms.cmake, built with the build's clang and HROOF_CARRY_ARCH;
 # ARCH=sm_XX in the environment changes it); this script adds the rest.
 # Usage: bash case-studies/build.sh            (~1 min)
-# Then carry `.carry/case` to the GPU machine and run case-studies/run.sh.
+# Then copy `.carry/case` to the machine with the GPU and run case-studies/run.sh.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -51,7 +51,7 @@ cp -f "$BUILD/lib/libhroof_rt.so" "$OUTD/build/lib/"
 if [ -d "$BUILD/report-js/node_modules" ]; then
   tar czf "$OUTD/report-js.tgz" -C "$BUILD/report-js" node_modules
 else
-  echo "build.sh: note: $BUILD/report-js missing: no --html/--svg on the GPU machine" >&2
+  echo "build.sh: note: $BUILD/report-js missing: no --html/--svg on the machine with the GPU" >&2
 fi
 {
   echo "built: $(date -u +%FT%TZ)"
@@ -61,4 +61,4 @@ fi
   echo "programs: $PROGS"
 } >"$OUTD/manifest.txt"
 du -sh "$OUTD" | awk '{print "build.sh: .carry/case is " $1 " (carry limit 64 MiB)"}'
-echo "build.sh: done; on the GPU machine (carry .carry/case): bash case-studies/run.sh"
+echo "build.sh: done; copy .carry/case to the machine with the GPU, there: bash case-studies/run.sh"

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # gpu-run-common.sh - sourced by run.sh and run-addendum.sh (the case study's
-# GPU-machine scripts, run from the repository root ROOT): the run directory,
+# GPU scripts, run from the repository root ROOT): the run directory,
 # the start checks, logging, and the packing of the run directory, which the
 # device returns as one archive.
 
-# case_start SCRIPT NAME: C (the carried .carry/case), OUT (default
+# case_start SCRIPT NAME: C (the copied .carry/case), OUT (default
 # ROOT/case-out), W=$OUT/NAME made fresh with kernels/ torch/ static/ logs/,
 # and the start time for el/log.
 case_start() {
@@ -35,7 +35,7 @@ case_pack() {
   echo "$script: $(el) s in all; results: $OUT/$name.tgz ($(du -h "$OUT/$name.tgz" | cut -f1)), $extra"
 }
 
-# case_preflight: exits 1 without the carried binaries, 0 (SKIP)
+# case_preflight: exits 1 without the copied binaries, 0 (SKIP)
 # without a GPU.
 case_preflight() {
   local script=$CASE_SCRIPT

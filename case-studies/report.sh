@@ -3,7 +3,7 @@
 # Reports of the case study from the profiles in DIR (run.sh's working
 # directory, or an unpacked case.tgz): hroof report (table, CSV, HTML, SVG
 # where node + vega are available), hroof compare, summarize.py.
-# Writes DIR/report/*. Runs on the GPU machine (called by run.sh) and here.
+# Writes DIR/report/*. Runs on the machine with the GPU (called by run.sh) and here.
 # Usage: bash case-studies/report.sh DIR
 # Env: HROOF (default .carry/case/build/bin/hroof, else build/bin/hroof),
 #      MACHINE (default docs/machines/h100-80gb-hbm3.json),

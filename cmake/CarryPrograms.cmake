@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# CarryPrograms.cmake - targets that build the CUDA programs the GPU-machine scripts run
+# CarryPrograms.cmake - targets that build the CUDA programs the GPU scripts run
 # (that machine has no compiler) into HROOF_CARRY_DIR (default <source>/.carry,
 # git-ignored), all through hroof_add_cuda_program (cmake/HroofCuda.cmake). Not built by
 # default; test/gpu/build.sh and case-studies/build.sh build them and add the rest
@@ -17,8 +17,8 @@
 #   hroof-carry-warp        warp-level traffic vs Nsight Compute and the dynamic counts
 #                           (test/gpu/warp/run.sh): warp/bin/warp_traffic, warp_traffic.inst
 
-set(HROOF_CARRY_DIR ${CMAKE_SOURCE_DIR}/.carry CACHE PATH "where the carried GPU programs are built")
-set(HROOF_CARRY_ARCH sm_90 CACHE STRING "GPU architecture of the carried programs")
+set(HROOF_CARRY_DIR ${CMAKE_SOURCE_DIR}/.carry CACHE PATH "where the GPU test programs are built")
+set(HROOF_CARRY_ARCH sm_90 CACHE STRING "GPU architecture of the GPU test programs")
 
 # hroof_carry_suite(NAME KERNEL_DIR CUDART [DEVICE_IR]): one target per KERNEL_DIR/*.cu
 # (hroof-carry-NAME-PROG) and hroof-carry-NAME for all.

@@ -85,7 +85,7 @@ function(hroof_add_cuda_program NAME)
   endforeach()
   set(compile -O2 -x cuda --cuda-gpu-arch=${P_ARCH} ${HROOF_CUDA_TOOLKIT_FLAGS} ${includes})
   if(P_CUDART STREQUAL "shared")
-    # $ORIGIN/../lib: the carried libcudart next to the binaries on the GPU machine.
+    # $ORIGIN/../lib: the copied libcudart next to the binaries on the machine with the GPU.
     set(link -L${HROOF_CUDA_PATH}/lib64 -lcudart "-Wl,-rpath,$ORIGIN/../lib"
         -Wl,-rpath,${HROOF_CUDA_PATH}/lib64)
   else()

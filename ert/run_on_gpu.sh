@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Runs hroof-ert's whole validation on a GPU machine in one go (see docs/ert.md):
+# Runs hroof-ert's whole validation on a machine with a GPU in one go (see docs/ert.md):
 #   SASS check, Nsight Compute peak query, hroof-ert --quick, hroof-ert (full run).
 # Usage: ert/run_on_gpu.sh BIN_DIR OUT_DIR [full|quick|both|l2profile]
 # (l2profile: only the ncu profile of one L2-resident read launch)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# carry-build.sh - sourced by test/gpu/build.sh and case-studies/build.sh (build machine):
+# carry-build.sh - sourced by test/gpu/build.sh and case-studies/build.sh (machine with clang):
 # builds hroof-carry-* targets (cmake/CarryPrograms.cmake) of the CMake build directory
 # $BUILD, whose source tree must be $ROOT, into $ROOT/.carry.
 #   carry_build LOG TARGET...   builds the targets (output in LOG, its tail on failure);

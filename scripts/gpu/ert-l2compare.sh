@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# ert-l2compare.sh OUT_DIR - on the GPU machine: hroof-ert's L2 slice sweep and a third-party
+# ert-l2compare.sh OUT_DIR - on the machine with the GPU: hroof-ert's L2 slice sweep and a third-party
 # L2 benchmark (gpu-benches' gpu-l2-cache, built into .carry/l2bench, see its README.txt)
 # one after the other in the same command, then both best numbers (issue 16).
 #   1. hroof-ert --only global,l2   (timeout 60 s): l2_sweep.csv, global_sweep.csv, machine.json

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the GPU validation suite HERE (needs clang++-22, CUDA, the hroof
 # build; no GPU) into .carry/gpu/ (git-ignored), everything that
-# test/gpu/run.sh needs on the GPU machine:
+# test/gpu/run.sh needs on the machine with the GPU:
 #   .carry/gpu/bin/<prog>.plain  uninstrumented binary
 #   .carry/gpu/bin/<prog>.inst   instrumented binary (-fpass-plugin=hroof.so)
 #   .carry/gpu/static/<prog>.json  analytic + static-model totals per launch
@@ -58,13 +58,13 @@ for p in $PROGS; do
     "$BUILD/bin/hroof" "$OUTD/static/$p.json"
 done
 
-# Tools and libraries for the GPU machine.
+# Tools and libraries for the machine with the GPU.
 cp -f "$BUILD/bin/hroof" "$OUTD/bin/hroof"
 cp -f test/gpu/compare.py test/gpu/gpulib.py "$OUTD/"
 cp -fL "$CUDA/lib64/libcudart.so.13" "$OUTD/lib/" 2>/dev/null || cp -fL "$CUDA"/lib64/libcudart.so.[0-9]* "$OUTD/lib/"
 if [ -f "$BUILD/lib/libhroof_rt.so" ]; then
   cp -f "$BUILD/lib/libhroof_rt.so" "$OUTD/lib/"
-  # CUDA libraries the runtime links (CUPTI...), resolved here, carried along.
+  # CUDA libraries the runtime links (CUPTI...), resolved here, copied along.
   ldd "$BUILD/lib/libhroof_rt.so" | awk '/=> \// {print $3}' | grep -E "/cuda|cupti" | while read -r L; do
     case "$(basename "$L")" in libcuda.so*) ;; *) cp -fL "$L" "$OUTD/lib/";; esac
   done
@@ -80,4 +80,4 @@ fi
   echo "programs: $(echo $PROGS)"
 } >"$OUTD/manifest.txt"
 du -sh "$OUTD" | awk '{print "build.sh: .carry/gpu is " $1}'
-echo "build.sh: done; on the GPU machine: bash test/gpu/run.sh"
+echo "build.sh: done; on the machine with the GPU: bash test/gpu/run.sh"

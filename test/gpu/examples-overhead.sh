@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Instrumentation overhead on the bundled examples (GPU machine; builds
+# Instrumentation overhead on the bundled examples (machine with the GPU; builds
 # nothing): each example's plain and instrumented binary (build/examples/,
 # built by CMake) times its kernels with CUDA events (HROOF_EXAMPLE_TIME=N
 # launches, median), without the runtime attached. Prints a table and the

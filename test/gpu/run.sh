@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Runs the GPU validation suite ON the GPU machine, from the repository root,
-# with binaries built beforehand by test/gpu/build.sh (carried in .carry/gpu);
+# Runs the GPU validation suite ON the machine with the GPU, from the repository root,
+# with binaries built beforehand by test/gpu/build.sh (in .carry/gpu, copied there);
 # builds nothing. Logs and results go to $OUT (default ./gpu-out):
 #   P.inst.stdout/.stderr  instrumented run under the hroof runtime
 #   P.profile.json         the runtime's profile (dynamic counts)
@@ -23,7 +23,7 @@ OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)
 export OUT
 NTIME=${NTIME:-50}
 if [ ! -d "$C/bin" ]; then
-  echo "run.sh: $C/bin missing: run 'bash test/gpu/build.sh' on the build machine and carry .carry" >&2
+  echo "run.sh: $C/bin missing: run 'bash test/gpu/build.sh' on the machine with clang and copy .carry here" >&2
   exit 1
 fi
 export LD_LIBRARY_PATH="$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

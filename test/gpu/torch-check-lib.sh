@@ -5,7 +5,7 @@
 #   log LINE...     to stdout and $OUT/summary.txt
 #   left            seconds of the budget left
 #   pack            $OUT/$CHECK.tgz rewritten with everything so far
-#   require_torch   exits 77 (skip) without a GPU, the carried binaries, or torch with CUDA
+#   require_torch   exits 77 (skip) without a GPU, the copied binaries, or torch with CUDA
 S=$OUT/summary.txt
 : >"$S"
 log() { echo "$*" | tee -a "$S"; }
@@ -18,7 +18,7 @@ export HROOF_MACHINES_DIR=$ROOT/docs/machines
 require_torch() {
   nvidia-smi >/dev/null 2>&1 || { log "SKIP: no GPU"; exit 77; }
   [ -x "$HROOF" ] && [ -f "$ROOT/build/lib/libhroof_rt.so" ] ||
-    { log "SKIP: build/bin/hroof or build/lib/libhroof_rt.so not carried"; exit 77; }
+    { log "SKIP: build/bin/hroof or build/lib/libhroof_rt.so not copied here"; exit 77; }
   timeout 60 python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null ||
     { log "SKIP: python3 has no torch with CUDA"; exit 77; }
 }

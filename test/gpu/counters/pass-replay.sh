@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs pass_replay (pass_replay.cu; bash test/gpu/counters/build.sh) on the
-# GPU machine: a multi-pass metric list in user replay with user ranges, one
+# machine with the GPU: a multi-pass metric list in user replay with user ranges, one
 # pass per repetition of the workload, in the orders and with the CUPTI
 # activity kinds that the runtime would meet. Writes $OUT/pass-replay.txt.
 set -uo pipefail

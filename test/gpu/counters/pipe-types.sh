@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Which tensor pipe issues each Tensor Core type (GPU machine; builds
-# nothing). Carry .carry/pipes/pipe_types, built here with
+# Which tensor pipe issues each Tensor Core type (machine with the GPU; builds
+# nothing). Inputs: .carry/pipes/pipe_types, built here with
 #   nvcc -gencode arch=compute_90a,code=sm_90a -O2 \
 #        -o .carry/pipes/pipe_types test/gpu/counters/pipe_types.cu
 # Runs it under Nsight Compute with the four tensor pipe counters and the six

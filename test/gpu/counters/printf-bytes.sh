@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # What does a device printf (a call to vprintf) add to the SASS byte,
-# instruction and LSU sector counters hroof compares with (GPU machine;
-# builds nothing)? Carry .carry/pipes/printf_bytes (nvcc) and
+# instruction and LSU sector counters hroof compares with (machine with the GPU;
+# builds nothing)? Inputs: .carry/pipes/printf_bytes (nvcc) and
 # .carry/pipes/printf_bytes_clang (clang, as hroof compiles), built here with
 #   nvcc -gencode arch=compute_90,code=sm_90 -O2 \
 #        -o .carry/pipes/printf_bytes test/gpu/counters/printf_bytes.cu

@@ -4,7 +4,7 @@
 # here into .carry/rc/) on the GPU
 # machine: host time per counted launch by replay mode, with and without
 # gigabytes of device memory held. Writes $OUT/replay-cost.txt.
-# Usage (GPU machine): bash test/gpu/counters/replay-cost.sh
+# Usage (machine with the GPU): bash test/gpu/counters/replay-cost.sh
 set -uo pipefail
 B=${RC_BIN:-.carry/rc/replay_cost}
 O=${OUT:-/tmp}/replay-cost.txt

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Application replay's batched sessions on the GPU machine (builds nothing;
-# carry build/bin and build/lib/libhroof_rt.so): the app-replay check
+# Application replay's batched sessions on the machine with the GPU (builds nothing;
+# inputs build/bin and build/lib/libhroof_rt.so): the app-replay check
 # (kernel vs application replay counters on hroof-rt-fake), then the
 # PyTorch example's wall time, FP32 and AMP, plain against --range one step
 # with application and kernel replay (dl-exit; CONFIGS_FP32 / CONFIGS_AMP).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs session_cost (session_cost.cu; bash test/gpu/counters/build.sh) on the
-# GPU machine: the cost of opening user-replay sessions by configured range
+# machine with the GPU: the cost of opening user-replay sessions by configured range
 # count, on a fresh object or the same one, and whether one object evaluates
 # two configs. Writes $OUT/session-cost1.txt. With the argument "modes":
 # user- against kernel-replay sessions, with SASS-patched metrics (do they

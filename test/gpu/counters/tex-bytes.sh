@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Do texture fetches count in the SASS byte and LSU sector counters hroof
-# compares with (GPU machine; builds nothing)? Carry .carry/pipes/tex_bytes,
+# compares with (machine with the GPU; builds nothing)? Inputs: .carry/pipes/tex_bytes,
 # built here with
 #   nvcc -gencode arch=compute_90,code=sm_90 -O2 \
 #        -o .carry/pipes/tex_bytes test/gpu/counters/tex_bytes.cu

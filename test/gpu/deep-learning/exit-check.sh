@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Does the PyTorch example exit cleanly under hroof run? On the GPU machine,
-# from the repository root; builds nothing (carry build/bin/hroof and
+# Does the PyTorch example exit cleanly under hroof run? On the machine with the GPU,
+# from the repository root; builds nothing (inputs build/bin/hroof and
 # build/lib/libhroof_rt.so). examples/pytorch_nvtx.py (FP32, STEPS steps,
 # default 20) runs once plain and once under each configuration:
 #   none    hroof run --counters none

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Pass replay against the plain run and kernel replay on the PyTorch example
-# (GPU machine; builds nothing: carry build/bin/hroof, build/lib and
+# (machine with the GPU; builds nothing: inputs build/bin/hroof, build/lib and
 # build/share). FP32 then AMP, each: plain, pass, plain, pass, shape (kernel
 # replay, whose records replay_compare.py compares with pass replay's).
 # Writes $OUT/pass-fp32.tar.gz and $OUT/pass-amp.tar.gz (exit-check.sh's

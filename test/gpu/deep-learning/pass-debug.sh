@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # One pass-replay run of the PyTorch example (FP32, 20 steps) with the
 # runtime's launch and pass log (--verbose 2), Python's fault handler and,
-# where the machine has gdb, a native backtrace of a crash. GPU machine;
+# where the machine has gdb, a native backtrace of a crash. On the machine with the GPU;
 # builds nothing. Writes $OUT/pass-debug.txt.gz.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# run.sh - the deep-learning workflow on the GPU machine (docs/deep-learning.md):
+# run.sh - the deep-learning workflow on the machine with the GPU (docs/deep-learning.md):
 # examples/pytorch_nvtx.py (conv + BatchNorm + ReLU + 2-layer LSTM, NVTX ranges per
 # step, phase and module), FP32 and AMP, each
 #   plain                                   wall time (median of up to 3 runs)
@@ -8,7 +8,7 @@
 #   the same with --counters-per-shape 1    counters for one launch per launch shape
 #   hroof run                               every step profiled (launch limit 100)
 # then hroof report --by range (table + JSON), --by range:2, and --tuning 15 on
-# each profile. Builds nothing: needs the carried build/bin/hroof and
+# each profile. Builds nothing: needs the copied build/bin/hroof and
 # build/lib/libhroof_rt.so (device tool: carry ["build/bin/hroof",
 # "build/lib/libhroof_rt.so"]) and python3 with torch and CUDA.
 # Outputs under $OUT (default ./dl-out): log.txt, summary.txt, times.tsv,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the expansion probe (plain) into .carry/expansion and its static
-# counts at the probe's launch (hroof static), for run.sh on the GPU machine.
+# counts at the probe's launch (hroof static), for run.sh on the machine with the GPU.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 D=.carry/expansion

@@ -6,7 +6,7 @@
 // operations, is the operation's expansion in executed FLOPs.
 //
 //   build here:   bash test/gpu/expansion/build.sh
-//   GPU machine:  bash test/gpu/expansion/run.sh   (writes $OUT/expansion.json)
+//   On the machine with the GPU:  bash test/gpu/expansion/run.sh   (writes $OUT/expansion.json)
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>

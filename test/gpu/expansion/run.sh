@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# GPU machine: Nsight Compute FLOP metrics of each probe kernel, then
+# On the machine with the GPU: Nsight Compute FLOP metrics of each probe kernel, then
 # derive.py -> $OUT/expansion.json. Builds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# build.sh - builds, on the build machine, the cuda-samples multi-GPU programs
-# that programs.sh runs on the GPU machine: simpleMultiGPU, simpleP2P and
+# build.sh - builds, on the machine with clang, the cuda-samples multi-GPU programs
+# that programs.sh runs on the machine with the GPU: simpleMultiGPU, simpleP2P and
 # simpleIPC (with Common/helper_multiprocess.cpp), each plain (NAME.plain) and
-# with the plugin (NAME.inst, -hroof-instrument-exact as the carried suites),
+# with the plugin (NAME.inst, -hroof-instrument-exact as the GPU test suites),
 # into .carry/mgpu (git-ignored; carry it). Needs a cuda-samples checkout:
 #   bash test/gpu/multi-gpu/build.sh /path/to/cuda-samples
 # Exit: 0, 1 when a compile fails (its log in .carry/mgpu/build.log).

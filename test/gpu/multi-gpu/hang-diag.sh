@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# hang-diag.sh - where a profiled DDP run stops (GPU machine): starts
+# hang-diag.sh - where a profiled DDP run stops (machine with the GPU): starts
 # examples/pytorch_ddp.py under torchrun under hroof run (HROOF_* settings from
 # the environment, PROFILE_ARGS: more options of hroof run, VERBOSE (default
 # 2: one stderr line per launch), per rank via torchrun's --log-dir), and

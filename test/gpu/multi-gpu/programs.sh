@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # programs.sh - multi-GPU CUDA programs nobody here wrote, under hroof run on the
-# GPU machine (docs/multi-gpu.md), beside the DDP check (run.sh):
+# machine with the GPU (docs/multi-gpu.md), beside the DDP check (run.sh):
 #   simpleMultiGPU  one process driving every GPU (a kernel aggregate per device)
 #   simpleP2P       peer-to-peer copies between two GPUs (P2P transfers)
 #   simpleIPC       one process per GPU, forked, sharing memory by CUDA IPC
@@ -12,7 +12,7 @@
 # build/lib/libhroof_rt.so. Outputs under $OUT (default ./mgp-out): summary.txt,
 # NAME/{plain,profiled,report}.{stdout,stderr}, NAME/profiles/, NAME/report.json;
 # $OUT/multi-gpu-programs.tgz rewritten after each step. BUDGET_S (default 240).
-# Exit: 0, 1 when a step fails, 77 without a GPU or the carried binaries.
+# Exit: 0, 1 when a step fails, 77 without a GPU or the copied binaries.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
@@ -26,7 +26,7 @@ T0=$(date +%s)
 CHECK=multi-gpu-programs
 . "$ROOT/test/gpu/torch-check-lib.sh"
 nvidia-smi >/dev/null 2>&1 || { log "SKIP: no GPU"; exit 77; }
-[ -x "$HROOF" ] && [ -d "$BIN" ] || { log "SKIP: build/bin/hroof or $BIN not carried"; exit 77; }
+[ -x "$HROOF" ] && [ -d "$BIN" ] || { log "SKIP: build/bin/hroof or $BIN not copied here"; exit 77; }
 log "GPUs: $(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)"
 failed=0
 step() { # step DIR NAME CMD...: runs CMD with the time left; logs rc and wall time
@@ -44,7 +44,7 @@ step() { # step DIR NAME CMD...: runs CMD with the time left; logs rc and wall t
   pack
 }
 for prog in simpleMultiGPU simpleP2P simpleIPC; do
-  [ -x "$BIN/$prog.inst" ] || { log "$prog: not carried"; failed=1; continue; }
+  [ -x "$BIN/$prog.inst" ] || { log "$prog: not copied here"; failed=1; continue; }
   D=$OUT/$prog; mkdir -p "$D/profiles"
   step "$D" plain "$BIN/$prog.plain"
   step "$D" profiled "$HROOF" run --output "$D/profiles" -- "$BIN/$prog.inst"

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# run.sh - the distributed-training check on the GPU machine (docs/multi-gpu.md):
+# run.sh - the distributed-training check on the machine with the GPU (docs/multi-gpu.md):
 # examples/pytorch_ddp.py (DDP, conv + BatchNorm + ReLU + LSTM, NVTX ranges) under
 #   plain torchrun                                  wall time
 #   hroof run -- torchrun ...                       every rank profiled with counters
 # with NCCL, one process per GPU, when the machine has 2+ GPUs; on one GPU, two
 # processes share it with the gloo backend (no NCCL kernels then). Then
 # hroof report --by rank (table, JSON; the HTML is made where the profiles are
-# brought back: the GPU machine has no report-js) on the profiles, and --rank 0.
-# Builds nothing: needs the carried build/bin/hroof and build/lib/libhroof_rt.so
+# brought back: the machine with the GPU has no report-js) on the profiles, and --rank 0.
+# Builds nothing: needs the copied build/bin/hroof and build/lib/libhroof_rt.so
 # and python3 with torch and CUDA. Outputs under $OUT (default ./mg-out): log.txt,
 # summary.txt, <mode>.{stdout,stderr}, profiles/, reports/; $OUT/multi-gpu.tgz
 # rewritten after each step. Budget: BUDGET_S (default 400) seconds. APP_ARGS:

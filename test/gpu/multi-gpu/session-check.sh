@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # session-check.sh - application replay's batched sessions on several GPUs (GPU
-# machine; builds nothing; carry build/bin/hroof, build/lib/libhroof_rt.so and
+# machine; builds nothing; inputs build/bin/hroof, build/lib/libhroof_rt.so and
 # .carry/mgpu from build.sh here). A DDP job under NCCL switches to application
 # replay (docs/multi-gpu.md), so each step below runs batched sessions:
 #   diag      the DDP example, --range one step, --counters-per-shape 1, under

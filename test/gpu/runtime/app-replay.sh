@@ -12,7 +12,7 @@
 # one pass, none incomplete; its VERDICT lines say which of these hold.
 # REPLAY=passes compares pass replay (HROOF_REPLAY=passes) instead: the same
 # values, every record's range in every pass (its finish note).
-# Also times both runs (wall seconds). Builds nothing (carry
+# Also times both runs (wall seconds). Builds nothing (inputs
 # build/bin/hroof, build/bin/hroof-rt-fake, build/lib/libhroof_rt.so).
 # Logs and profiles in $OUT (default: a temporary directory). Exit 77 without
 # a GPU or the binaries.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Kill tests, on the GPU machine from the repository root; builds nothing.
-# Needs (carried): .carry/kill/bin/kill_target.inst (cmake --build build
+# Kill tests, on the machine with the GPU from the repository root; builds nothing.
+# Needs (copied there): .carry/kill/bin/kill_target.inst (cmake --build build
 # --target hroof-carry-kill) and .carry/gpu/{bin/hroof,lib/libhroof_rt.so}
 # (test/gpu/build.sh). For each counters mode (none, roofline) and each way
 # of dying, kill_target.inst runs under `hroof run` with one launch record per

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# The per-launch host cost of `hroof run --counters none`, on the GPU machine
+# The per-launch host cost of `hroof run --counters none`, on the machine with the GPU
 # from the repository root; builds nothing. Needs .carry/launchcost/many.plain
 # and many.inst (test/gpu/runtime/hw/many_launches.cu without and with the
 # plugin: scripts/gpu/carry-build.sh launchcost) and

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Sourced by corpus-run.sh and overhead-run.sh (GPU machine, repository root):
+# Sourced by corpus-run.sh and overhead-run.sh (machine with the GPU, repository root):
 # skips without a GPU (exit 77: run-check.sh's SKIP, never a pass), checks the
-# carried inputs, sets ROOT, C (.carry/warpcorpus), HROOF, LD_LIBRARY_PATH,
+# copied inputs, sets ROOT, C (.carry/warpcorpus), HROOF, LD_LIBRARY_PATH,
 # BASE ($OUT) and O ($BASE/$1, created). Usage: . corpus-lib.sh NAME
 # CORPUS_DIR (default .carry/warpcorpus; relative: to ROOT): the corpus C points to.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)

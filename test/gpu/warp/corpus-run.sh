@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Warp-level validation on public programs, on the GPU machine from the
+# Warp-level validation on public programs, on the machine with the GPU from the
 # repository root; builds nothing. Needs .carry/warpcorpus (corpus-build.sh)
 # and .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh). For each
 # program of .carry/warpcorpus/programs.txt:

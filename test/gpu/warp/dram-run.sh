@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # dram-run.sh - hroof's DRAM bytes against Nsight Compute's under the same cache
-# policy, on the GPU machine from the repository root; builds nothing. Needs
+# policy, on the machine with the GPU from the repository root; builds nothing. Needs
 # .carry/warpcorpus (test/gpu/warp/corpus-build.sh SRC test/gpu/warp/hecbench-dram.txt)
-# and the carried build/bin/hroof + build/lib/libhroof_rt.so. For each program of
+# and the copied build/bin/hroof + build/lib/libhroof_rt.so. For each program of
 # .carry/warpcorpus/programs.txt, on NAME.plain (no plugin code in the kernels):
 #   roof  hroof run --counters roofline --cache-control all       (the roofline set:
 #         several replay passes per launch)

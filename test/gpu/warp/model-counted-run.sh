@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Kernels counted by their exact static model against the same kernels
-# instrumented, on the GPU machine from the repository root; builds nothing.
+# instrumented, on the machine with the GPU from the repository root; builds nothing.
 # Needs .carry/warpcorpus with the inst (the plugin's default: exact kernels
 # uninstrumented, their counts from the model) and inst-all
 # (-mllvm -hroof-instrument-exact) binaries of corpus-build.sh, and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Instrumentation overhead on public programs, on the GPU machine from the
+# Instrumentation overhead on public programs, on the machine with the GPU from the
 # repository root; builds nothing. Needs .carry/warpcorpus with the plain,
 # inst and warp binaries (corpus-build.sh)
 # and .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh).

@@ -31,7 +31,7 @@ timeout 60 "$PROG" >"$O/stdout" 2>&1 || echo "run.sh: the program failed" >&2
 timeout 400 ncu --clock-control none --csv --metrics "$METRICS" "$PROG" >"$O/ncu.csv" 2>"$O/ncu.stderr" ||
   echo "run.sh: ncu failed (see ncu.stderr)" >&2
 cuobjdump -sass "$PROG" >"$O/sass.txt" 2>&1 || true
-# hroof and its runtime (<bin>/../lib/libhroof_rt.so): $HROOF, else the carried
+# hroof and its runtime (<bin>/../lib/libhroof_rt.so): $HROOF, else the copied
 # GPU suite's, else the build's.
 if [ -z "${HROOF:-}" ]; then
   HROOF=$ROOT/.carry/gpu/bin/hroof

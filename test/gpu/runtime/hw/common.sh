@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# common.sh - sourced by learned-types.sh, type-cache-cost.sh and cost_decomposition.sh (repository root, GPU machine):
-# the carried paths, a fresh work directory, the summary log, the timer, and
+# common.sh - sourced by learned-types.sh, type-cache-cost.sh and cost_decomposition.sh (repository root, machine with the GPU):
+# the copied paths, a fresh work directory, the summary log, the timer, and
 # at exit one tarball $OUT/NAME-MODE.tgz with the summary printed last.
 #   hw_start NAME MODE   W=/tmp/NAME (emptied), S=$W/summary.txt, device line
 #   say TEXT...          to stdout and the summary

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # counters-nocache-crosscheck.sh - the examples next to ncu --cache-control none, the spread
 # of repeated runs, the runtime's GPU smoke test with counters, and the cost of a complete
-# ncu --set roofline. GPU machine, repository root, builds nothing; needs .carry/hw
+# ncu --set roofline. On the machine with the GPU, from the repository root, builds nothing; needs .carry/hw
 # (README.md; .carry/hw/ncu-list.txt from counters-crosscheck.sh). Writes
 # $OUT/counters-nocache-crosscheck.tgz and prints the summary last.
 H=.carry/hw; B=$H/build; HR=$B/bin/hroof

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # learned-types.sh cost|checks|limits - learned Tensor Core types and their cost, on the GPU
-# machine, from the repository root; builds nothing. Needs (carried): build/bin/hroof, build/lib/libhroof_rt.so,
+# machine, from the repository root; builds nothing. Needs (copied there): build/bin/hroof, build/lib/libhroof_rt.so,
 # .carry/hw/bin/{many.plain,mma_gemm.plain,half2_bf16.plain},
 # .carry/big/bigstream. Writes logs and profiles under $OUT (one tarball) and
 # prints a short table last.

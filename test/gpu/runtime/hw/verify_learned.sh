@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # verify_learned.sh - learned tensor types vs --counters roofline-full on
-# many_launches 40 and torch_train.py 3 (GPU machine, repository root; needs
+# many_launches 40 and torch_train.py 3 (machine with the GPU, repository root; needs
 # .carry/exp/many.plain and .carry/exp/torch_train.py, build/bin, build/lib).
 HR=build/bin/hroof; E=.carry/exp; W=/tmp/v; rm -rf $W; mkdir -p $W/{ml,mf,tl,tf}
 date -u
