@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The addendum run's short table (case-studies/run-addendum.sh; stdlib only;
-runs on the GPU machine and here on the unpacked addendum.tgz).
+runs on the machine with the GPU and here on the unpacked addendum.tgz).
 
 Usage: addendum_table.py DIR
 Reads  DIR/kernels/{lstm,lstm_fused}.time.r<i>.stdout  (CASE lines of the

@@ -40,7 +40,7 @@ case_pack() {
 case_preflight() {
   local script=$CASE_SCRIPT
   if [ ! -x "$C/build/bin/hroof" ]; then
-    echo "$script: $C missing: run 'bash case-studies/build.sh' here and carry .carry/case" | tee "$W/run.log"
+    echo "$script: $C missing: run 'bash case-studies/build.sh' here and copy .carry/case to this machine" | tee "$W/run.log"
     exit 1
   fi
   if ! nvidia-smi >/dev/null 2>&1; then

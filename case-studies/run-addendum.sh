@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ADDENDUM to the case study's GPU run (H100), from the repository root, with
-# the same carried folder as run.sh (.carry/case, built beforehand by
+# the same input folder as run.sh (.carry/case, built beforehand by
 # case-studies/build.sh, which must include the case.h warm-up); builds
 # nothing. Closes two gaps of the first run (docs/case-studies/README.md):
 #   a. LSTM fusion timing without the first-launch artifact: the plain lstm
@@ -42,7 +42,7 @@ finish() {
   {
     echo "# hroof case study: addendum run (case-studies/run-addendum.sh)"
     echo
-    echo "Generated on the GPU machine; full outputs in addendum.tgz (addendum/)."
+    echo "Generated on the machine with the GPU; full outputs in addendum.tgz (addendum/)."
     echo
     echo '## run.log'
     echo; echo '```'; cat "$W/run.log" 2>/dev/null; echo '```'; echo

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Summarizes the case-study profiles (stdlib only; runs on the GPU machine
-after run.sh's hroof runs, and anywhere later on the unpacked case.tgz).
+"""Summarizes the case-study profiles (stdlib only; runs on the machine with the
+GPU after run.sh's hroof runs, and anywhere later on the unpacked case.tgz).
 
 Usage: summarize.py OUTDIR [MACHINE.json]
 Reads  OUTDIR/kernels/<prog>.{plain,inst}.json   (hroof run profiles)

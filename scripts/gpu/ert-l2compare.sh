@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ert-l2compare.sh OUT_DIR - on the machine with the GPU: hroof-ert's L2 slice sweep and a third-party
 # L2 benchmark (gpu-benches' gpu-l2-cache, built into .carry/l2bench, see its README.txt)
-# one after the other in the same command, then both best numbers (issue 16).
+# one after the other in the same command, then both best numbers.
 #   1. hroof-ert --only global,l2   (timeout 60 s): l2_sweep.csv, global_sweep.csv, machine.json
 #   2. cuda-l2-cache                (timeout 50 s): its working-set sweep, line by line
 #   3. hroof-ert --only l2 again    (timeout 40 s): the sweep's run-to-run spread

@@ -55,7 +55,7 @@
 #                      build/bin/hroof, build/lib/libhroof_rt.so
 # (.carry/hw and .carry/big: test/gpu/runtime/hw/README.md.) A check that exits 77 is
 # skipped (no GPU, or its inputs missing). Exit status: the number of failed checks.
-# Usage (device tool): bash scripts/gpu/run-check.sh gpu-suite runtime-smoke ert-quick
+# Usage (on the machine with the GPU): bash scripts/gpu/run-check.sh gpu-suite runtime-smoke ert-quick
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Helpers shared by test/gpu/static_totals.py (run here, at build time) and
-test/gpu/compare.py (run on the GPU machine). Standard library only."""
+test/gpu/compare.py (run on the machine with the GPU). Standard library only."""
 import json
 import re
 

@@ -9,8 +9,7 @@
 #   hroof run                               every step profiled (launch limit 100)
 # then hroof report --by range (table + JSON), --by range:2, and --tuning 15 on
 # each profile. Builds nothing: needs the copied build/bin/hroof and
-# build/lib/libhroof_rt.so (device tool: carry ["build/bin/hroof",
-# "build/lib/libhroof_rt.so"]) and python3 with torch and CUDA.
+# build/lib/libhroof_rt.so (copied to the machine with the GPU) and python3 with torch and CUDA.
 # Outputs under $OUT (default ./dl-out): log.txt, summary.txt, times.tsv,
 # <mode>-<run>.{stdout,stderr,json}, reports/; $OUT/deep-learning.tgz rewritten
 # after each step. Budget: BUDGET_S (default 290) seconds; a step that does not

@@ -4,7 +4,7 @@
 # that programs.sh runs on the machine with the GPU: simpleMultiGPU, simpleP2P and
 # simpleIPC (with Common/helper_multiprocess.cpp), each plain (NAME.plain) and
 # with the plugin (NAME.inst, -hroof-instrument-exact as the GPU test suites),
-# into .carry/mgpu (git-ignored; carry it). Needs a cuda-samples checkout:
+# into .carry/mgpu (git-ignored; copy it to the machine with the GPU). Needs a cuda-samples checkout:
 #   bash test/gpu/multi-gpu/build.sh /path/to/cuda-samples
 # Exit: 0, 1 when a compile fails (its log in .carry/mgpu/build.log).
 set -euo pipefail
