@@ -116,7 +116,8 @@ void finalize(PendingLaunch &&PL) {
   if (T.Hw.appMode() && T.Hw.App.hold(PL.R))
     return;
   if (T.P)
-    T.P->addLaunch(PL.R);
+    for (LaunchRecord &R : T.Hw.Loans.settle(std::move(PL.R)))
+      T.P->addLaunch(R);
   T.reportWriteError();
 }
 
@@ -304,6 +305,15 @@ void finish() {
   for (PendingLaunch &PL : Left) {
     Untimed += !PL.HaveActivity;
     finalize(std::move(PL));
+  }
+  // Launches past the per-shape limit whose lender wrote no counters.
+  std::vector<LaunchRecord> Unlent = T.Hw.Loans.drain();
+  if (T.P && !Unlent.empty()) {
+    for (const LaunchRecord &R : Unlent)
+      T.P->addLaunch(R);
+    T.P->note("per-shape sampling: " + std::to_string(Unlent.size()) +
+              " launch record(s) without counters (the launch of equal work they were to "
+              "carry counters from wrote none)");
   }
   // Records still missing one-pass groups: written with what they have and
   // counters_incomplete, never silently partial.

@@ -352,15 +352,22 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
     ArrayLock = std::unique_lock<std::mutex>(F->Array->Lock);
   AppTicket Ticket;
   AppRole Role = AppRole::None;
-  std::string Shape;
+  std::string Shape, WorkKey;
   bool Hw = false;
-  if (T.Hw.Enabled && F->Communication.empty())
-    Hw = T.Hw.appMode() ? (Role = T.Hw.takeApp(*F, CB->context, workKeyOf(*F, A), true, Ticket,
-                                             Shape, CB->correlationId)) != AppRole::None
-                      : T.Hw.take(*F, CB->context, T.Hw.PerShape > 0 ? workKeyOf(*F, A) : "");
-  if (!Count && !ByModel && !Hw)
+  uint32_t Lender = 0; // a launch of equal work whose counters this one carries
+  if (T.Hw.Enabled && F->Communication.empty()) {
+    if (T.Hw.appMode() || T.Hw.PerShape > 0)
+      WorkKey = workKeyOf(*F, A);
+    Hw = T.Hw.appMode() ? (Role = T.Hw.takeApp(*F, CB->context, WorkKey, true, Ticket, Shape,
+                                             CB->correlationId)) != AppRole::None
+                        : T.Hw.take(*F, CB->context, WorkKey, CB->correlationId, Lender);
+  }
+  if (!Count && !ByModel && !Hw && !Lender)
     return;
   auto IF = std::make_unique<InFlight>();
+  IF->R.CountersFrom = Lender;
+  if (!T.Hw.appMode())
+    IF->R.WorkKey = std::move(WorkKey);
   if (Role == AppRole::Replay)
     IF->App = Ticket;
   IF->AppNewRecord = Role == AppRole::Record;

@@ -267,6 +267,10 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
     J["counters"] = *R.Hw;
     if (!R.HwIncomplete.empty())
       J["counters_incomplete"] = R.HwIncomplete;
+    if (R.CountersFrom)
+      J["counters_from"] = R.CountersFrom;
+    if (!R.CountersEstimated.empty())
+      J["counters_estimated"] = R.CountersEstimated;
   } else if (R.HwTried) {
     J["counters"] = nullptr;
     J["counters_problem"] = R.HwProblem;

@@ -136,6 +136,13 @@ struct LaunchRecord {
   /// ("counters_incomplete"; Hw then holds only the keys of the groups it has).
   std::vector<std::string> HwIncomplete;
   std::string Range; ///< NVTX range path at the launch (hroof/RangePath.h)
+  /// Per-shape sampling (replay/CounterLoans.h): the launch's work key, and
+  /// for a launch past the limit the correlation id of the launch of equal
+  /// work whose counters it carries ("counters_from"; 0: its own), and why
+  /// those counters may not be its own ("counters_estimated").
+  std::string WorkKey;
+  uint32_t CountersFrom = 0;
+  std::string CountersEstimated;
 };
 
 nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index);

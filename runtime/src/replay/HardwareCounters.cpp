@@ -8,6 +8,7 @@
 // RangeProfiler.cpp's.
 //===----------------------------------------------------------------------===//
 #include "replay/HardwareCounters.h"
+#include "launches/WorkKey.h"
 
 #include <algorithm>
 #include <cmath>
@@ -136,17 +137,28 @@ uint64_t HardwareCounters::codeHash(const std::string &Mangled) {
   return It == CodeHash.end() ? 0 : It->second;
 }
 
-bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey) {
+bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey,
+                            uint32_t Corr, uint32_t &Lender) {
+  Lender = 0;
   std::lock_guard<std::mutex> L(M);
   int64_t &N = Taken[{F.Mangled, Ctx}];
-  if (N >= Limit)
-    return false;
-  if (PerShape > 0) { // the shape's key only when asked for: every launch comes here
+  if (PerShape > 0) { // the work key only when asked for: every launch comes here
     int64_t &S = TakenPerShape[{WorkKey, Ctx}];
-    if (S >= PerShape)
+    if (S >= PerShape) {
+      auto It = FirstOfWork.find({WorkKey, Ctx});
+      if (It != FirstOfWork.end() && workKeyHasParams(WorkKey))
+        Lender = It->second;
+      return false;
+    }
+    if (N >= Limit)
       return false;
     ++S;
+    FirstOfWork.emplace(std::make_pair(WorkKey, Ctx), Corr);
+    ++N;
+    return true;
   }
+  if (N >= Limit)
+    return false;
   ++N;
   return true;
 }

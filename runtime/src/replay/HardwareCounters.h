@@ -15,6 +15,7 @@
 
 #include "replay/ApplicationReplay.h"
 #include "replay/CounterLaunch.h"
+#include "replay/CounterLoans.h"
 #include "replay/GroupSession.h"
 #include "metrics/HwMetrics.h"
 #include "kernels/L2Flush.h"
@@ -125,6 +126,11 @@ struct HardwareCounters {
   std::map<std::pair<std::string, CUcontext>, int64_t> Taken;
   /// The same per launch shape (HROOF_COUNTERS_PER_SHAPE; 0: no such limit).
   std::map<std::pair<std::string, CUcontext>, int64_t> TakenPerShape;
+  /// Kernel replay: the correlation id of each work key's first profiled
+  /// launch, which lends its counters to the launches past the per-shape
+  /// limit (CounterLoans.h).
+  std::map<std::pair<std::string, CUcontext>, uint32_t> FirstOfWork;
+  CounterLoans Loans;
   int64_t PerShape = 0;
   /// Tensor types learned per mangled name (Set.LearnTensorTypes).
   std::unordered_map<std::string, std::shared_ptr<const LearnedTypes>> Learned;
@@ -243,7 +249,10 @@ struct HardwareCounters {
   /// kernel on this context and, with HROOF_COUNTERS_PER_SHAPE, under that
   /// of its work key (\p WorkKey, launches/WorkKey.h: shape and by-value
   /// parameter bytes; unused without that limit).
-  bool take(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey);
+  /// \p Lender: set, when the per-shape limit refuses the launch, to the
+  /// correlation id of the profiled launch of its work key (0: none).
+  bool take(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey, uint32_t Corr,
+            uint32_t &Lender);
   /// Opens the range (context setup on first use). False: no range (an
   /// application-replay group it was to collect is given back).
   bool onLaunchEnter(CounterLaunch &IF);
