@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Per-shape sampling on persistent-kernel GEMMs (gemm_sampling.py: bf16, fp16,
+# tf32, fp8; square and skinny; every GEMM twice in its own NVTX range) on a
+# machine with a GPU; builds nothing (GPU test inputs: build/bin/hroof,
+# build/lib/libhroof_rt.so; OLD_RT=path of another libhroof_rt.so to run the
+# same recipes with it, e.g. a build from before work keys).
+# Runs: plain (x3), kernel replay of step 3 (exact), kernel replay with
+# --counters-per-shape 1, pass replay with --counters-per-shape 1, each
+# profile checked by gemm_check.py (tensor FLOPs per launch vs 2*M*N*K).
+# Writes $OUT/gemm/ and rewrites $OUT/gemm.tgz after each run.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+O=$OUT/gemm
+mkdir -p "$O"
+HROOF=${HROOF:-build/bin/hroof}
+PROG=(python3 test/gpu/deep-learning/gemm_sampling.py --steps ${STEPS:-10})
+RANGE='step 3(/|$)'
+save() { tar czf "$OUT/gemm.tgz" -C "$OUT" gemm; }
+wall() { # NAME CMD...: wall time of CMD into $O/times.txt, its output into $O/NAME.log
+  local name=$1; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  timeout 240 "$@" >"$O/$name.log" 2>&1
+  local rc=$?
+  t1=$(date +%s.%N)
+  printf '%s\t%s\t%.2f\n' "$name" "$rc" "$(echo "$t1 - $t0" | bc)" | tee -a "$O/times.txt"
+}
+profile() { # NAME [hroof run options...]
+  local name=$1; shift
+  wall "$name" "$HROOF" run --output "$O/$name" "$@" -- "${PROG[@]}"
+  local f
+  f=$(ls "$O/$name"/hroof-*.json 2>/dev/null | head -1)
+  if [ -n "$f" ]; then
+    python3 test/gpu/deep-learning/gemm_check.py "$f" --markdown >"$O/$name.check.md" 2>&1
+    tail -1 "$O/$name.check.md"
+  fi
+  save
+}
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u; git rev-parse HEAD 2>/dev/null
+  python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'
+  "${PROG[@]}" --list; } >"$O/env.txt" 2>&1
+cat "$O/env.txt"
+for i in 1 2 3; do wall "plain-$i" "${PROG[@]}"; done
+save
+profile exact --range "$RANGE" --type-cache none
+profile shape --range "$RANGE" --counters-per-shape 1 --type-cache none
+profile passes --range "$RANGE" --counters-per-shape 1 --replay passes --type-cache none
+if [ -n "${OLD_RT:-}" ]; then
+  profile old-shape --range "$RANGE" --counters-per-shape 1 --type-cache none --runtime-lib "$OLD_RT"
+  profile old-passes --range "$RANGE" --counters-per-shape 1 --replay passes --type-cache none \
+    --runtime-lib "$OLD_RT"
+fi
+save
