@@ -1,6 +1,7 @@
 //===- InductionLoop.cpp - rotated loops with a linear induction variable -===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "InductionLoop.h"
+#include "ExprBuilder.h"
 
 #include "llvm/IR/Constants.h"
 
@@ -178,6 +179,35 @@ std::optional<InductionLoop> matchInductionLoop(const Loop &L) {
   if (R.NarrowWrapWidth && !(R.StopsAtNegative && R.PostInc))
     return std::nullopt;
   return R;
+}
+
+/// Header executions of an upward post-increment loop whose N-bit
+/// variable may wrap, read sign-extended against an unsigned bound B
+/// (InductionLoop::NarrowWrapWidth): it tests v_1, v_2, ... with v_k =
+/// sext_N(S + k*St), and a negative value ends it. From the first tested
+/// value F = v_1 >= 0: with a step positive at width N the values grow
+/// by St until they pass min(B, 2^(N-1)), the first value that would
+/// wrap reading negative: ceildiv(min(B, 2^(N-1)) - F, St) tests pass.
+/// A step that reads negative (a grid of 2^(N-1) threads or more) makes
+/// the values fall by -St: F / -St + 1 tests pass (all below F), if F
+/// does. Unsigned compares, so a bound of 2^63 or more reads right, up to
+/// 2^64 - 2^(N-1): above that a negative value passes the test, which
+/// this count (like StopsAtNegative's) does not follow.
+JExpr wrappingTripCount(const InductionLoop &IL, JExpr SX, JExpr BX, JExpr StX, bool Inclusive) {
+  unsigned N = IL.NarrowWrapWidth;
+  if (Inclusive) // v <= B is v < B + 1 (B + 1 = 2^64 only for a loop that never ends)
+    BX = jOp(ExprOp::Add, std::move(BX), 1);
+  JExpr First = jExt(true, N, jOp(ExprOp::Add, std::move(SX), StX));
+  JExpr Limit = jWOp(ExprOp::UMin, 64, BX, int64_t(1) << (N - 1));
+  JExpr Up = json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::ULT, 64, First, Limit),
+                         jOp(ExprOp::CeilDiv, jOp(ExprOp::Sub, Limit, First), StX), 0};
+  JExpr Fall = jOp(ExprOp::Max, 1, jOp(ExprOp::Sub, 0, StX));
+  JExpr Down = json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::ULT, 64, First, BX),
+                           jOp(ExprOp::Add, jWOp(ExprOp::SDiv, 64, First, Fall), 1), 0};
+  JExpr Passing = json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::SGT, 64, StX, 0),
+                              std::move(Up), std::move(Down)};
+  return json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::SLT, 64, First, 0), 1,
+                     jOp(ExprOp::Add, 1, std::move(Passing))};
 }
 
 } // namespace hroof

@@ -15,6 +15,7 @@
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/JSON.h"
 
 #include <optional>
 
@@ -68,6 +69,11 @@ struct LatchTest {
   llvm::CmpInst::Predicate Pred;
 };
 std::optional<LatchTest> matchLatchTest(const llvm::Loop &L);
+
+/// Header runs of a loop with InductionLoop::NarrowWrapWidth, from its
+/// start, bound and step extended to the compare's width (InductionLoop.cpp).
+llvm::json::Value wrappingTripCount(const InductionLoop &IL, llvm::json::Value SX,
+                                    llvm::json::Value BX, llvm::json::Value StX, bool Inclusive);
 
 } // namespace hroof
 

@@ -254,4 +254,25 @@ std::vector<JExpr> foldIterationSums(std::vector<JExpr> P) {
   return P;
 }
 
+/// The warp-level model describes an access by its address's steps over
+/// a rectangular nest of loops and one multiplicity per lane; an access
+/// whose multiplicity is summed over a loop's iterations, or whose loops or
+/// address use a loop variable that way, is left to the bounds.
+void leaveSummedAccessOut(IRWarpAccess &W) {
+  if (!W.Unmodelled.empty())
+    return;
+  bool Summed = std::any_of(W.Alternatives.begin(), W.Alternatives.end(), [](const auto &P) {
+    return std::any_of(P.begin(), P.end(), [](const JExpr &E) { return containsSum(E); });
+  });
+  bool Uses = W.Offset && usesIterVar(*W.Offset, -1);
+  for (const IRWarpLoop &L : W.Loops)
+    Uses |= usesIterVar(L.Step, -1) || usesIterVar(L.Trips, -1);
+  if (!Summed && !Uses)
+    return;
+  W.Unmodelled = Summed ? "it runs a number of times summed over a loop's iterations "
+                          "(a triangular loop or a branch on a loop variable)"
+                        : "its loops or address depend on an enclosing loop's variable";
+  W.Offset.reset();
+}
+
 } // namespace hroof

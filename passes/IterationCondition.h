@@ -20,6 +20,7 @@
 #define HROOF_PASSES_ITERATIONCONDITION_H
 
 #include "ExprBuilder.h"
+#include "WarpAccess.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -57,6 +58,11 @@ JExpr loopMarker(int Id, JExpr Trips);
 /// its count and those factors become one ["sum", id, lo, hi, product].
 /// Every product must go through this before it leaves KernelModel.
 std::vector<JExpr> foldIterationSums(std::vector<JExpr> P);
+
+/// Leaves to the warp-level bounds an access whose multiplicity is a sum
+/// over a loop's iterations, or whose loops or address use a loop variable
+/// that way (its multiplicity is no longer one rectangular nest).
+void leaveSummedAccessOut(IRWarpAccess &W);
 
 } // namespace hroof
 

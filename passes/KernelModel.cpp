@@ -1,6 +1,7 @@
 //===- KernelModel.cpp - the static model of every kernel in a module -----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "KernelModel.h"
+#include "EarlyExitLoop.h"
 #include "InductionLoop.h"
 #include "IterationCondition.h"
 #include "OpaqueCondition.h"
@@ -325,35 +326,6 @@ private:
     return jOp(ExprOp::Add, 1, std::move(Passing));
   }
 
-  /// Header executions of an upward post-increment loop whose N-bit
-  /// variable may wrap, read sign-extended against an unsigned bound B
-  /// (InductionLoop::NarrowWrapWidth): it tests v_1, v_2, ... with v_k =
-  /// sext_N(S + k*St), and a negative value ends it. From the first tested
-  /// value F = v_1 >= 0: with a step positive at width N the values grow
-  /// by St until they pass min(B, 2^(N-1)), the first value that would
-  /// wrap reading negative: ceildiv(min(B, 2^(N-1)) - F, St) tests pass.
-  /// A step that reads negative (a grid of 2^(N-1) threads or more) makes
-  /// the values fall by -St: F / -St + 1 tests pass (all below F), if F
-  /// does. Unsigned compares, so a bound of 2^63 or more reads right, up to
-  /// 2^64 - 2^(N-1): above that a negative value passes the test, which
-  /// this count (like StopsAtNegative's) does not follow.
-  JExpr wrappingTripCount(const InductionLoop &IL, JExpr SX, JExpr BX, JExpr StX, bool Inclusive) {
-    unsigned N = IL.NarrowWrapWidth;
-    if (Inclusive) // v <= B is v < B + 1 (B + 1 = 2^64 only for a loop that never ends)
-      BX = jOp(ExprOp::Add, std::move(BX), 1);
-    JExpr First = jExt(true, N, jOp(ExprOp::Add, std::move(SX), StX));
-    JExpr Limit = jWOp(ExprOp::UMin, 64, BX, int64_t(1) << (N - 1));
-    JExpr Up = json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::ULT, 64, First, Limit),
-                           jOp(ExprOp::CeilDiv, jOp(ExprOp::Sub, Limit, First), StX), 0};
-    JExpr Fall = jOp(ExprOp::Max, 1, jOp(ExprOp::Sub, 0, StX));
-    JExpr Down = json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::ULT, 64, First, BX),
-                             jOp(ExprOp::Add, jWOp(ExprOp::SDiv, 64, First, Fall), 1), 0};
-    JExpr Passing = json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::SGT, 64, StX, 0),
-                                std::move(Up), std::move(Down)};
-    return json::Array{exprOpName(ExprOp::Select), jCmp(CmpPred::SLT, 64, First, 0), 1,
-                       jOp(ExprOp::Add, 1, std::move(Passing))};
-  }
-
   /// Header executions of a rotated loop with a linear induction variable.
   std::optional<JExpr> inductionTripCount(Loop *L) {
     auto IL = matchInductionLoop(*L);
@@ -431,7 +403,12 @@ private:
     }
   }
 
-  void emitBlock(BasicBlock *BB, const Alts &Mult, const Opaqueness &Here) {
+  /// The accesses run \p AccessMult times (default: \p Mult; none with
+  /// \p WithAccesses false): an early-exit loop's blocks that run in every
+  /// iteration count its first iteration and the rest apart, and list their
+  /// accesses once, guarded, for all iterations.
+  void emitBlock(BasicBlock *BB, const Alts &Mult, const Opaqueness &Here,
+                 bool WithAccesses = true, const Alts *AccessMult = nullptr) {
     Opacity Opaque = Here.Kind;
     BlockCounts C = countBlock(*BB);
     for (const std::string &U : C.Unknown)
@@ -441,8 +418,12 @@ private:
         Out.WarpUnknown.push_back(U);
     bool Any = std::any_of(C.Counts.begin(), C.Counts.end(), [](uint64_t V) { return V != 0; }) ||
                !C.ArgBytes.empty();
-    std::vector<IRWarpAccess> Accesses = describeBlockAccesses(
-        *BB, at(*BB), SE, LI, EB, [this](Loop *L) { return tripCount(L); });
+    std::vector<IRWarpAccess> Accesses;
+    if (WithAccesses) // an early-exit loop's accesses run at most its maximum
+      Accesses = describeBlockAccesses(*BB, at(*BB), SE, LI, EB, [this](Loop *L) {
+        auto It = MaxRuns.find(L);
+        return It != MaxRuns.end() ? std::optional<JExpr>(It->second) : tripCount(L);
+      });
     if (Any || !C.Unknown.empty() || !C.ShflGuarded.empty() || !C.Calls.empty() ||
         !Accesses.empty() || !C.SpaceSelects.empty())
       reportGuards(Here);
@@ -470,7 +451,7 @@ private:
     for (const CallBase *CB : C.Calls)
       emitCall(*CB, Mult, Opaque);
     for (IRWarpAccess &W : Accesses) {
-      for (const Product &P : Mult)
+      for (const Product &P : AccessMult ? *AccessMult : Mult)
         W.Alternatives.push_back(finished(P));
       leaveSummedAccessOut(W);
       if (Opaque == Opacity::Guard)
@@ -499,9 +480,15 @@ private:
   /// from \p Entry, each running Base times its path condition in L.
   /// \p TripsKnown: Base ends with a marker of sum \p IterId and L's trip
   /// count, and L's variables are expressions of the iteration index.
+  /// The first iteration of an early-exit loop (EarlyExitLoop.h): the
+  /// blocks every iteration runs count Once exactly and Rest as guarded.
+  struct FirstIteration {
+    Alts Once, Rest;
+    Opaqueness OnceOpaque;
+  };
+
   void region(Loop *L, BasicBlock *Entry, const Alts &Base, const Opaqueness &BaseOpaque,
-              bool TripsKnown,
-              int IterId = -1) {
+              bool TripsKnown, int IterId = -1, const FirstIteration *First = nullptr) {
     Loop *OuterIterLoop = IterLoop;
     IterLoop = TripsKnown ? L : nullptr;
     if (TripsKnown)
@@ -576,6 +563,8 @@ private:
       if (Loop *Sub = LI.getLoopFor(BB); Sub != L && Sub->getHeader() == BB) {
         std::optional<JExpr> Trips = tripCount(Sub);
         int Id = -1;
+        if (!Trips && earlyExitLoop(Sub, BB, Mult, Here))
+          continue;
         if (!Trips) {
           // Reported where a block of the loop counts something: a loop
           // that counts nothing (a wait on a flag) leaves the counts exact.
@@ -592,6 +581,11 @@ private:
           }
         }
         region(Sub, BB, Mult, Here, Trips.has_value(), Id);
+      } else if (First && runsInEveryIteration(*BB, *L, LI, DT)) {
+        Opaqueness Once = First->OnceOpaque;
+        Once.merge(Opaque.lookup(BB));
+        emitBlock(BB, multiplicity(First->Rest, Cond[BB], *BB), Here, true, &Mult);
+        emitBlock(BB, multiplicity(First->Once, Cond[BB], *BB), Once, /*WithAccesses=*/false);
       } else {
         emitBlock(BB, Mult, Here);
       }
@@ -601,25 +595,28 @@ private:
     IterLoop = OuterIterLoop;
   }
 
-  /// The warp-level model describes an access by its address's steps over
-  /// a rectangular nest of loops and one multiplicity per lane; an access
-  /// whose multiplicity is summed over a loop's iterations, or whose loops or
-  /// address use a loop variable that way, is left to the bounds.
-  static void leaveSummedAccessOut(IRWarpAccess &W) {
-    if (!W.Unmodelled.empty())
-      return;
-    bool Summed = std::any_of(W.Alternatives.begin(), W.Alternatives.end(), [](const Product &P) {
-      return std::any_of(P.begin(), P.end(), [](const JExpr &E) { return containsSum(E); });
-    });
-    bool Uses = W.Offset && usesIterVar(*W.Offset, -1);
-    for (const IRWarpLoop &L : W.Loops)
-      Uses |= usesIterVar(L.Step, -1) || usesIterVar(L.Trips, -1);
-    if (!Summed && !Uses)
-      return;
-    W.Unmodelled = Summed ? "it runs a number of times summed over a loop's iterations "
-                            "(a triangular loop or a branch on a loop variable)"
-                          : "its loops or address depend on an enclosing loop's variable";
-    W.Offset.reset();
+  /// Loop \p Sub (header \p BB, entered \p Mult times) without a trip count
+  /// but with a maximum (EarlyExitLoop.h): its blocks are guarded terms
+  /// times the maximum, and those every iteration runs count the first
+  /// iteration exactly. False when there is no maximum.
+  bool earlyExitLoop(Loop *Sub, BasicBlock *BB, const Alts &Mult, const Opaqueness &Here) {
+    auto B = earlyExitBounds(*Sub, SE, EB, LI);
+    if (!B)
+      return false;
+    Opaqueness Rest = Here;
+    Rest.merge(Opaqueness{Opacity::Guard,
+                          {reasonIndex("loop at " + at(*BB) + " may end early on " + B->Why +
+                                       ": counted from its first iteration up to the bound " +
+                                       "of its countable exit")}});
+    FirstIteration First{Mult, Mult, Here};
+    Alts Upto = Mult;
+    for (Product &P : First.Rest)
+      P.push_back(B->MaxRunsMinus1);
+    for (Product &P : Upto)
+      P.push_back(B->MaxRuns);
+    MaxRuns.insert_or_assign(Sub, B->MaxRuns);
+    region(Sub, BB, Upto, Rest, /*TripsKnown=*/false, -1, &First);
+    return true;
   }
 
   Function &F;
@@ -639,6 +636,8 @@ private:
   /// The loop whose region is being built, while its trip count is known:
   /// branches on its iteration index can then be counted (IterationCondition.h).
   Loop *IterLoop = nullptr;
+  /// Early-exit loops' most header runs per entry, for their accesses.
+  std::map<const Loop *, JExpr> MaxRuns;
 };
 
 class ModuleModeler {

@@ -9,7 +9,7 @@
 // RUN:     print('hi', b['hi']['flops']['f32'], b['hi']['bytes']['global']['load'])" \
 // RUN:   | FileCheck %s --check-prefix=JSON
 // RUN: %hroof-static %s --kernel rows_until --grid 2 --block 128 --arg n=100 \
-// RUN:   | FileCheck %s --check-prefix=NOHI
+// RUN:   | FileCheck %s --check-prefix=UNTIL
 // RUN: %hroof-static %s --kernel relax_rows --grid 4 --block 256 --arg n=1000 \
 // RUN:   | FileCheck %s --check-prefix=TWOVERSIONS
 
@@ -37,10 +37,13 @@ __global__ void relax1(float *out, const float *in, const int *mode) {
 // JSON: lo 256 1024
 // JSON: hi 1280 5120
 
-// A loop that ends on data: its body is counted once per entry, which bounds
-// nothing: the counters its body counts have no upper bound, with the reason.
-// lo: the first load and compare before the loop (4 B, 1 other.f32) and the
-// store of s (4 B) per thread; the store is outside the loop: [1024, 1024].
+// A loop that ends on data or at its bound n (j < n): it runs at most n
+// times, and its body may not run at all (the first test, on in[i*n], is
+// before the loop). lo: the first load and compare (4 B, 1 other.f32) and
+// the store of s (4 B) per thread: 1024 B, 256 other.f32, 0 FLOPs. hi: n = 100
+// iterations per thread, each adding (1 FLOP) and testing the next element
+// (4 B, 1 other.f32): flops 256 x 100 = 25600, other.f32 256 + 25600 = 25856,
+// loads 1024 + 256 x 100 x 4 = 103424. The store is outside the loop.
 __global__ void rows_until(float *out, const float *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0;
@@ -48,12 +51,14 @@ __global__ void rows_until(float *out, const float *in, int n) {
     s += in[i * n + j];
   out[i] = s;
 }
-// NOHI-LABEL: kernel rows_until
-// NOHI: total (bounds: the model is not exact):
-// NOHI: other.f32 [256, no bound]
-// NOHI-NEXT: bytes.global.load [1024, no bound]
-// NOHI-NEXT: bytes.global.store [1024, 1024]
-// NOHI: no upper bound: a loop at {{.*}} has no trip count hroof can express
+// UNTIL-LABEL: kernel rows_until
+// UNTIL: unknown: loop at {{.*}} may end early on data loaded from memory: counted from its first iteration up to the bound of its countable exit
+// UNTIL: total (bounds: the model is not exact):
+// UNTIL-NEXT: flops.f32 [0, 25600]
+// UNTIL-NEXT: other.f32 [256, 25856]
+// UNTIL-NEXT: bytes.global.load [1024, 103424]
+// UNTIL-NEXT: bytes.global.store [1024, 1024]
+// UNTIL-NOT: no upper bound
 
 // A loop body in two versions chosen by data (m, loaded from memory): one of
 // them runs in each iteration, never both. Per iteration (998 for n = 1000,
