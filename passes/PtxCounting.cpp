@@ -242,21 +242,26 @@ bool fpTypeToken(StringRef Tok, std::optional<Precision> &P, uint64_t &Lanes) {
   return false;
 }
 
-/// ld/st/atom/red in inline asm: bytes = vector width x element bits / 8 in
-/// the space the opcode names (generic: counted under bytes.generic, inexact).
-bool countAsmMemory(StringRef Op, StringRef Base, const SmallVectorImpl<StringRef> &T,
-                    BlockCounts &Out) {
-  MemSpace S = MemSpace::Generic;
+/// What an ld/st/atom/red opcode's tokens say: the space (generic when none
+/// is named) and the bytes per lane, vector width x element bits / 8 (0
+/// when no type token says the width).
+struct AsmMemoryShape {
+  MemSpace Space = MemSpace::Generic;
+  MemDir Dir = MemDir::Load;
+  uint64_t Bytes = 0;
+};
+AsmMemoryShape asmMemoryShape(StringRef Base, const SmallVectorImpl<StringRef> &T) {
+  AsmMemoryShape Shape;
   uint64_t Vec = 1, Bits = 0;
   for (StringRef Tok : T) {
     if (Tok == "global")
-      S = MemSpace::Global;
+      Shape.Space = MemSpace::Global;
     else if (Tok == "shared" || Tok.starts_with("shared::"))
-      S = MemSpace::Shared;
+      Shape.Space = MemSpace::Shared;
     else if (Tok == "local")
-      S = MemSpace::Local;
+      Shape.Space = MemSpace::Local;
     else if (Tok == "const")
-      S = MemSpace::Constant;
+      Shape.Space = MemSpace::Constant;
     else if (Tok == "v2")
       Vec = 2;
     else if (Tok == "v4")
@@ -272,13 +277,22 @@ bool countAsmMemory(StringRef Op, StringRef Base, const SmallVectorImpl<StringRe
         Bits = 32;
     }
   }
-  if (!Bits)
+  Shape.Dir = Base == "ld" ? MemDir::Load : Base == "st" ? MemDir::Store : MemDir::Atomic;
+  Shape.Bytes = Vec * Bits / 8;
+  return Shape;
+}
+
+/// ld/st/atom/red in inline asm: bytes = vector width x element bits / 8 in
+/// the space the opcode names (generic: counted under bytes.generic, inexact).
+bool countAsmMemory(StringRef Op, StringRef Base, const SmallVectorImpl<StringRef> &T,
+                    BlockCounts &Out) {
+  AsmMemoryShape Shape = asmMemoryShape(Base, T);
+  if (!Shape.Bytes)
     return false;
-  MemDir D = Base == "ld" ? MemDir::Load : Base == "st" ? MemDir::Store : MemDir::Atomic;
-  if (S == MemSpace::Generic)
+  if (Shape.Space == MemSpace::Generic)
     Out.Unknown.push_back("inline asm generic access '" + Op.str() +
                           "' (counted under bytes.generic)");
-  Out.add(bytesIndex(S, D), Vec * Bits / 8);
+  Out.add(bytesIndex(Shape.Space, Shape.Dir), Shape.Bytes);
   return true;
 }
 
@@ -432,8 +446,8 @@ private:
 
 } // namespace
 
-void countInlineAsm(StringRef Asm, BlockCounts &Out, const CallBase *CB) {
-  ShflPredicates Shfl;
+std::vector<AsmInstruction> asmInstructions(StringRef Asm) {
+  std::vector<AsmInstruction> Out;
   SmallVector<StringRef, 16> Stmts;
   Asm.split(Stmts, ';');
   for (StringRef S : Stmts) {
@@ -445,81 +459,178 @@ void countInlineAsm(StringRef Asm, BlockCounts &Out, const CallBase *CB) {
       L = L.trim(" \t\r{}");
       if (L.empty() || L.starts_with("//") || L.starts_with(".reg") || L.ends_with(":"))
         continue;
-      bool Predicated = L.starts_with("@");
       StringRef Guard;
-      if (Predicated) {
+      if (L.starts_with("@")) {
         Guard = L.take_until([](char C) { return C == ' ' || C == '\t'; });
         L = L.drop_front(Guard.size()).trim();
       }
       StringRef Op = L.take_until([](char C) { return C == ' ' || C == '\t'; });
-      const ShflGuardedCounts *ByShfl = Predicated ? Shfl.find(Guard) : nullptr;
-      Shfl.see(Op, L, CB);
-      if (Op.starts_with("mma.sync") || Op.starts_with("wmma.mma")) {
-        countMatrixOp(Op, 32, Op.starts_with("wmma"), Out);
-      } else if (Op.starts_with("wgmma.mma_async")) {
-        countMatrixOp(Op, 128, false, Out);
-      } else if (auto MM = matrixMove(Op)) {
-        addMatrixMove(*MM, L, Out);
-      } else if (Op.starts_with("cp.async.bulk") || Op.starts_with("cp.reduce.async.bulk")) {
-        countBulkAsm(Op, L, CB, Out);
-      } else if (Op.starts_with("cp.async.ca.shared.global") ||
-                 Op.starts_with("cp.async.cg.shared.global")) {
-        // cp.async.cg.shared.global [dst], [src], 16;  size is the 3rd operand
-        StringRef Args = L.drop_front(Op.size());
-        SmallVector<StringRef, 4> Parts;
-        Args.split(Parts, ',');
-        uint64_t Bytes = 0;
-        if (auto Size = Parts.size() >= 3 ? asmConstant(Parts[2], CB) : std::nullopt) {
-          Bytes = *Size;
-          Out.add(bytesIndex(MemSpace::Global, MemDir::Load), Bytes);
-          Out.add(bytesIndex(MemSpace::Shared, MemDir::Store), Bytes);
-        } else {
-          Out.Unknown.push_back("inline asm '" + L.str() + "': copy size not a constant");
-        }
-      } else if (BlockCounts One; countAsmArithmeticOrMemory(Op, One)) {
-        // FP arithmetic or a plain load/store, counted. A predicated one may
-        // not execute: counted as executed, and the count is not exact,
-        // unless a shuffle's lane predicate guards it (ShflPredicate.h).
-        if (ByShfl && One.Unknown.empty()) {
-          ShflGuardedCounts G = *ByShfl;
-          G.Counts = One.Counts;
-          G.Asm = CB;
-          G.Line = L.str();
-          Out.ShflGuarded.push_back(std::move(G));
-          continue;
-        }
-        bool Any = false;
-        for (int K = 0; K < NumCounters; ++K) {
-          Out.Counts[K] += One.Counts[K];
-          Any |= One.Counts[K] != 0;
-        }
-        Out.Unknown.insert(Out.Unknown.end(), One.Unknown.begin(), One.Unknown.end());
-        if (Predicated && Any)
-          Out.Unknown.push_back("predicated inline asm '" + L.str() +
-                                "' counted as always executed");
-      } else if (Op.starts_with("tcgen05")) {
-        Out.Unknown.push_back("unmodeled tcgen05 instruction '" + L.str() + "'");
-      } else if (Op.starts_with("mov") || Op.starts_with("bar") || Op.starts_with("fence") ||
-                 Op.starts_with("membar") || Op.starts_with("wgmma.fence") ||
-                 Op.starts_with("wgmma.commit") || Op.starts_with("wgmma.wait") ||
-                 Op.starts_with("cp.async.commit") || Op.starts_with("cp.async.wait") ||
-                 Op.starts_with("setmaxnreg") || Op.starts_with("griddepcontrol") ||
-                 Op.starts_with("elect") || Op.starts_with("activemask") ||
-                 Op.starts_with("nanosleep") || Op.starts_with("trap") || Op.starts_with("exit") ||
-                 Op.starts_with("prefetch") || Op.starts_with("createpolicy") ||
-                 Op.starts_with("shfl") || Op.starts_with("vote") || Op.starts_with("cvt") ||
-                 Op.starts_with("setp") || Op.starts_with("selp") || Op.starts_with("and") ||
-                 Op.starts_with("or") || Op.starts_with("xor") || Op.starts_with("not") ||
-                 Op.starts_with("brev") || Op.starts_with("popc") || Op.starts_with("clz") ||
-                 Op.starts_with("bfe") || Op.starts_with("bfi") || Op.starts_with("prmt") ||
-                 Op.starts_with("lop3") || Op.starts_with("shf") || Op.starts_with("shl") ||
-                 Op.starts_with("shr")) {
-        // No FLOPs and no memory access.
-      } else {
-        Out.Unknown.push_back("unparsed inline asm '" + L.str() + "'");
-      }
+      Out.push_back({Guard, Op, L});
     }
   }
+  return Out;
+}
+
+void countInlineAsm(StringRef Asm, BlockCounts &Out, const CallBase *CB) {
+  ShflPredicates Shfl;
+  for (const AsmInstruction &Ins : asmInstructions(Asm)) {
+    StringRef Guard = Ins.Guard, Op = Ins.Op, L = Ins.Line;
+    bool Predicated = !Guard.empty();
+    const ShflGuardedCounts *ByShfl = Predicated ? Shfl.find(Guard) : nullptr;
+    Shfl.see(Op, L, CB);
+    if (Op.starts_with("mma.sync") || Op.starts_with("wmma.mma")) {
+      countMatrixOp(Op, 32, Op.starts_with("wmma"), Out);
+    } else if (Op.starts_with("wgmma.mma_async")) {
+      countMatrixOp(Op, 128, false, Out);
+    } else if (auto MM = matrixMove(Op)) {
+      addMatrixMove(*MM, L, Out);
+    } else if (Op.starts_with("cp.async.bulk") || Op.starts_with("cp.reduce.async.bulk")) {
+      countBulkAsm(Op, L, CB, Out);
+    } else if (Op.starts_with("cp.async.ca.shared.global") ||
+               Op.starts_with("cp.async.cg.shared.global")) {
+      // cp.async.cg.shared.global [dst], [src], 16;  size is the 3rd operand
+      StringRef Args = L.drop_front(Op.size());
+      SmallVector<StringRef, 4> Parts;
+      Args.split(Parts, ',');
+      uint64_t Bytes = 0;
+      if (auto Size = Parts.size() >= 3 ? asmConstant(Parts[2], CB) : std::nullopt) {
+        Bytes = *Size;
+        Out.add(bytesIndex(MemSpace::Global, MemDir::Load), Bytes);
+        Out.add(bytesIndex(MemSpace::Shared, MemDir::Store), Bytes);
+      } else {
+        Out.Unknown.push_back("inline asm '" + L.str() + "': copy size not a constant");
+      }
+    } else if (BlockCounts One; countAsmArithmeticOrMemory(Op, One)) {
+      // FP arithmetic or a plain load/store, counted. A predicated one may
+      // not execute: counted as executed, and the count is not exact,
+      // unless a shuffle's lane predicate guards it (ShflPredicate.h).
+      if (ByShfl && One.Unknown.empty()) {
+        ShflGuardedCounts G = *ByShfl;
+        G.Counts = One.Counts;
+        G.Asm = CB;
+        G.Line = L.str();
+        Out.ShflGuarded.push_back(std::move(G));
+        continue;
+      }
+      bool Any = false;
+      for (int K = 0; K < NumCounters; ++K) {
+        Out.Counts[K] += One.Counts[K];
+        Any |= One.Counts[K] != 0;
+      }
+      Out.Unknown.insert(Out.Unknown.end(), One.Unknown.begin(), One.Unknown.end());
+      if (Predicated && Any)
+        Out.Unknown.push_back("predicated inline asm '" + L.str() + "' counted as always executed");
+    } else if (Op.starts_with("tcgen05")) {
+      Out.Unknown.push_back("unmodeled tcgen05 instruction '" + L.str() + "'");
+    } else if (Op.starts_with("mov") || Op.starts_with("bar") || Op.starts_with("fence") ||
+               Op.starts_with("membar") || Op.starts_with("wgmma.fence") ||
+               Op.starts_with("wgmma.commit") || Op.starts_with("wgmma.wait") ||
+               Op.starts_with("cp.async.commit") || Op.starts_with("cp.async.wait") ||
+               Op.starts_with("setmaxnreg") || Op.starts_with("griddepcontrol") ||
+               Op.starts_with("elect") || Op.starts_with("activemask") ||
+               Op.starts_with("nanosleep") || Op.starts_with("trap") || Op.starts_with("exit") ||
+               Op.starts_with("prefetch") || Op.starts_with("createpolicy") ||
+               Op.starts_with("shfl") || Op.starts_with("vote") || Op.starts_with("cvt") ||
+               Op.starts_with("setp") || Op.starts_with("selp") || Op.starts_with("and") ||
+               Op.starts_with("or") || Op.starts_with("xor") || Op.starts_with("not") ||
+               Op.starts_with("brev") || Op.starts_with("popc") || Op.starts_with("clz") ||
+               Op.starts_with("bfe") || Op.starts_with("bfi") || Op.starts_with("prmt") ||
+               Op.starts_with("lop3") || Op.starts_with("shf") || Op.starts_with("shl") ||
+               Op.starts_with("shr")) {
+      // No FLOPs and no memory access.
+    } else {
+      Out.Unknown.push_back("unparsed inline asm '" + L.str() + "'");
+    }
+  }
+}
+
+namespace {
+
+/// The first "[A]" or "[A+C]" operand of \p Args on: A an asm operand ($N)
+/// and C a constant. Returns the text after it.
+StringRef readAddress(StringRef Args, const CallBase &CB, AsmAccess &X) {
+  size_t Open = Args.find('['), Close = Args.find(']', Open);
+  if (Open == StringRef::npos || Close == StringRef::npos) {
+    X.Unmodelled = "inline asm '" + X.Line + "' has no [address] operand hroof reads";
+    return "";
+  }
+  StringRef Inside = Args.slice(Open + 1, Close).trim(), Disp;
+  size_t Sign = Inside.find_first_of("+-");
+  if (Sign != StringRef::npos) {
+    Disp = Inside.drop_front(Sign).trim();
+    Inside = Inside.take_front(Sign).trim();
+  }
+  int64_t D = 0;
+  bool DispRead = true;
+  if (!Disp.empty()) {
+    bool Negative = Disp.consume_front("-");
+    Disp.consume_front("+");
+    DispRead = !Disp.trim().getAsInteger(0, D);
+    D = Negative ? -D : D;
+  }
+  unsigned N = 0;
+  if (DispRead && (Inside.consume_front("$") || Inside.consume_front("%")) &&
+      !Inside.getAsInteger(10, N))
+    X.Address = asmOperandValue(CB, N);
+  X.Displacement = D;
+  if (!X.Address)
+    X.Unmodelled = "the address of inline asm '" + X.Line +
+                   "' is not an operand of the asm statement";
+  return Args.drop_front(Close + 1);
+}
+
+} // namespace
+
+std::vector<AsmAccess> asmAccesses(const CallBase &CB) {
+  std::vector<AsmAccess> Out;
+  StringRef Asm = cast<InlineAsm>(CB.getCalledOperand())->getAsmString();
+  for (const AsmInstruction &Ins : asmInstructions(Asm)) {
+    SmallVector<StringRef, 8> T;
+    Ins.Op.split(T, '.');
+    StringRef Args = Ins.Line.drop_front(Ins.Op.size());
+    AsmAccess X;
+    X.Line = Ins.Line.str();
+    X.Predicated = !Ins.Guard.empty();
+    if (T[0] == "ld" || T[0] == "st" || T[0] == "atom" || T[0] == "red") {
+      AsmMemoryShape Shape = asmMemoryShape(T[0], T);
+      if (!Shape.Bytes || Shape.Space == MemSpace::Constant)
+        continue;
+      X.Space = Shape.Space;
+      X.Dir = Shape.Dir;
+      X.Bytes = Shape.Bytes;
+      readAddress(Args, CB, X);
+      Out.push_back(std::move(X));
+    } else if (auto MM = matrixMove(Ins.Op); MM && MM->BytesPerLane) {
+      // Each lane names one 16-byte row; a row serves several lanes.
+      X.Space = MemSpace::Shared;
+      X.Dir = MM->Dir;
+      X.Bytes = MM->BytesPerLane;
+      readAddress(Args, CB, X);
+      X.Unmodelled = "the lanes of '" + X.Line +
+                     "' each name a 16-byte row that the instruction shares among lanes";
+      Out.push_back(std::move(X));
+    } else if (Ins.Op.starts_with("cp.async.ca.shared.global") ||
+               Ins.Op.starts_with("cp.async.cg.shared.global")) {
+      // cp.async.cg.shared.global [dst], [src], 16: a global load and a
+      // shared store of the size operand (countInlineAsm counts the same).
+      SmallVector<StringRef, 4> Parts;
+      Args.split(Parts, ',');
+      auto Size = Parts.size() >= 3 ? asmConstant(Parts[2], &CB) : std::nullopt;
+      if (!Size)
+        continue;
+      AsmAccess Src = X;
+      X.Space = MemSpace::Shared;
+      X.Dir = MemDir::Store;
+      X.Bytes = *Size;
+      StringRef Rest = readAddress(Args, CB, X);
+      Src.Space = MemSpace::Global;
+      Src.Bytes = *Size;
+      readAddress(Rest, CB, Src);
+      Out.push_back(std::move(Src));
+      Out.push_back(std::move(X));
+    }
+  }
+  return Out;
 }
 
 } // namespace hroof

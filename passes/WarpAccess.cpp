@@ -1,8 +1,11 @@
 //===- WarpAccess.cpp - the address of a memory access, lane by lane ------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "WarpAccess.h"
+#include "PtxCounting.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -140,6 +143,116 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Follows what ScalarEvolution leaves as opaque values in an address:
+/// addrspacecasts (`__ldg(&in[i])` reads through a global-space cast of a
+/// GEP on the parameter) and inttoptr of an integer that is a pointer plus
+/// an offset, so that the address ends at its parameter or variable. Casts
+/// between pointers of different widths stay opaque.
+class CastFollower : public SCEVRewriteVisitor<CastFollower> {
+public:
+  CastFollower(ScalarEvolution &SE, const DataLayout &DL) : SCEVRewriteVisitor(SE), DL(DL) {}
+
+  const SCEV *visitUnknown(const SCEVUnknown *U) {
+    const Value *V = U->getValue();
+    if (++Depth > 32)
+      return U;
+    if (const auto *C = dyn_cast<AddrSpaceCastOperator>(V)) {
+      const Value *Src = C->getPointerOperand();
+      if (sameWidth(Src->getType(), V->getType()))
+        return visit(SE.getSCEV(const_cast<Value *>(Src)));
+    }
+    if (const auto *C = dyn_cast<Operator>(V); C && C->getOpcode() == Instruction::IntToPtr) {
+      const Value *Int = C->getOperand(0);
+      if (DL.getTypeSizeInBits(Int->getType()) == DL.getPointerTypeSizeInBits(V->getType()))
+        if (const SCEV *P = pointerFromInteger(SE.getSCEV(const_cast<Value *>(Int)), false))
+          if (sameWidth(P->getType(), V->getType()))
+            return visit(P);
+    }
+    return U;
+  }
+
+  /// The pointer that integer address \p S is: ptrtoint(P) plus integers.
+  /// With \p TruncIsExact a truncation of such a sum is the sum itself (a
+  /// shared-memory address, below 2^32, in a 32-bit register). Null when \p S
+  /// has another form.
+  const SCEV *pointerFromInteger(const SCEV *S, bool TruncIsExact) {
+    if (const auto *P = dyn_cast<SCEVPtrToIntExpr>(S))
+      return P->getOperand();
+    if (const auto *T = dyn_cast<SCEVTruncateExpr>(S))
+      return TruncIsExact ? pointerFromInteger(T->getOperand(), TruncIsExact) : nullptr;
+    const auto *Add = dyn_cast<SCEVAddExpr>(S);
+    if (!Add)
+      return nullptr;
+    const SCEV *Ptr = nullptr;
+    SmallVector<const SCEV *, 4> Rest;
+    for (const SCEV *O : Add->operands())
+      if (const SCEV *P = Ptr ? nullptr : pointerFromInteger(O, TruncIsExact))
+        Ptr = P;
+      else
+        Rest.push_back(O);
+    if (!Ptr)
+      return nullptr;
+    Type *Index = DL.getIndexType(Ptr->getType());
+    SmallVector<const SCEV *, 4> Ops{Ptr};
+    for (const SCEV *O : Rest)
+      Ops.push_back(SE.getTruncateOrSignExtend(O, Index));
+    return SE.getAddExpr(Ops);
+  }
+
+private:
+  bool sameWidth(Type *A, Type *B) const {
+    return A->isPointerTy() && B->isPointerTy() &&
+           DL.getPointerTypeSizeInBits(A) == DL.getPointerTypeSizeInBits(B) &&
+           DL.getIndexTypeSizeInBits(A) == DL.getIndexTypeSizeInBits(B);
+  }
+  const DataLayout &DL;
+  unsigned Depth = 0;
+};
+
+/// Fills the loops, base and offset of \p W from its address \p Address
+/// (a pointer SCEV) at instruction \p I, or says in W.Unmodelled why not.
+void describeAddress(IRWarpAccess &W, const SCEV *Address, const Instruction &I,
+                     ScalarEvolution &SE, LoopInfo &LI, ExprBuilder &EB,
+                     function_ref<std::optional<JExpr>(Loop *)> TripCount) {
+  Loop *Here = LI.getLoopFor(I.getParent());
+  ExtensionDistributor Ext(SE);
+  const SCEV *P = Ext.visit(SE.getSCEVAtScope(Address, Here));
+  W.AssumesNoIndexWrap = Ext.Assumed;
+  // Peel the add-recurrences of the enclosing loops, innermost first: what
+  // is left is the address at the first iteration of each.
+  while (const auto *AR = dyn_cast<SCEVAddRecExpr>(P)) {
+    Loop *L = const_cast<Loop *>(AR->getLoop());
+    if (!AR->isAffine() || !L->contains(I.getParent())) {
+      W.Unmodelled = "the address is not affine in a loop variable";
+      return;
+    }
+    auto Step = EB.build(AR->getStepRecurrence(SE));
+    auto Trips = TripCount(L);
+    if (!Step || !Trips) {
+      W.Unmodelled = !Step ? "the address's step per loop iteration is not expressible"
+                           : "a loop around the access has an inexpressible trip count";
+      return;
+    }
+    W.Loops.push_back({std::move(*Step), std::move(*Trips)});
+    P = AR->getStart();
+  }
+  if (!setBase(W, SE.getPointerBase(P)))
+    return;
+  const SCEV *Off = SE.removePointerBase(P);
+  if (!Off->getType()->isIntegerTy()) {
+    W.Unmodelled = "the address is not analysable";
+    return;
+  }
+  W.Offset = EB.build(Off);
+  if (!W.Offset)
+    W.Unmodelled = "the address depends on data or on a loop variable in a "
+                   "way that is not affine";
+}
+
+} // namespace
+
 std::optional<IRWarpAccess>
 describeWarpAccess(const Instruction &I, const MemoryAccess &A, const std::string &Where,
                    ScalarEvolution &SE, LoopInfo &LI, ExprBuilder &EB,
@@ -159,40 +272,56 @@ describeWarpAccess(const Instruction &I, const MemoryAccess &A, const std::strin
     W.Unmodelled = "the address is not analysable";
     return W;
   }
-  Loop *Here = LI.getLoopFor(I.getParent());
-  ExtensionDistributor Ext(SE);
-  const SCEV *P = Ext.visit(SE.getSCEVAtScope(SE.getSCEV(A.Ptr), Here));
-  W.AssumesNoIndexWrap = Ext.Assumed;
-  // Peel the add-recurrences of the enclosing loops, innermost first: what
-  // is left is the address at the first iteration of each.
-  while (const auto *AR = dyn_cast<SCEVAddRecExpr>(P)) {
-    Loop *L = const_cast<Loop *>(AR->getLoop());
-    if (!AR->isAffine() || !L->contains(I.getParent())) {
-      W.Unmodelled = "the address is not affine in a loop variable";
-      return W;
-    }
-    auto Step = EB.build(AR->getStepRecurrence(SE));
-    auto Trips = TripCount(L);
-    if (!Step || !Trips) {
-      W.Unmodelled = !Step ? "the address's step per loop iteration is not expressible"
-                           : "a loop around the access has an inexpressible trip count";
-      return W;
-    }
-    W.Loops.push_back({std::move(*Step), std::move(*Trips)});
-    P = AR->getStart();
-  }
-  if (!setBase(W, SE.getPointerBase(P)))
-    return W;
-  const SCEV *Off = SE.removePointerBase(P);
-  if (!Off->getType()->isIntegerTy()) {
-    W.Unmodelled = "the address is not analysable";
-    return W;
-  }
-  W.Offset = EB.build(Off);
-  if (!W.Offset)
-    W.Unmodelled = "the address depends on data or on a loop variable in a "
-                   "way that is not affine";
+  CastFollower Casts(SE, I.getModule()->getDataLayout());
+  describeAddress(W, Casts.visit(SE.getSCEV(A.Ptr)), I, SE, LI, EB, TripCount);
   return W;
+}
+
+std::vector<IRWarpAccess>
+describeAsmAccesses(const CallBase &CB, const std::string &Where, ScalarEvolution &SE,
+                    LoopInfo &LI, ExprBuilder &EB,
+                    function_ref<std::optional<JExpr>(Loop *)> TripCount) {
+  std::vector<IRWarpAccess> Out;
+  for (AsmAccess &X : asmAccesses(CB)) {
+    IRWarpAccess W;
+    W.Space = X.Space;
+    W.Dir = X.Dir;
+    W.Width = X.Bytes;
+    W.Where = Where;
+    W.Unmodelled = X.Unmodelled;
+    if (X.Predicated)
+      W.Guarded = "predicated inline asm '" + X.Line + "' may not run";
+    if (W.Unmodelled.empty())
+      if (std::string Why = unsupportedKind(X.Space, X.Dir); !Why.empty())
+        W.Unmodelled = Why + " (inline asm '" + X.Line + "')";
+    const Value *Addr = X.Address;
+    if (W.Unmodelled.empty() && !SE.isSCEVable(Addr->getType()))
+      W.Unmodelled = "the address of inline asm '" + X.Line + "' is not analysable";
+    if (!W.Unmodelled.empty()) {
+      Out.push_back(std::move(W));
+      continue;
+    }
+    CastFollower Casts(SE, CB.getModule()->getDataLayout());
+    const SCEV *P = SE.getSCEV(const_cast<Value *>(Addr));
+    if (!Addr->getType()->isPointerTy())
+      P = Casts.pointerFromInteger(P, /*TruncIsExact=*/X.Space == MemSpace::Shared);
+    if (P)
+      P = Casts.visit(P);
+    if (P && X.Displacement)
+      P = SE.getAddExpr(P, SE.getConstant(SE.getEffectiveSCEVType(P->getType()),
+                                          uint64_t(X.Displacement), /*isSigned=*/true));
+    if (!P) {
+      W.Unmodelled = "the address of inline asm '" + X.Line +
+                     "' is an integer that is not a pointer plus an offset";
+      Out.push_back(std::move(W));
+      continue;
+    }
+    describeAddress(W, P, CB, SE, LI, EB, TripCount);
+    if (!W.Unmodelled.empty())
+      W.Unmodelled += " (inline asm '" + X.Line + "')";
+    Out.push_back(std::move(W));
+  }
+  return Out;
 }
 
 namespace {
@@ -249,6 +378,11 @@ describeBlockAccesses(const BasicBlock &BB, const std::string &Where, ScalarEvol
                       function_ref<std::optional<JExpr>(Loop *)> TripCount) {
   std::vector<Candidate> C;
   for (const Instruction &I : BB) {
+    if (const auto *CB = dyn_cast<CallBase>(&I); CB && CB->isInlineAsm()) {
+      for (IRWarpAccess &W : describeAsmAccesses(*CB, Where, SE, LI, EB, TripCount))
+        C.push_back({std::move(W), nullptr, 1});
+      continue;
+    }
     auto A = memoryAccess(I);
     if (!A)
       continue;

@@ -65,6 +65,15 @@ describeWarpAccess(const llvm::Instruction &I, const MemoryAccess &A, const std:
                    llvm::ScalarEvolution &SE, llvm::LoopInfo &LI, ExprBuilder &EB,
                    llvm::function_ref<std::optional<JExpr>(llvm::Loop *)> TripCount);
 
+/// The accesses of inline-asm statement \p CB (PtxCounting.h, asmAccesses):
+/// the address is the asm's [operand], modelled like a load or store of
+/// the instruction's width; where it cannot be read, the reason quotes the
+/// instruction.
+std::vector<IRWarpAccess>
+describeAsmAccesses(const llvm::CallBase &CB, const std::string &Where,
+                    llvm::ScalarEvolution &SE, llvm::LoopInfo &LI, ExprBuilder &EB,
+                    llvm::function_ref<std::optional<JExpr>(llvm::Loop *)> TripCount);
+
 /// The accesses of block \p BB, with adjacent scalar accesses that the
 /// backend vectorizes merged into one (see mergeAdjacent).
 std::vector<IRWarpAccess>
