@@ -21,14 +21,16 @@ save() { tar czf "$OUT/gemm.tgz" -C "$OUT" gemm; }
 wall() { # NAME CMD...: wall time of CMD into $O/times.txt, its output into $O/NAME.log
   local name=$1; shift
   local t0 t1
-  t0=$(date +%s.%N)
+  t0=$(date +%s%N)
   timeout 240 "$@" >"$O/$name.log" 2>&1
   local rc=$?
-  t1=$(date +%s.%N)
-  printf '%s\t%s\t%.2f\n' "$name" "$rc" "$(echo "$t1 - $t0" | bc)" | tee -a "$O/times.txt"
+  t1=$(date +%s%N)
+  printf '%s\t%s\t%d.%03d\n' "$name" "$rc" $(((t1 - t0) / 1000000000)) \
+    $((((t1 - t0) / 1000000) % 1000)) | tee -a "$O/times.txt"
 }
 profile() { # NAME [hroof run options...]
   local name=$1; shift
+  mkdir -p "$O/$name"
   wall "$name" "$HROOF" run --output "$O/$name" "$@" -- "${PROG[@]}"
   local f
   f=$(ls "$O/$name"/hroof-*.json 2>/dev/null | head -1)
