@@ -370,6 +370,54 @@ void mergeAdjacent(std::vector<Candidate> &C, ScalarEvolution &SE) {
   }
 }
 
+/// How a reason names instruction \p I: an asm string, a callee, an opcode.
+std::string instructionText(const Instruction &I) {
+  if (const auto *CB = dyn_cast<CallBase>(&I)) {
+    if (CB->isInlineAsm()) {
+      std::string Asm = cast<InlineAsm>(CB->getCalledOperand())->getAsmString().str();
+      return "inline asm '" + (Asm.size() > 80 ? Asm.substr(0, 77) + "..." : Asm) + "'";
+    }
+    if (const Function *F = CB->getCalledFunction())
+      return "call to " + F->getName().str();
+  }
+  return std::string(I.getOpcodeName());
+}
+
+/// The invariant between the two levels of the model: every byte that the
+/// thread-level count gives instruction \p I is in one of the accesses
+/// C[First...] that the warp level describes for it. Bytes it lacks (an
+/// intrinsic or an asm instruction it does not read) become an access
+/// without a bound that names the instruction, so that the kernel's
+/// warp-level traffic is absent with that reason, never exact without them.
+void checkThreadBytesCovered(const Instruction &I, std::vector<Candidate> &C, size_t First,
+                             const std::string &Where) {
+  BlockCounts One;
+  countInstruction(I, One);
+  for (const ShflGuardedCounts &G : One.ShflGuarded)
+    for (int K = 0; K < NumCounters; ++K)
+      One.Counts[K] += G.Counts[K];
+  for (MemSpace S : {MemSpace::Global, MemSpace::Shared, MemSpace::Local, MemSpace::Generic})
+    for (MemDir D : {MemDir::Load, MemDir::Store, MemDir::Atomic}) {
+      uint64_t Thread = One.Counts[bytesIndex(S, D)], Warp = 0;
+      for (size_t K = First; K < C.size(); ++K)
+        if (C[K].W.Space == S && C[K].W.Dir == D)
+          Warp += C[K].W.Width;
+      if (Thread <= Warp)
+        continue;
+      IRWarpAccess W;
+      W.Space = S;
+      W.Dir = D;
+      W.Width = Thread - Warp;
+      W.Where = Where;
+      W.Unmodelled = "the thread-level count has " + std::to_string(Thread - Warp) +
+                     " bytes of " + MemSpaceNames[int(S)] + " " + MemDirNames[int(D)] +
+                     " per lane in " + instructionText(I) +
+                     " that the warp-level model has no address for";
+      W.Unbounded = W.Unmodelled;
+      C.push_back({std::move(W), nullptr, 1});
+    }
+}
+
 } // namespace
 
 std::vector<IRWarpAccess>
@@ -378,21 +426,19 @@ describeBlockAccesses(const BasicBlock &BB, const std::string &Where, ScalarEvol
                       function_ref<std::optional<JExpr>(Loop *)> TripCount) {
   std::vector<Candidate> C;
   for (const Instruction &I : BB) {
+    size_t First = C.size();
     if (const auto *CB = dyn_cast<CallBase>(&I); CB && CB->isInlineAsm()) {
       for (IRWarpAccess &W : describeAsmAccesses(*CB, Where, SE, LI, EB, TripCount))
         C.push_back({std::move(W), nullptr, 1});
-      continue;
+    } else if (auto A = memoryAccess(I)) {
+      if (auto W = describeWarpAccess(I, *A, Where, SE, LI, EB, TripCount)) {
+        Candidate X{std::move(*W), nullptr, accessAlign(I, A->Ptr)};
+        if (X.W.Unmodelled.empty() && SE.isSCEVable(A->Ptr->getType()))
+          X.Ptr = SE.getSCEV(A->Ptr);
+        C.push_back(std::move(X));
+      }
     }
-    auto A = memoryAccess(I);
-    if (!A)
-      continue;
-    auto W = describeWarpAccess(I, *A, Where, SE, LI, EB, TripCount);
-    if (!W)
-      continue;
-    Candidate X{std::move(*W), nullptr, accessAlign(I, A->Ptr)};
-    if (X.W.Unmodelled.empty() && SE.isSCEVable(A->Ptr->getType()))
-      X.Ptr = SE.getSCEV(A->Ptr);
-    C.push_back(std::move(X));
+    checkThreadBytesCovered(I, C, First, Where);
   }
   mergeAdjacent(C, SE);
   std::vector<IRWarpAccess> Out;
