@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# The one-step recipe's cost and exactness on a machine with a GPU; builds
+# nothing (GPU test inputs: build/bin/hroof, build/lib/libhroof_rt.so).
+#   MODEL=nvtx|transformer   examples/pytorch_nvtx.py (20 steps, step 10) or
+#                            examples/pytorch_transformer.py (12 steps, step 3)
+#   PREC="fp32 amp"          precisions to run
+#   RUNS=3                   plain and recipe runs each, interleaved
+#   EXACT=1                  kernel-replay runs of the same step (the exact path)
+# recipe: hroof run --range STEP --counters-per-shape 1 --replay passes
+# exact:  hroof run --range STEP (kernel replay, every launch)
+# Wall times go to $OUT/cost-MODEL/times.txt (name, exit status, seconds);
+# profiles and logs under $OUT/cost-MODEL/, archived to $OUT/cost-MODEL.tgz
+# after each run.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+MODEL=${MODEL:-transformer}
+HROOF=${HROOF:-build/bin/hroof}
+case $MODEL in
+  nvtx) PROG=(python3 examples/pytorch_nvtx.py --steps 20); STEP='step 10(/|$)' ;;
+  transformer) PROG=(python3 examples/pytorch_transformer.py --steps 12); STEP='step 3(/|$)' ;;
+  *) echo "MODEL: nvtx or transformer" >&2; exit 2 ;;
+esac
+O=$OUT/cost-$MODEL
+mkdir -p "$O"
+save() { tar czf "$OUT/cost-$MODEL.tgz" -C "$OUT" "cost-$MODEL"; }
+run() { # NAME CMD...
+  local name=$1; shift
+  local t0 t1
+  mkdir -p "$O/$name"
+  t0=$(date +%s%N)
+  timeout 300 "$@" >"$O/$name.log" 2>&1
+  local rc=$?
+  t1=$(date +%s%N)
+  printf '%s\t%s\t%d.%03d\n' "$name" "$rc" $(((t1 - t0) / 1000000000)) \
+    $((((t1 - t0) / 1000000) % 1000)) | tee -a "$O/times.txt"
+  save
+}
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+  python3 -c 'import torch; print("torch", torch.__version__)'; } | tee "$O/env.txt"
+for P in ${PREC:-fp32 amp}; do
+  A=(); [ "$P" = amp ] && A=(--amp)
+  for i in $(seq 1 "${RUNS:-3}"); do
+    run "$P-plain-$i" "${PROG[@]}" "${A[@]}"
+    run "$P-recipe-$i" "$HROOF" run --output "$O/$P-recipe-$i" --range "$STEP" \
+      --counters-per-shape 1 --replay passes --type-cache none -- "${PROG[@]}" "${A[@]}"
+  done
+  for i in $(seq 1 "${EXACT:-1}"); do
+    run "$P-exact-$i" "$HROOF" run --output "$O/$P-exact-$i" --range "$STEP" --type-cache none \
+      -- "${PROG[@]}" "${A[@]}"
+  done
+done
