@@ -512,6 +512,12 @@ void printKernel(const KernelData &K, const std::vector<Line> &Lines,
 }
 
 int runCompare(const CompareOptions &O) {
+  // A negative tolerance would make every row a disagreement.
+  if (!std::isfinite(O.Tolerance) || O.Tolerance < 0) {
+    std::ostringstream V;
+    V << O.Tolerance;
+    throw UsageError("--tolerance must be a percentage of 0 or more (not " + V.str() + ")");
+  }
   Dataset D = loadInputs(O.Inputs);
   std::regex Re;
   try {
@@ -560,7 +566,7 @@ Subcommand addCompareCommand(CLI::App &App) {
       ->required();
   C->add_option("--kernel", O->Kernel, "only kernels whose name matches this regular expression");
   C->add_option("--tolerance", O->Tolerance,
-                "relative difference (percent) that counts as a "
+                "relative difference (percent, 0 or more) that counts as a "
                 "disagreement (default 1)");
   C->add_flag("--json", O->Json, "print JSON");
   C->footer(environmentHelp({}));

@@ -213,10 +213,9 @@ static int runOnGpu(const nlohmann::json &Manifest) {
 
 int demoMain() {
   std::string Dir = examplesDir();
-  std::ifstream In(Dir + "/demo.json");
-  if (!In)
-    throw UserError("cannot read '" + Dir + "/demo.json' (set HROOF_EXAMPLES)");
-  nlohmann::json Manifest = nlohmann::json::parse(In, nullptr, false);
+  if (std::string Why = unreadableReason(Dir + "/demo.json"); !Why.empty())
+    throw UserError("cannot read '" + Dir + "/demo.json': " + Why + " (set HROOF_EXAMPLES)");
+  nlohmann::json Manifest = nlohmann::json::parse(readTextFile(Dir + "/demo.json"), nullptr, false);
   if (Manifest.is_discarded() || !Manifest.is_array())
     throw UserError("'" + Dir + "/demo.json' is not a JSON array");
   bool Gpu = gpuPresent();
@@ -267,7 +266,12 @@ int demoMain() {
     nlohmann::json Args = E.value("args", nlohmann::json::object());
     for (auto It = Args.begin(); It != Args.end(); ++It)
       Req.Args[It.key()] = It.value().dump();
-    KernelResult R = evaluateForLaunch(*K, Req);
+    KernelResult R;
+    try {
+      R = evaluateForLaunch(*K, Req);
+    } catch (const UsageError &Bad) { // a bad value in demo.json, not on the command line
+      throw UserError(std::string("demo.json: ") + Bad.what());
+    }
     std::string Short = K->Name.substr(0, K->Name.find('('));
     std::ostringstream Launch;
     Launch << Req.Shape->Grid[0] << "x" << Req.Shape->Grid[1] << " / " << Req.Shape->Block[0] << "x"

@@ -16,7 +16,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <iostream>
 #include <regex>
 
@@ -33,12 +32,7 @@ struct StaticOptions {
 StaticModule loadModel(const StaticOptions &O) {
   std::string Text;
   if (O.File.size() > 5 && O.File.substr(O.File.size() - 5) == ".json") {
-    std::ifstream In(O.File);
-    if (!In)
-      throw UserError("cannot read '" + O.File + "'");
-    std::stringstream SS;
-    SS << In.rdbuf();
-    Text = SS.str();
+    Text = readTextFile(O.File);
   } else {
     Text = compileStaticModel(Toolchain::find(), O.File, O.Arch, O.Extra).ModelJson;
   }
@@ -118,7 +112,7 @@ int runStatic(const StaticOptions &O) {
   std::optional<report::Machine> Machine;
   if (!O.Machine.empty()) {
     if (!Req.Shape)
-      throw UserError("--machine places a launch: give --grid and --block too");
+      throw UsageError("--machine places a launch: give --grid and --block too");
     try {
       Machine = report::loadMachine(O.Machine);
     } catch (const std::exception &E) {
@@ -143,12 +137,8 @@ int runStatic(const StaticOptions &O) {
       KJ["params"] = nlohmann::json::array();
       for (const ModelParam &P : K.Params)
         KJ["params"].push_back({{"name", P.Name}, {"type", P.Type}});
-      if (R.Total) {
-        KJ["total"] = countsToJson(*R.Total, NumThreadCounters);
-        u128 F = totalFlops(*R.Total), B = globalBytes(*R.Total);
-        KJ["flops_total"] = uint64_t(F);
-        KJ["ai"] = {
-            {"global", B ? nlohmann::json(double(F) / double(B)) : nlohmann::json(nullptr)}};
+      if (R.Total && (K.Exact || R.Bounds)) {
+        KJ.update(launchTotalsToJson(*R.Total, R.Bounds ? &*R.Bounds : nullptr));
       } else {
         KJ["total"] = nullptr;
         KJ["problem"] = R.Problem;

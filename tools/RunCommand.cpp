@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -192,6 +193,19 @@ void printSummary(const std::string &Path, const nlohmann::json &P) {
     std::cout << "  note: " << N.get<std::string>() << "\n";
 }
 
+/// Why the CUDA driver cannot be loaded here (dlerror() of libcuda.so.1,
+/// which the CUDA runtime loads too, so the child fails the same way), or ""
+/// when it can. Without it no CUDA call succeeds and the runtime library,
+/// which the driver loads, never runs.
+std::string missingDriverReason() {
+  if (void *H = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+    ::dlclose(H);
+    return "";
+  }
+  const char *E = ::dlerror();
+  return E ? E : "libcuda.so.1 cannot be loaded";
+}
+
 /// Profiles written by this run: the runtime stores HROOF_RUN_ID in each.
 std::vector<std::string> findProfiles(const std::string &Output, const std::string &RunId) {
   std::string Dir = endsWith(Output, ".json") ? dirOf(Output) : Output;
@@ -219,7 +233,7 @@ std::vector<std::string> findProfiles(const std::string &Output, const std::stri
 
 int runRun(const RunOptions &O) {
   if (O.Command.empty())
-    throw UserError("no command given: hroof run [options] -- CMD ARGS...");
+    throw UsageError("no command given: hroof run [options] -- CMD ARGS...");
   // Check option values before starting anything.
   for (int I = 0; I < int(rt::RtSetting::Count); ++I)
     if (!O.Values[I].empty()) {
@@ -305,10 +319,16 @@ int runRun(const RunOptions &O) {
       (WIFEXITED(Status) && RC == 127 && findProfiles(Output, RunId).empty()))
     return RC;
   std::vector<std::string> Profiles = findProfiles(Output, RunId);
-  if (Profiles.empty())
-    std::cerr << "hroof: no profile was written under '" << Output
-              << "' (the command made no CUDA call, or the output is not "
-                 "writable: see the messages above)\n";
+  if (Profiles.empty()) {
+    if (std::string Why = missingDriverReason(); !Why.empty())
+      std::cerr << "hroof: no profile was written: there is no CUDA driver here (" << Why
+                << "), so no CUDA program can run; run it on a machine with an NVIDIA GPU "
+                   "and its driver\n";
+    else
+      std::cerr << "hroof: no profile was written under '" << Output
+                << "' (the command made no CUDA call, or the output is not "
+                   "writable: see the messages above)\n";
+  }
   for (const std::string &P : Profiles) {
     nlohmann::json J;
     try {

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
+#include <functional>
 #include <iomanip>
 #include <sstream>
 
@@ -21,11 +22,11 @@ std::array<int64_t, 3> parseDims(const std::string &S, const std::string &What) 
     char *End = nullptr;
     long long V = std::strtoll(Part.c_str(), &End, 0);
     if (I >= 3 || Part.empty() || *End || V < 1)
-      throw UserError("bad " + What + " '" + S + "': expected X[,Y[,Z]] with positive integers");
+      throw UsageError("bad " + What + " '" + S + "': expected X[,Y[,Z]] with positive integers");
     D[I++] = V;
   }
   if (I == 0)
-    throw UserError("bad " + What + " '" + S + "': expected X[,Y[,Z]]");
+    throw UsageError("bad " + What + " '" + S + "': expected X[,Y[,Z]]");
   return D;
 }
 
@@ -40,11 +41,11 @@ static void checkLaunchLimits(const std::array<int64_t, 3> &D, const std::string
   for (int I = 0; I < 3; ++I) {
     int64_t Max = IsBlock ? BlockMax[I] : GridMax[I];
     if (D[I] > Max)
-      throw UserError("bad " + What + " '" + Text + "': " + Axis[I] + " is " +
+      throw UsageError("bad " + What + " '" + Text + "': " + Axis[I] + " is " +
                       std::to_string(D[I]) + ", above CUDA's limit of " + std::to_string(Max));
   }
   if (IsBlock && D[0] * D[1] * D[2] > 1024)
-    throw UserError("bad " + What + " '" + Text + "': " + std::to_string(D[0] * D[1] * D[2]) +
+    throw UsageError("bad " + What + " '" + Text + "': " + std::to_string(D[0] * D[1] * D[2]) +
                     " threads per block, above CUDA's limit of 1024");
 }
 
@@ -55,23 +56,157 @@ LaunchShape parseLaunchShape(const std::string &Grid, const std::string &Block) 
   return Shape;
 }
 
-/// An --arg value for integer parameter \p P: an integer that fits its width
-/// (as a signed or an unsigned number: the IR type does not say which).
-static int64_t parseIntegerArg(const ModelParam &P, const std::string &Value) {
+namespace {
+
+/// How the model reads an integer value (an argument or a field) at its own
+/// width. The IR type ("i32") does not say whether the source type was signed:
+/// the operations that read it do (sext, a signed compare, division, shift or
+/// min/max for `int`; their unsigned forms for `unsigned`).
+struct IntReading {
+  bool Signed = false, Unsigned = false;
+};
+
+enum class ReadAs : uint8_t { Neither, Signed, Unsigned };
+
+/// Records in \p R how the leaves \p IsLeaf (each with its width) are read in
+/// \p E, which its parent reads as \p As at width \p W. Wrapping arithmetic
+/// passes the parent's reading to its operands: `(int)(n + 1) < m` reads n as
+/// signed too.
+void noteReadings(const Expr &E, ReadAs As, int W,
+                  const std::function<int(const Expr &)> &IsLeaf, IntReading &R) {
+  if (int Bits = IsLeaf(E)) {
+    if (Bits == W && As == ReadAs::Signed)
+      R.Signed = true;
+    if (Bits == W && As == ReadAs::Unsigned)
+      R.Unsigned = true;
+    return;
+  }
+  auto All = [&](ReadAs A, int Width) {
+    for (const ExprPtr &O : E.Ops)
+      if (O)
+        noteReadings(*O, A, Width, IsLeaf, R);
+  };
+  // Shifts: the shifted value is read as A at width Width, the amount not.
+  auto FirstThenRest = [&](ReadAs A, int Width) {
+    for (size_t I = 0; I < E.Ops.size(); ++I)
+      if (E.Ops[I])
+        noteReadings(*E.Ops[I], I == 0 ? A : ReadAs::Neither, Width, IsLeaf, R);
+  };
+  switch (E.Op) {
+  case ExprOp::Add:
+  case ExprOp::Sub:
+  case ExprOp::Mul:
+  case ExprOp::And:
+  case ExprOp::Or:
+  case ExprOp::Xor:
+    return All(As, W);
+  case ExprOp::Shl:
+    return FirstThenRest(As, W);
+  case ExprOp::Select:
+    for (size_t I = 0; I < E.Ops.size(); ++I)
+      if (E.Ops[I])
+        noteReadings(*E.Ops[I], I == 0 ? ReadAs::Neither : As, W, IsLeaf, R);
+    return;
+  case ExprOp::SExt:
+  case ExprOp::SDiv:
+  case ExprOp::SRem:
+  case ExprOp::SMin:
+  case ExprOp::SMax:
+    return All(ReadAs::Signed, E.Width);
+  case ExprOp::ZExt:
+  case ExprOp::UDiv:
+  case ExprOp::URem:
+  case ExprOp::UMin:
+  case ExprOp::UMax:
+    return All(ReadAs::Unsigned, E.Width);
+  case ExprOp::AShr:
+    return FirstThenRest(ReadAs::Signed, E.Width);
+  case ExprOp::LShr:
+    return FirstThenRest(ReadAs::Unsigned, E.Width);
+  case ExprOp::ICmp: {
+    bool IsSigned = E.Pred == CmpPred::SLT || E.Pred == CmpPred::SLE || E.Pred == CmpPred::SGT ||
+                    E.Pred == CmpPred::SGE;
+    bool IsEquality = E.Pred == CmpPred::EQ || E.Pred == CmpPred::NE;
+    return All(IsEquality  ? ReadAs::Neither
+               : IsSigned ? ReadAs::Signed
+                          : ReadAs::Unsigned,
+               E.Width);
+  }
+  default: // exact int64 math on values already extended; leaves
+    return All(ReadAs::Neither, 64);
+  }
+}
+
+/// How \p K's terms and warp-level accesses read the leaves \p IsLeaf.
+IntReading readingIn(const KernelModel &K, const std::function<int(const Expr &)> &IsLeaf) {
+  IntReading R;
+  auto Visit = [&](const ExprPtr &E) {
+    if (E)
+      noteReadings(*E, ReadAs::Neither, 64, IsLeaf, R);
+  };
+  for (const ModelTerm &T : K.Terms)
+    for (const ExprPtr &F : T.Factors)
+      Visit(F);
+  for (const WarpAccess &A : K.Accesses)
+    forEachAccessExpr(A, Visit);
+  return R;
+}
+
+std::string rangeText(__int128 Lo, __int128 Hi) {
+  return std::to_string(int64_t(Lo)) + " to " +
+         (Hi > INT64_MAX ? std::to_string(uint64_t(Hi)) : std::to_string(int64_t(Hi)));
+}
+
+} // namespace
+
+/// An --arg value for integer parameter \p P, which the kernel's model reads
+/// as \p How: an integer in the range of its type, signed or unsigned as the
+/// model reads it (either range when the model reads it both ways or in
+/// neither), or its bits in hexadecimal; returned as the runtime holds an
+/// argument: its low P.Bits bits, sign-extended.
+static int64_t parseIntegerArg(const ModelParam &P, const std::string &Value,
+                               const IntReading &How) {
   char *End = nullptr;
   errno = 0;
-  long long V = std::strtoll(Value.c_str(), &End, 0);
-  if (Value.empty() || *End || errno)
-    throw UserError("--arg " + P.Name + "=" + Value + ": '" + Value +
-                    "' is not an integer (parameter " + P.Name + " is " + P.Type + ")");
-  if (P.Bits > 0 && P.Bits < 64) {
-    long long Min = -(1LL << (P.Bits - 1)), Max = (1LL << P.Bits) - 1;
-    if (V < Min || V > Max)
-      throw UserError("--arg " + P.Name + "=" + Value + ": " + Value + " does not fit parameter " +
-                      P.Name + " of type " + P.Type + " (" + std::to_string(Min) + " to " +
-                      std::to_string(Max) + ")");
+  __int128 V = std::strtoll(Value.c_str(), &End, 0);
+  if (errno == ERANGE && !Value.empty() && Value[0] != '-') {
+    // Above INT64_MAX: only an unsigned 64-bit parameter takes it.
+    errno = 0;
+    V = std::strtoull(Value.c_str(), &End, 0);
   }
-  return V;
+  bool Beyond64 = errno == ERANGE; // an integer, but wider than any parameter
+  if (Value.empty() || *End || (errno && !Beyond64))
+    throw UsageError("--arg " + P.Name + "=" + Value + ": '" + Value +
+                     "' is not an integer (parameter " + P.Name + " is " + P.Type + ")");
+  unsigned Bits = P.Bits > 0 && P.Bits <= 64 ? P.Bits : 64;
+  __int128 SMin = -(__int128(1) << (Bits - 1)), SMax = (__int128(1) << (Bits - 1)) - 1,
+           UMax = (__int128(1) << Bits) - 1;
+  bool SignedOnly = How.Signed && !How.Unsigned, UnsignedOnly = How.Unsigned && !How.Signed;
+  // 0x... gives the parameter's bits, whichever way they are read: a decimal
+  // value the model would read as another number (3000000000 for an `int`)
+  // is refused, and each bit pattern can still be written.
+  bool GivesBits = Value.size() > 2 && Value[0] == '0' && (Value[1] == 'x' || Value[1] == 'X');
+  bool Fits = Beyond64       ? false
+              : GivesBits    ? V >= 0 && V <= UMax
+              : SignedOnly   ? V >= SMin && V <= SMax
+              : UnsignedOnly ? V >= 0 && V <= UMax
+                             : V >= SMin && V <= UMax;
+  if (!Fits) {
+    std::ostringstream Hex;
+    Hex << "0x" << std::hex << uint64_t(UMax);
+    std::string Range =
+        SignedOnly     ? "signed, as the model reads it: " + rangeText(SMin, SMax)
+        : UnsignedOnly ? "unsigned, as the model reads it: " + rangeText(0, UMax)
+                       : rangeText(SMin, SMax) + " signed or " + rangeText(0, UMax) +
+                             " unsigned; the model " +
+                             (How.Signed ? "reads it both ways" : "does not say which");
+    Range += "; or its bits in hexadecimal, 0x0 to " + Hex.str();
+    bool IsField = P.Name.find('+') != std::string::npos; // "p+4"
+    throw UsageError("--arg " + P.Name + "=" + Value + ": " + Value + " does not fit " +
+                     (IsField ? "field " : "parameter ") + P.Name + " of type " + P.Type + " (" +
+                     Range + ")");
+  }
+  return Bits < 64 ? sextBits(int64_t(V), int(Bits)) : int64_t(uint64_t(V));
 }
 
 /// An --arg value for a pointer parameter: an address (only its alignment
@@ -81,8 +216,8 @@ static uint64_t parsePointerArg(const ModelParam &P, const std::string &Value) {
   errno = 0;
   unsigned long long V = std::strtoull(Value.c_str(), &End, 0);
   if (Value.empty() || *End || errno || Value[0] == '-')
-    throw UserError("--arg " + P.Name + "=" + Value + ": '" + Value +
-                    "' is not an address (parameter " + P.Name +
+    throw UsageError("--arg " + P.Name + "=" + Value + ": '" + Value +
+                     "' is not an address (parameter " + P.Name +
                     " is a pointer; e.g. 0x7f0000000100)");
   return V;
 }
@@ -137,7 +272,11 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
     if (std::vector<FieldRef> Fs = findFields(K, Name); !Fs.empty()) {
       // A field of a by-value argument ("p+4"), read at each width the model reads it.
       ModelParam Field{Name, "i" + std::to_string(Fs.back().Bits), true, unsigned(Fs.back().Bits)};
-      int64_t V = parseIntegerArg(Field, Value);
+      IntReading How = readingIn(K, [&](const Expr &E) {
+        return E.Op == ExprOp::Field && std::count(Fs.begin(), Fs.end(), E.fieldRef()) ? E.Width
+                                                                                        : 0;
+      });
+      int64_t V = parseIntegerArg(Field, Value, How);
       for (const FieldRef &F : Fs)
         Env.FieldVals[F] = sextBits(V, F.Bits);
       continue;
@@ -155,7 +294,10 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
     }
     if (!K.Params[I].IsInteger)
       continue; // values of FP parameters never enter the model
-    Env.Args[I] = parseIntegerArg(K.Params[I], Value);
+    IntReading How = readingIn(K, [&](const Expr &E) {
+      return E.Op == ExprOp::Arg && E.Imm == I ? int(K.Params[I].Bits) : 0;
+    });
+    Env.Args[I] = parseIntegerArg(K.Params[I], Value, How);
     Env.HasArg[I] = true;
   }
   if (!Req.Shape) {

@@ -13,15 +13,6 @@
 
 namespace hroof {
 
-/// A usage error found after parsing (a bad value of an option): `hroof`
-/// prints it as "hroof: SUBCOMMAND: WHAT" and exits 2, like a parse error.
-struct UsageError : UserError {
-  using UserError::UserError;
-};
-
-/// Exit status of a command line that hroof cannot use.
-constexpr int UsageExitStatus = 2;
-
 /// `--version` on \p App (the hroof CLI and each subcommand): prints
 /// "hroof VERSION" (HROOF_VERSION: the project version in CMakeLists.txt).
 inline void addVersionFlag(CLI::App &App) {

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <fstream>
 #include <iostream>
@@ -45,6 +46,27 @@ static bool isFile(const std::string &P) {
 static bool isDirectory(const std::string &P) {
   struct stat S;
   return stat(P.c_str(), &S) == 0 && S_ISDIR(S.st_mode);
+}
+
+std::string unreadableReason(const std::string &Path) {
+  int Fd = open(Path.c_str(), O_RDONLY);
+  if (Fd < 0)
+    return std::strerror(errno);
+  struct stat S;
+  bool Dir = fstat(Fd, &S) == 0 && S_ISDIR(S.st_mode);
+  close(Fd);
+  return Dir ? "it is a directory" : "";
+}
+
+std::string readTextFile(const std::string &Path) {
+  if (std::string Why = unreadableReason(Path); !Why.empty())
+    throw UserError("cannot read '" + Path + "': " + Why);
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  if (!In && !In.eof())
+    throw UserError("cannot read '" + Path + "': read failed");
+  return SS.str();
 }
 
 std::string findOnPath(const std::string &Program) {
@@ -163,8 +185,8 @@ std::string firstErrorLine(const std::string &Diagnostics, int ExitStatus) {
 CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
                                  const std::string &Arch,
                                  const std::vector<std::string> &ExtraArgs) {
-  if (!isFile(File))
-    throw UserError("cannot read '" + File + "'");
+  if (std::string Why = unreadableReason(File); !Why.empty())
+    throw UserError("cannot read '" + File + "': " + Why);
   char JsonPath[] = "/tmp/hroof-model-XXXXXX";
   int Fd = mkstemp(JsonPath);
   if (Fd < 0)
@@ -192,6 +214,13 @@ CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
   if (isDirectory(TC.CudaPath + "/include/cccl")) {
     Argv.push_back("-isystem");
     Argv.push_back(TC.CudaPath + "/include/cccl");
+  }
+  // The cache-hinted loads and stores that nvcc has and clang lacks
+  // (__ldlu, __stcs, ...), installed next to the plugin's folder.
+  std::string Compat = executableDir() + "/../include/hroof/cuda_compat.h";
+  if (isFile(Compat)) {
+    Argv.push_back("-include");
+    Argv.push_back(Compat);
   }
   Argv.insert(Argv.end(), ExtraArgs.begin(), ExtraArgs.end());
   Argv.push_back(File);

@@ -19,6 +19,15 @@ struct UserError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A usage error found after parsing (a bad value of an option): `hroof`
+/// prints it as "hroof: SUBCOMMAND: WHAT" and exits 2, like a parse error.
+struct UsageError : UserError {
+  using UserError::UserError;
+};
+
+/// Exit status of a command line that hroof cannot use.
+constexpr int UsageExitStatus = 2;
+
 struct Toolchain {
   std::string Clang, Plugin, CudaPath;
   /// Locates everything or throws UserError naming what is missing.
@@ -46,6 +55,13 @@ int runProgram(const std::vector<std::string> &Argv, const std::string &OutPath,
 
 /// The path of \p Program on PATH, or "" when there is none.
 std::string findOnPath(const std::string &Program);
+
+/// Why \p Path cannot be read: the OS's reason (strerror: "No such file or
+/// directory", "Permission denied"), or "it is a directory"; "" when it can.
+std::string unreadableReason(const std::string &Path);
+
+/// The contents of \p Path; throws UserError "cannot read 'PATH': REASON".
+std::string readTextFile(const std::string &Path);
 
 /// Directory of the running executable.
 std::string executableDir();

@@ -7,7 +7,7 @@
 //
 // RUN: %hroof-static %s --grid 2 --block 64 --arg n=150 --arg tiles=5 --json \
 // RUN:   | python3 %S/Inputs/totals.py | FileCheck %s
-// RUN: %hroof-static %s --grid 2 --block 64 --arg n=-1 --arg tiles=5 --json \
+// RUN: %hroof-static %s --grid 2 --block 64 --arg n=0xffffffff --arg tiles=5 --json \
 // RUN:   | python3 %S/Inputs/totals.py | FileCheck %s --check-prefix=ALL
 
 // As tile_edge in branch-on-loop-variable.cu: 536 taken iterations for
@@ -18,7 +18,8 @@
 // CHECK-NEXT: bytes.global.store=512
 // CHECK-NEXT: flops.f32=536
 // CHECK-NEXT: end
-// n = -1 is 4294967295 unsigned: every iteration, 128 x 5 = 640.
+// n = -1 (its bits, 0xffffffff: the model reads n only unsigned, so the
+// decimal -1 is refused) is 4294967295 unsigned: every iteration, 128 x 5 = 640.
 // ALL-LABEL: kernel unsigned_tile_edge(
 // ALL-NEXT: exact=true
 // ALL-NEXT: bytes.global.load=2560

@@ -28,4 +28,4 @@ __global__ void scale(const float *__restrict__ in, float *__restrict__ out, int
 // JSON: "ai": 0.125
 // JSON: "bytes": 8388608.0
 // JSON: "limited_by": "hbm"
-// NOLAUNCH: hroof: --machine places a launch: give --grid and --block too
+// NOLAUNCH: hroof: static: --machine places a launch: give --grid and --block too

@@ -10,13 +10,15 @@ import subprocess
 
 def check(hroof, model, cases, seed, want, picks):
     """want(name, a, b, block) -> expected f32 FLOPs of kernel `name`;
-    picks(rng) -> a random argument value. Returns the exit status."""
+    picks(rng) -> a random argument value, 0 to 2^32 - 1, given to hroof as
+    its bits in hexadecimal (whether the model reads it signed or unsigned).
+    Returns the exit status."""
     rng = random.Random(seed)
     checked, bad = 0, 0
     for _ in range(cases):
         a, b, block = picks(rng), picks(rng), rng.choice([1, 7, 32, 96, 256])
         out = subprocess.run([hroof, "static", model, "--grid", "2", "--block", str(block),
-                              "--arg", f"arg0={a}", "--arg", f"arg1={b}", "--json"],
+                              "--arg", f"arg0={a:#x}", "--arg", f"arg1={b:#x}", "--json"],
                              capture_output=True, text=True, check=True).stdout
         for k in json.loads(out)["kernels"]:
             name = k["name"].split("(")[0]
