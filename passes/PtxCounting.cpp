@@ -589,8 +589,8 @@ std::vector<AsmAccess> asmAccesses(const CallBase &CB) {
     Ins.Op.split(T, '.');
     StringRef Args = Ins.Line.drop_front(Ins.Op.size());
     AsmAccess X;
-    X.Line = Ins.Line.str();
     X.Predicated = !Ins.Guard.empty();
+    X.Line = (X.Predicated ? Ins.Guard.str() + " " : "") + Ins.Line.str();
     if (T[0] == "ld" || T[0] == "st" || T[0] == "atom" || T[0] == "red") {
       AsmMemoryShape Shape = asmMemoryShape(T[0], T);
       if (!Shape.Bytes || Shape.Space == MemSpace::Constant)
