@@ -10,6 +10,9 @@
 #   share/hroof/report-js/           vega, vega-lite, vega-embed (npm, build/report-js;
 #                                    the build tree uses build/report-js/node_modules)
 #   share/hroof/examples/            the demo's example kernels and demo.json
+#   include/hroof/cuda_compat.h      what nvcc's CUDA headers have and clang's lack
+#                                    (`hroof static` and hroof_target_cuda_plugin()
+#                                    compile with -include hroof/cuda_compat.h)
 #   lib/cmake/hroof/                 find_package(hroof): hroofConfig.cmake
 # The tools look only relative to themselves (<bin>/../share/hroof), so an
 # installed tree can be moved.
@@ -19,6 +22,7 @@ include(CMakePackageConfigHelpers)
 file(GLOB HROOF_MACHINE_FILES ${PROJECT_SOURCE_DIR}/docs/machines/*.json)
 set(HROOF_REPORT_ASSET_FILES ${PROJECT_SOURCE_DIR}/tools/report/chart.html
     ${PROJECT_SOURCE_DIR}/tools/report/render-svg.mjs)
+set(HROOF_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/common/include/hroof/cuda_compat.h)
 file(GLOB HROOF_EXAMPLE_FILES ${PROJECT_SOURCE_DIR}/examples/*.cu ${PROJECT_SOURCE_DIR}/examples/*.h
      ${PROJECT_SOURCE_DIR}/examples/demo.json)
 
@@ -29,6 +33,8 @@ add_custom_target(hroof-share ALL
   COMMAND ${CMAKE_COMMAND} -E copy_if_different ${HROOF_MACHINE_FILES} ${_share}/machines
   COMMAND ${CMAKE_COMMAND} -E copy_if_different ${HROOF_REPORT_ASSET_FILES} ${_share}/report
   COMMAND ${CMAKE_COMMAND} -E copy_if_different ${HROOF_EXAMPLE_FILES} ${_share}/examples
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/include/hroof
+  COMMAND ${CMAKE_COMMAND} -E copy_if_different ${HROOF_PUBLIC_HEADERS} ${PROJECT_BINARY_DIR}/include/hroof
   COMMENT "hroof: data files into ${_share}")
 
 install(TARGETS hroof-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -41,6 +47,7 @@ install(TARGETS hroof hroof_rt LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${HROOF_MACHINE_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/hroof/machines)
 install(FILES ${HROOF_REPORT_ASSET_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/hroof/report)
 install(FILES ${HROOF_EXAMPLE_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/hroof/examples)
+install(FILES ${HROOF_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hroof)
 # The chart libraries exist once scripts/setup.sh has run npm (after the
 # configure step), so they are looked for when installing.
 install(CODE "
@@ -55,7 +62,7 @@ install(CODE "
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/hroofConfig.cmake.in
   ${PROJECT_BINARY_DIR}/hroofConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hroof
-  PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_LIBDIR)
+  PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/hroofConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/hroofConfig.cmake ${PROJECT_BINARY_DIR}/hroofConfigVersion.cmake
