@@ -666,6 +666,11 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
     Info << "note: " << N << "\n";
   writeRangeAndTuning(Info, RV ? &*RV : nullptr, std::move(Tuning), O.Tuning, O.RangeJson,
                       O.TuningJson);
+  // Each file written is named, as --json and --csv name theirs.
+  if (RV && !O.RangeJson.empty())
+    Info << "wrote " << O.RangeJson << "\n";
+  if (!O.TuningJson.empty())
+    Info << "wrote " << O.TuningJson << "\n";
   if (KV) { // the same tables in the HTML, as the terminal shows them
     writeRankView(Info, *KV, size_t(O.Top), size_t(O.NameWidth), O.RankJson);
     std::ostringstream Text;
