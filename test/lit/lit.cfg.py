@@ -2,7 +2,8 @@
 #   ir/    LLVM IR through opt -load-pass-plugin (%opt-hroof)
 #   cuda/  CUDA sources through `hroof static` (%hroof-static)
 # Substitutions: %hroof (plugin), %opt, %hroof-bin (the hroof tool),
-# %clang, %cuda_path. Feature "gpu" when an NVIDIA GPU is visible.
+# %clang, %cuda_path, %cuda-compat (common/include/hroof/cuda_compat.h).
+# Feature "gpu" when an NVIDIA GPU is visible.
 import os
 import shutil
 import subprocess
@@ -44,6 +45,8 @@ config.substitutions.append(("%hroof", config.hroof_plugin))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%examples", os.path.join(config.hroof_src_root, "examples")))
+config.substitutions.append(
+    ("%cuda-compat", os.path.join(config.hroof_src_root, "common", "include", "hroof", "cuda_compat.h")))
 
 def has_gpu():
     smi = shutil.which("nvidia-smi")
