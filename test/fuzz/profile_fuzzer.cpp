@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Fuzzes the profile reader of hroof report and compare (report/ProfileReader.h,
-// report/ReportData.h): parse, merge into a data set, analyse. Accepted
+// report/TornProfile.h, report/ReportData.h): parse (a torn file rebuilt from
+// its launch records), merge into a data set, analyse. Accepted
 // rejection: UserError, the message hroof prints for a malformed profile.
 #include "FuzzInput.h"
 #include "Toolchain.h"
 #include "report/ProfileReader.h"
+#include "report/TornProfile.h"
 #include "report/ReportData.h"
 
 using namespace hroof;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   try {
-    nlohmann::json J = report::parseProfileJson("fuzz.json", fuzz::text(Data, Size));
+    nlohmann::json J = report::readProfileInput("fuzz.json", fuzz::text(Data, Size)).J;
     report::Dataset D;
     report::addProfile(D, "fuzz.json", J);
     report::analyze(D, nullptr);

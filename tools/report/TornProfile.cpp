@@ -3,6 +3,8 @@
 #include "TornProfile.h"
 #include "ProfileReader.h"
 
+#include "../Toolchain.h"
+
 #include <cctype>
 #include <map>
 #include <optional>
@@ -19,17 +21,24 @@ namespace {
 /// per-launch fields that do not add up (reference peaks, raw metrics) are
 /// left out, as the runtime's aggregates leave them out.
 void addNumbers(json &Sum, const json &Add) {
-  for (auto It = Add.begin(); Add.is_object() && It != Add.end(); ++It) {
+  for (auto It = Add.begin(); Add.is_object() && Sum.is_object() && It != Add.end(); ++It) {
     if (It.key() == "peak" || It.key() == "raw" || It.key() == "sm_hz")
       continue;
-    if (It->is_number())
-      Sum[It.key()] = Sum.value(It.key(), 0.0) + It->get<double>();
-    else if (It->is_object()) {
-      if (!Sum.contains(It.key()))
+    auto S = Sum.find(It.key());
+    if (It->is_number() && (S == Sum.end() || S->is_number()))
+      Sum[It.key()] = (S == Sum.end() ? 0.0 : S->get<double>()) + It->get<double>();
+    else if (It->is_object() && (S == Sum.end() || S->is_object())) {
+      if (S == Sum.end())
         Sum[It.key()] = json::object();
       addNumbers(Sum[It.key()], *It);
     }
   }
+}
+
+/// The string field \p Key of a record, "" when absent or not a string.
+std::string text(const json &R, const char *Key) {
+  auto It = R.find(Key);
+  return It != R.end() && It->is_string() ? It->get<std::string>() : "";
 }
 
 /// One kernel aggregate (docs/profile-format.md, kernels[]) of launch records.
@@ -53,9 +62,10 @@ struct Aggregate {
   }
 
   json toJson(const json &First) const {
-    json Out = {{"kernel", First.value("kernel", "")},
-                {"mangled", First.value("mangled", "")},
-                {"instrumented", First.value("instrumented", false)},
+    auto Instr = First.find("instrumented");
+    json Out = {{"kernel", text(First, "kernel")},
+                {"mangled", text(First, "mangled")},
+                {"instrumented", Instr != First.end() && Instr->is_boolean() && Instr->get<bool>()},
                 {"launches", Launches},
                 {"recorded_launches", Launches},
                 {"errors", Errors},
@@ -78,7 +88,7 @@ json kernelAggregates(const std::vector<const json *> &Records) {
   std::map<std::string, std::map<int64_t, Aggregate>> ByKernel;
   std::map<std::string, const json *> First;
   for (const json *R : Records) {
-    std::string Key = R->value("mangled", "") + "\n" + R->value("kernel", "");
+    std::string Key = text(*R, "mangled") + "\n" + text(*R, "kernel");
     ByKernel[Key][deviceOf(*R)].add(*R);
     First.emplace(Key, R);
   }
@@ -86,7 +96,7 @@ json kernelAggregates(const std::vector<const json *> &Records) {
   for (const auto &[Key, ByDevice] : ByKernel) {
     Aggregate Whole;
     for (const json *R : Records)
-      if (R->value("mangled", "") + "\n" + R->value("kernel", "") == Key)
+      if (text(*R, "mangled") + "\n" + text(*R, "kernel") == Key)
         Whole.add(*R);
     json A = Whole.toJson(*First[Key]);
     if (ByDevice.size() == 1) {
@@ -146,6 +156,8 @@ json wholeRecords(const std::string &Text, size_t At) {
   return Records;
 }
 
+void rebuild(ProfileInput &P, json Records);
+
 } // namespace
 
 ProfileInput readProfileInput(const std::string &Path, const std::string &Text) {
@@ -153,7 +165,8 @@ ProfileInput readProfileInput(const std::string &Path, const std::string &Text) 
   P.J = json::parse(Text, nullptr, false);
   auto LaunchLimit = [&P] {
     if (P.J.is_object() && P.J.contains("settings") && P.J["settings"].is_object() &&
-        P.J["settings"].contains("launch_limit") && P.J["settings"]["launch_limit"].is_number())
+        P.J["settings"].contains("launch_limit") &&
+        P.J["settings"]["launch_limit"].is_number_integer())
       P.LaunchLimit = P.J["settings"]["launch_limit"].get<int64_t>();
   };
   if (!P.J.is_discarded()) {
@@ -176,7 +189,18 @@ ProfileInput readProfileInput(const std::string &Path, const std::string &Text) 
   P.Torn = true;
   P.J = std::move(*Header);
   LaunchLimit();
-  json Records = wholeRecords(Text, RecordsAt);
+  try {
+    rebuild(P, wholeRecords(Text, RecordsAt));
+  } catch (const json::exception &E) {
+    throw UserError("'" + Path + "': malformed profile: " + E.what());
+  }
+  return P;
+}
+
+namespace {
+
+/// The torn profile's kernel and range aggregates from its whole records.
+void rebuild(ProfileInput &P, json Records) {
   P.Recovered = Records.size();
   std::vector<const json *> All;
   std::map<std::string, std::vector<const json *>> ByRange;
@@ -185,8 +209,7 @@ ProfileInput readProfileInput(const std::string &Path, const std::string &Text) 
     if (!R.contains("kernel") || !R["kernel"].is_string())
       continue;
     All.push_back(&R);
-    std::string Range = R.contains("range") && R["range"].is_string() ? R["range"].get<std::string>()
-                                                                      : "";
+    std::string Range = text(R, "range");
     AnyRange |= !Range.empty();
     ByRange[Range].push_back(&R);
   }
@@ -199,8 +222,9 @@ ProfileInput readProfileInput(const std::string &Path, const std::string &Text) 
   }
   P.J["launches"] = std::move(Records);
   P.J["complete"] = false;
-  return P;
 }
+
+} // namespace
 
 std::string incompleteStatus(const ProfileInput &P) {
   if (P.Torn)
