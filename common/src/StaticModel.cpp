@@ -250,6 +250,50 @@ bool TotalBounds::allBounded() const {
   return std::all_of(HasHi.begin(), HasHi.end(), [](bool B) { return B; });
 }
 
+namespace {
+u128 flopsOf(const TotalVector &T) {
+  u128 S = 0;
+  for (int I = FlopsBase; I < SpecialBase; ++I)
+    S += T[I];
+  return S;
+}
+u128 globalBytesOf(const TotalVector &T) {
+  u128 S = 0;
+  for (int D = 0; D < NumMemDirs; ++D)
+    S += T[bytesIndex(MemSpace::Global, MemDir(D))];
+  return S;
+}
+nlohmann::json number(u128 V) {
+  return V <= u128(UINT64_MAX) ? nlohmann::json(uint64_t(V)) : nlohmann::json(double(V));
+}
+} // namespace
+
+nlohmann::json launchTotalsToJson(const TotalVector &Total, const TotalBounds *Bounds) {
+  if (!Bounds) {
+    u128 F = flopsOf(Total), B = globalBytesOf(Total);
+    return {{"total", countsToJson(Total, NumThreadCounters)},
+            {"flops_total", number(F)},
+            {"ai", {{"global", B ? nlohmann::json(double(F) / double(B)) : nlohmann::json()}}}};
+  }
+  bool FlopsHi = true, BytesHi = true;
+  for (int I = FlopsBase; I < SpecialBase; ++I)
+    FlopsHi &= Bounds->HasHi[I];
+  for (int D = 0; D < NumMemDirs; ++D)
+    BytesHi &= Bounds->HasHi[bytesIndex(MemSpace::Global, MemDir(D))];
+  u128 FLo = flopsOf(Bounds->Lo), FHi = flopsOf(Bounds->Hi);
+  u128 BLo = globalBytesOf(Bounds->Lo), BHi = globalBytesOf(Bounds->Hi);
+  nlohmann::json Flops = {{"lo", number(FLo)}, {"hi", FlopsHi ? number(FHi) : nlohmann::json()}};
+  // AI = F / B over the box of bounds: least at (FLo, BHi), most at (FHi,
+  // BLo); no global bytes at all (BHi = 0) has no AI, as an exact count.
+  nlohmann::json Ai;
+  if (!BytesHi || BHi > 0)
+    Ai = {{"lo", BytesHi ? nlohmann::json(double(FLo) / double(BHi)) : nlohmann::json(0.0)},
+          {"hi", FlopsHi && BLo ? nlohmann::json(double(FHi) / double(BLo)) : nlohmann::json()}};
+  return {{"total", totalBoundsToJson(*Bounds)["hi"]},
+          {"flops_total", Flops},
+          {"ai", {{"global", Ai}}}};
+}
+
 TotalBounds evaluateKernelBounds(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
                                  const ThreadSumOptions &Opts) {
   TotalBounds B;

@@ -98,6 +98,15 @@ nlohmann::json totalBoundsToJson(const TotalBounds &B);
 TotalBounds evaluateKernelBounds(const KernelModel &K, const LaunchShape &L, const EvalEnv &Args,
                                  const ThreadSumOptions &Opts = {});
 
+/// The totals of one launch as `hroof static --json` gives them
+/// (docs/static-model.md): {"total", "flops_total", "ai": {"global"}}. For an
+/// exact kernel (\p Bounds null) the counts; otherwise never a number that
+/// is neither bound: "total" is the upper bounds (null for a counter
+/// without one, as in "bounds"), "flops_total" and "ai.global" are
+/// {"lo", "hi"} (hi null without an upper bound; AI's lo is lo FLOPs over
+/// hi bytes, its hi is hi FLOPs over lo bytes).
+nlohmann::json launchTotalsToJson(const TotalVector &Total, const TotalBounds *Bounds);
+
 /// Parameters that the model needs values for (indices).
 std::vector<int> neededArgs(const KernelModel &K);
 /// Fields of by-value arguments that the terms need values for.

@@ -70,18 +70,19 @@ __global__ void sel_space_on_data(int n, int useShared, const float *__restrict_
 // CHECK-NEXT: bytes.shared.store=1536
 // CHECK-NEXT: flops.f32=300
 // CHECK-NEXT: end
-// sel_space_on_data: inexact; generic load 1200, the rest as sel_space
+// sel_space_on_data: inexact, and a count it cannot place leaves every
+// counter without an upper bound: lower bounds generic load 1200, the rest as sel_space
 // (x[i] of the condition is the load of the shared store's value), and the
 // compare of the condition, which the compiler moved under i < n (300).
 // CHECK-LABEL: kernel sel_space_on_data(
 // CHECK-NEXT: exact=false
 // CHECK-NEXT: unknown=generic access whose address space is not provable statically
-// CHECK-NEXT: bytes.generic.load=1200
-// CHECK-NEXT: bytes.global.load=1536
-// CHECK-NEXT: bytes.global.store=1200
-// CHECK-NEXT: bytes.shared.store=1536
-// CHECK-NEXT: flops.f32=300
-// CHECK-NEXT: other.f32=300
+// CHECK-NEXT: bytes.generic.load=[1200, no bound]
+// CHECK-NEXT: bytes.global.load=[1536, no bound]
+// CHECK-NEXT: bytes.global.store=[1200, no bound]
+// CHECK-NEXT: bytes.shared.store=[1536, no bound]
+// CHECK-NEXT: flops.f32=[300, no bound]
+// CHECK-NEXT: other.f32=[300, no bound]
 // CHECK-NEXT: end
 // useShared = 0: the load through p is global: 1536 + 1200.
 // GLOBAL-LABEL: kernel sel_space(

@@ -5,7 +5,10 @@ key=value summary for FileCheck:
     kernel <demangled name>
     exact=true|false
     unknown=<reason>            (one line per unknown reason)
-    <path>=<value>              (every NONZERO total, sorted by path)
+    <path>=<value>              (every NONZERO total, sorted by path; a kernel
+                                 that is not exact has its upper bounds there,
+                                 and [lo, no bound] where a counter has none
+                                 and its lower bound is not 0)
     end
 
 Only nonzero totals are printed, so a chain of CHECK-NEXT lines from
@@ -29,11 +32,14 @@ def main():
         print("exact=" + ("true" if k["exact"] else "false"))
         for u in k.get("unknown", []):
             print("unknown=" + (u if isinstance(u, str) else json.dumps(u)))
-        flat = {}
+        flat, lo = {}, {}
         flatten("", k.get("total") or {}, flat)
+        flatten("", (k.get("bounds") or {}).get("lo") or {}, lo)
         for path in sorted(flat):
             v = flat[path]
-            if v:
+            if v is None and lo.get(path):  # no upper bound (total is hi)
+                print("%s=[%s, no bound]" % (path, lo.get(path)))
+            elif v:
                 print("%s=%s" % (path, v))
         print("end")
 
