@@ -157,7 +157,7 @@ private:
           if (Function *G = CB->getCalledFunction(); !G || !G->isDeclaration())
             return std::nullopt;
         // Warp-level counts depend on the addresses: counted where they run.
-        if (warpCountsEnabled() && warpRequestOf(I))
+        if (warpCountsEnabled() && !warpRequestsOf(I).empty())
           return std::nullopt;
       }
       BlockCounts BC = countBlock(BB);
@@ -254,8 +254,9 @@ private:
              {MemSpace::Global, MemSpace::Shared, MemSpace::Local, MemSpace::Constant})
           Acc.insert(bytesIndex(Sp, G.Dir));
       for (Instruction &I : BB)
-        if (auto R = warpCountsEnabled() ? warpRequestOf(I) : std::nullopt)
-          warpCountersOf(*R, Acc);
+        for (const WarpRequest &R :
+             warpCountsEnabled() ? warpRequestsOf(I) : std::vector<WarpRequest>{})
+          warpCountersOf(R, Acc);
       for (Instruction &I : BB)
         if (auto *CB = dyn_cast<CallInst>(&I))
           if (Function *G = CB->getCalledFunction(); G && Rewritten.count(G)) {

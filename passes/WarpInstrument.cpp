@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "WarpInstrument.h"
 #include "Counting.h"
+#include "PtxCounting.h"
 #include "WarpAccess.h"
 
 #include "llvm/Analysis/DomTreeUpdater.h"
@@ -40,6 +41,33 @@ std::optional<WarpRequest> warpRequestOf(Instruction &I) {
   if (A->Bytes == 0 || A->Bytes > 32 || !isPowerOf2_64(A->Bytes))
     return std::nullopt;
   return WarpRequest{&I, A->Ptr, S, A->Dir, A->Bytes};
+}
+
+std::vector<WarpRequest> warpRequestsOf(Instruction &I) {
+  std::vector<WarpRequest> Out;
+  if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->isInlineAsm()) {
+    for (const AsmAccess &X : asmAccesses(*CB))
+      if (auto R = asmWarpRequest(*CB, X))
+        Out.push_back(*R);
+  } else if (auto R = warpRequestOf(I)) {
+    Out.push_back(*R);
+  }
+  return Out;
+}
+
+std::optional<WarpRequest> asmWarpRequest(CallBase &CB, const AsmAccess &X) {
+  // The asm's own address operand, as it is: a pointer (clang's __ldcs and
+  // hroof/cuda_compat.h pass one), no displacement, an instruction that
+  // always runs. A 32-bit shared-window address, [$N+C] and @p are left out.
+  auto *Ptr = const_cast<Value *>(X.Address);
+  if (!X.Unmodelled.empty() || X.Predicated || X.Displacement || !Ptr ||
+      !Ptr->getType()->isPointerTy() || X.Dir == MemDir::Atomic)
+    return std::nullopt;
+  if (X.Space != MemSpace::Global && X.Space != MemSpace::Shared)
+    return std::nullopt;
+  if (X.Bytes == 0 || X.Bytes > 32 || !isPowerOf2_64(X.Bytes))
+    return std::nullopt;
+  return WarpRequest{&CB, Ptr, X.Space, X.Dir, X.Bytes};
 }
 
 void warpCountersOf(const WarpRequest &R, std::set<int> &Out) {
@@ -139,6 +167,12 @@ std::vector<WarpRequest> warpRequests(BasicBlock &BB, ScalarEvolution &SE) {
   std::vector<Instruction *> ByPos;
   for (Instruction &I : BB) {
     ByPos.push_back(&I);
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->isInlineAsm()) {
+      for (const AsmAccess &X : asmAccesses(*CB))
+        C.push_back({asmWarpRequest(*CB, X), X.Dir, X.Bytes, nullptr, 1, ByPos.size() - 1,
+                     ByPos.size() - 1});
+      continue;
+    }
     auto A = memoryAccess(I);
     if (!A || resolveMemSpace(A->Ptr) == MemSpace::Constant || isByValParamRead(A->Ptr))
       continue;

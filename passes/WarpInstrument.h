@@ -20,8 +20,9 @@
 // exit flush reduces (no extra atomics). Adjacent scalar accesses that the
 // NVPTX backend merges into one vector access (float4 fields) are one
 // request, instrumented once before the first of them. Generic accesses are
-// classified at run time (isspacep); atomics, local and constant memory are
-// not counted at warp level. -hroof-warp-counts=false turns it all off.
+// classified at run time (isspacep); inline-asm loads and stores count
+// where the asm's address operand is a pointer (asmWarpRequest); atomics,
+// local and constant memory are not counted at warp level. -hroof-warp-counts=false turns it all off.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_PASSES_WARPINSTRUMENT_H
 #define HROOF_PASSES_WARPINSTRUMENT_H
@@ -57,6 +58,15 @@ struct WarpRequest {
 /// merging). Null for atomics, local and constant memory, kernel parameters,
 /// and widths that are not a power of two up to 32 bytes.
 std::optional<WarpRequest> warpRequestOf(llvm::Instruction &I);
+
+/// The requests of \p I: warpRequestOf, or those of an inline-asm statement.
+std::vector<WarpRequest> warpRequestsOf(llvm::Instruction &I);
+
+struct AsmAccess;
+/// The request of an inline-asm access (PtxCounting.h, asmAccesses) whose
+/// address is a pointer operand of the asm, without displacement or
+/// predicate, in the global or shared space; null for others.
+std::optional<WarpRequest> asmWarpRequest(llvm::CallBase &CB, const AsmAccess &X);
 
 /// The counters a request adds to (the run-time space of a generic one may be
 /// either).
