@@ -7,7 +7,8 @@
 #    installed binary has the source tree's path compiled in;
 # 2. the example project (test/report/install-example) configures against the
 #    prefix with find_package(hroof) and builds: its .cu compiled by clang with
-#    the installed plugin (instrumented, and static model only); not run;
+#    the installed plugin (instrumented, and static model only), device code
+#    at -O2 without a build type and at the build type's -O3 with Release; not run;
 # 3. the README's one-line clang command compiles as printed;
 # 4. the prefix moved elsewhere: hroof report (table, HTML, JSON) and hroof
 #    static still work from the moved tree, with its own data files.
@@ -50,6 +51,19 @@ strings "$tmp/example/saxpy_static" | grep -c "__hroof_counters_" > /dev/null &&
 strings "$tmp/example/saxpy_static" | grep -c "hroof_static_model" > /dev/null ||
   fail "example project: saxpy_static has no embedded static model"
 pass "example project: find_package(hroof), hroof_target_cuda_plugin, built"
+# No CMAKE_BUILD_TYPE: clang's default would be -O0, so the device compile
+# gets -O2; a build type whose flags have an -O (Release: -O3) keeps its own.
+grep -q -- "-Xarch_device -O2" "$tmp/example/build.ninja" ||
+  fail "example project: no build type, and the device compile has no -O2"
+cmake -S "$src/test/report/install-example" -B "$tmp/example-release" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$tmp/p" -DCMAKE_CXX_COMPILER="$clang" -DCUDAToolkit_ROOT="$cuda" \
+  -DCMAKE_BUILD_TYPE=Release > "$tmp/example-release.log" 2>&1 ||
+  { tail -30 "$tmp/example-release.log"; fail "example project (Release): configure"; }
+grep -q -- "-Xarch_device -O2" "$tmp/example-release/build.ninja" &&
+  fail "example project: Release's -O3 is overridden by -Xarch_device -O2"
+grep -q -- "-O3" "$tmp/example-release/build.ninja" ||
+  fail "example project: Release compiles without its -O3"
+pass "example project: device code at -O2 without a build type, Release's -O3 kept"
 
 # 3. The README's compile line, as printed, where build/ is this build.
 line=$(grep -m1 -- "-fpass-plugin=build/lib/hroof.so app.cu" "$src/README.md" | sed 's/ *#.*//')
