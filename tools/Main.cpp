@@ -236,7 +236,10 @@ int main(int argc, char **argv) {
   Static->add_option("--block", SO.Block, "block dimensions X[,Y[,Z]]");
   Static->add_option("--arg", SO.Args,
                      "kernel argument value NAME=VALUE (NAME: parameter name or "
-                     "argN); repeatable");
+                     "argN; NAME+OFF: the integer field at byte OFF of a struct passed by "
+                     "value); an integer in the range of the parameter's type, signed or "
+                     "unsigned as the model reads it, or its bits in hexadecimal (0x...); "
+                     "a pointer's address; repeatable");
   Static->add_option("--kernel", SO.KernelRegex,
                      "only kernels whose name matches this regular expression");
   Static->add_flag("--json", SO.Json, "print JSON (schema: docs/static-model.md)");
