@@ -143,6 +143,7 @@ private:
   void bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
              bool MayNotRun = false);
   void exactWarp(const std::array<Lane, WarpSize> &Lanes);
+  void atomicWarp(const std::array<Lane, WarpSize> &Lanes);
   void addHistogram(const std::array<int64_t, WarpSize> &Rel, int64_t Res, const Histogram &H,
                     u128 Repeat);
 
@@ -158,6 +159,9 @@ private:
   int64_t AbsBase = 0;
   /// A pass that only collects the footprint (runByShift's block 0).
   bool FootprintOnly = false;
+  /// atomicWarp(): placing an atomic's bytes (bound() adds to Unplaced
+  /// only), or bounding its requests (a reason only where the bounds differ).
+  bool Placing = false, AtomicCounts = false;
 
   const WarpAccess &A;
   const LaunchShape &L;
@@ -394,6 +398,8 @@ void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
     return bound(Lanes, A.Guarded + " at " + A.Where, /*MayNotRun=*/true);
   if (!A.Guarded.empty() && Inexact.empty())
     Inexact = A.Guarded + " at " + A.Where;
+  if (A.Dir == MemDir::Atomic && A.Offset)
+    return atomicWarp(Lanes);
   if (!A.Offset)
     return bound(Lanes, A.Unmodelled + " at " + A.Where);
   exactWarp(Lanes);
@@ -407,9 +413,9 @@ void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
 /// the model could not express may skip every execution).
 void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
                             bool MayNotRun) {
-  if (Inexact.empty())
+  if (Inexact.empty() && !AtomicCounts)
     Inexact = Why;
-  if (FootprintOnly)
+  if (FootprintOnly && !Placing)
     return;
   u128 Max = 0, Sum = 0;
   for (const Lane &Ln : Lanes)
@@ -424,14 +430,39 @@ void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::
     Max = 0;
   Max *= Scale;
   Sum *= Scale;
+  if (Unplaced && !AtomicCounts)
+    *Unplaced += Sum * W; // at most this many distinct bytes, anywhere
+  if (Placing)
+    return;
+  if (AtomicCounts && Inexact.empty() && (Max != Sum || SectorsPerLane != 1))
+    Inexact = Why;
   BoundLo[0] += Max * W;
   BoundHi[0] += Sum * W;
-  if (Unplaced)
-    *Unplaced += Sum * W; // at most this many distinct bytes, anywhere
   BoundLo[1] += Max;
   BoundHi[1] += Sum * SectorsPerLane;
   BoundLo[2] += Max;
   BoundHi[2] += Sum * WordsPerLane;
+}
+
+/// L2 serves atomics one address at a time: a warp's requests and sectors
+/// are bounded (bound()), said so where the bounds differ (one lane is one
+/// request). The address is known: the bytes go into the footprint.
+void AccessEvaluator::atomicWarp(const std::array<Lane, WarpSize> &Lanes) {
+  if (!FootprintOnly) {
+    AtomicCounts = true;
+    bound(Lanes,
+          "atomics are served by L2: their requests and sectors are bounded by the lanes that "
+          "run them, not followed address by address, at " + A.Where,
+          !A.Guarded.empty());
+    AtomicCounts = false;
+  }
+  if (!Possible && !Unplaced)
+    return;
+  bool Keep = FootprintOnly;
+  FootprintOnly = Placing = true;
+  exactWarp(Lanes);
+  FootprintOnly = Keep;
+  Placing = false;
 }
 
 void AccessEvaluator::exactWarp(const std::array<Lane, WarpSize> &Lanes) {
