@@ -12,7 +12,11 @@
 // variables the address follows (ScalarEvolution add-recurrences), with the
 // loop's step in bytes and its trip count. common/src/WarpModel.cpp evaluates
 // this per warp of a launch (docs/counting-model.md, "Warp-level traffic").
-// An access whose address has another shape is recorded with the reason.
+// Addresses are followed through addrspacecasts and pointer-integer round
+// trips; inline-asm loads and stores are read from the asm's [operand]. An
+// access whose address has another shape is recorded with the reason, and
+// bytes that the thread-level count has and no access covers are recorded
+// as an access without a bound, so the warp level never drops them.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_PASSES_WARPACCESS_H
 #define HROOF_PASSES_WARPACCESS_H
