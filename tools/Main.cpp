@@ -72,9 +72,7 @@ std::vector<const KernelModel *> selectKernels(const StaticModule &M, const Stat
 }
 
 int runStatic(const StaticOptions &O) {
-  StaticModule M = loadModel(O);
-  std::vector<const KernelModel *> Selected = selectKernels(M, O);
-  // Launch.
+  // Usage errors that need no model first: compiling takes seconds.
   LaunchRequest Req;
   if (O.Grid.empty() != O.Block.empty())
     throw UsageError("give both --grid and --block, or neither");
@@ -84,6 +82,13 @@ int runStatic(const StaticOptions &O) {
     auto Eq = A.find('=');
     if (Eq == std::string::npos || Eq == 0)
       throw UsageError("bad --arg '" + A + "': expected NAME=VALUE");
+  }
+  if (!O.Machine.empty() && !Req.Shape)
+    throw UsageError("--machine places a launch: give --grid and --block too");
+  StaticModule M = loadModel(O);
+  std::vector<const KernelModel *> Selected = selectKernels(M, O);
+  for (const std::string &A : O.Args) {
+    auto Eq = A.find('=');
     std::string Name = A.substr(0, Eq);
     bool Known = false;
     std::string Params, Fields;
@@ -111,8 +116,6 @@ int runStatic(const StaticOptions &O) {
     Results.push_back(evaluateForLaunch(*K, Req));
   std::optional<report::Machine> Machine;
   if (!O.Machine.empty()) {
-    if (!Req.Shape)
-      throw UsageError("--machine places a launch: give --grid and --block too");
     try {
       Machine = report::loadMachine(O.Machine);
     } catch (const std::exception &E) {
