@@ -165,6 +165,7 @@ std::optional<std::pair<u128, u128>> FootprintSets::bytes(bool Written) {
     return std::nullopt;
   }
   *Hi += Unplaced[D] + Unplaced[Atomic];
+  *Lo = std::max({*Lo, UnplacedLeast[D], UnplacedLeast[Atomic]});
   return std::make_pair(*Lo, std::max(*Lo, *Hi));
 }
 

@@ -95,6 +95,9 @@ struct FootprintSets {
   std::map<std::string, SpanFamilies> Certain[3], Possible[3];
   /// Bytes of requests with no address: they may add this much at most.
   u128 Unplaced[3] = {0, 0, 0};
+  /// The widest such request that surely ran: at least that many distinct
+  /// bytes (an atomicAdd at an address on data touches its 4 B).
+  u128 UnplacedLeast[3] = {0, 0, 0};
   uint64_t Budget = uint64_t(1) << 24;
   /// Set when the budget ran out: the footprint is then not given.
   std::string Problem;

@@ -408,9 +408,7 @@ void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
 /// Bounds for a warp whose requests the model cannot follow: at least one
 /// request per execution of the busiest lane, each at least one sector and
 /// pass; at most one request per lane execution, each costing what one lane
-/// alone costs.
-/// With \p MayNotRun the multiplicities are only upper bounds (a condition
-/// the model could not express may skip every execution).
+/// alone costs. \p MayNotRun: the multiplicities are upper bounds only.
 void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
                             bool MayNotRun) {
   if (Inexact.empty() && !AtomicCounts)
@@ -432,6 +430,8 @@ void AccessEvaluator::bound(const std::array<Lane, WarpSize> &Lanes, const std::
   Sum *= Scale;
   if (Unplaced && !AtomicCounts)
     *Unplaced += Sum * W; // at most this many distinct bytes, anywhere
+  if (Unplaced && !AtomicCounts && Max && A.Space == MemSpace::Global) // one lane's, at least
+    FP->UnplacedLeast[int(A.Dir)] = std::max(FP->UnplacedLeast[int(A.Dir)], u128(W));
   if (Placing)
     return;
   if (AtomicCounts && Inexact.empty() && (Max != Sum || SectorsPerLane != 1))

@@ -16,6 +16,7 @@
 // RUN:   | FileCheck %s --check-prefix=ALLJSON
 // RUN: %hroof-static %s --kernel one_lane --grid 32 --block 256 | FileCheck %s --check-prefix=ONE
 // RUN: %hroof-static %s --kernel guarded --grid 32 --block 256 | FileCheck %s --check-prefix=GUARD
+// RUN: %hroof-static %s --kernel histogram --grid 32 --block 256 | FileCheck %s --check-prefix=HIST
 
 // 32 x 256 = 8192 threads, 256 warps, each lane adding x[i] to *sum.
 // Requests: at least 1 per warp (256), at most 32 (8192), one sector each;
@@ -69,3 +70,17 @@ __global__ void guarded(const float *__restrict__ x, float *sum) {
 // GUARD-NEXT: footprint.global.store [0, 4]
 // GUARD-NEXT: sectors.global.atomic [0, 8192]
 // GUARD: inexact: it runs under a condition on data
+
+// A histogram: the address is data (bin[i]), so its bytes have no place,
+// only bounds: every thread may hit its own counter (8192 x 4 = 32768 B)
+// or all one counter, 4 B surely written (every thread runs it). Read: bin
+// is 32768 B, the counters add at most 32768.
+__global__ void histogram(const int *__restrict__ bin, unsigned *h) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  atomicAdd(&h[bin[i]], 1u);
+}
+// HIST-LABEL: kernel histogram(
+// HIST: warp-level traffic  [bounds]:
+// HIST-NEXT: footprint.global.load [32768, 65536]
+// HIST-NEXT: footprint.global.store [4, 32768]
+// HIST-NEXT: sectors.global.atomic [256, 8192]

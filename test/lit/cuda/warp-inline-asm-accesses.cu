@@ -107,10 +107,11 @@ __global__ void register_address(const float *__restrict__ in, float *__restrict
 }
 // An address in a register of the asm: bounds, the reason quoting it. At
 // least the busiest lane's 4 B a warp (8 x 4 = 32 B, 8 sectors), at most
-// every lane's own sector (256 x 4 = 1024 B, 256 sectors).
+// every lane's own sector (256 x 4 = 1024 B, 256 sectors). Footprint: at
+// least the 4 B of one lane that surely ran, at most every lane's 4 B.
 // CHECK-LABEL: kernel register_address(
 // CHECK-NEXT: warp.exact=false
-// CHECK-NEXT: footprint.global.load=0..1024
+// CHECK-NEXT: footprint.global.load=4..1024
 // CHECK-NEXT: footprint.global.store=1024
 // CHECK-NEXT: sectors.global.load=8..256
 // CHECK-NEXT: sectors.global.store=32
