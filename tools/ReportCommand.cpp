@@ -12,6 +12,7 @@
 #include "Subcommand.h"
 #include "Toolchain.h"
 #include "report/Ceilings.h"
+#include "report/Insights.h"
 #include "report/RangeView.h"
 #include "report/RankView.h"
 #include "report/StaticPoints.h"
@@ -226,6 +227,12 @@ Table kernelTable(const std::vector<const KernelAnalysis *> &As, size_t NameWidt
           {},
           {0, 1, 6, 12, 13},
           "hroof-table"};
+  // Insight lines (report/Insights.h): a column only when a kernel shown has one.
+  bool AnyInsight = std::any_of(As.begin(), As.end(), [](const KernelAnalysis *A) {
+    return !insightLabel(A->Insights).empty();
+  });
+  if (AnyInsight)
+    T.Head.push_back("insight"), T.Left.insert(14);
   for (const KernelAnalysis *AP : As) {
     const KernelAnalysis &A = *AP;
     std::string Share = fmtFixed(A.TimeShare, 1), Ms = fmtFixed(A.TotalTimeNs / 1e6, 3);
@@ -239,6 +246,8 @@ Table kernelTable(const std::vector<const KernelAnalysis *> &As, size_t NameWidt
          A.TimeNsPerLaunch > 0 ? Ms : "-", A.GFlops > 0 ? fmtNum(A.GFlops) : "-",
          A.Precision.empty() ? "-" : A.Precision, fmtAi(aiAt(A, "L1")), fmtAi(aiAt(A, "L2")),
          fmtAi(aiAt(A, "HBM")), fmtAi(A.AIRequested), Pct, A.Bound.empty() ? "-" : A.Bound, Src});
+    if (AnyInsight)
+      T.Rows.back().push_back(insightLabel(A.Insights).empty() ? "-" : insightLabel(A.Insights));
     T.FullNames.push_back(A.K->Name);
   }
   return T;
@@ -644,6 +653,12 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   ReportParts P;
   P.TablesHtml = htmlTable(Main);
   std::vector<std::string> Notes = reportNotes(D, As, Rest.size(), O);
+  for (const KernelAnalysis *A : Shown)
+    if (std::string N = insightNote(A->Insights, fmtFixed(A->TotalTimeNs / 1e6, 3) + " ms, " +
+                                                     fmtFixed(A->TimeShare, 1) +
+                                                     "% of the kernel time");
+        !N.empty())
+      Notes.push_back(A->Id + " " + compactName(A->K->Name) + ": " + N);
   if (Base) {
     Table Delta = baselineTable(Base->C, size_t(O.NameWidth));
     Info << "against the baseline (" << Base->D.Inputs.size() << " input(s)):\n";

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "RangeView.h"
 #include "ProfileReader.h"
+#include "Insights.h"
 #include "TextTable.h"
 #include "TornProfile.h"
 
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <set>
 
 namespace hroof {
 namespace report {
@@ -132,6 +134,7 @@ void placeOnRoofline(RangeRow &R, const Machine &M) {
   }
   if (!R.Bound.empty())
     R.HeadroomNs = headroomNs(ComputeNs, R.Fraction); // communication is no headroom
+  R.Insights = insightOf(R.FlopsByPrecision, R.BytesByLevel, &M);
 }
 
 /// Adds one analysed kernel of a range; \p Whole is the same kernel over
@@ -353,7 +356,18 @@ void printRangeView(std::ostream &OS, const RangeView &V) {
                          R.TimeNs > 0 ? fmtFixed(100 * R.CommTimeNs / R.TimeNs, 1) : "-");
     }
   }
-  printTextTable(OS, Rows, {0, 5});
+  // Insight lines (Insights.h): a column only when some range has one.
+  std::set<size_t> Left = {0, 5};
+  if (std::any_of(V.Rows.begin(), V.Rows.end(),
+                  [](const RangeRow &R) { return !insightLabel(R.Insights).empty(); })) {
+    Left.insert(Rows[0].size());
+    Rows[0].push_back("insight");
+    for (size_t I = 0; I < V.Rows.size(); ++I) {
+      std::string L = insightLabel(V.Rows[I].Insights);
+      Rows[I + 1].push_back(L.empty() ? "-" : L);
+    }
+  }
+  printTextTable(OS, Rows, Left);
   OS << "noFLOP%: share of the range's kernel time in kernels without FLOPs"
      << (AnyComm ? " (communication kernels included); comm%: in communication kernels" : "")
      << "; xfer ms: its copies and memsets\n";
@@ -376,7 +390,8 @@ nlohmann::json rowPointJson(const RangeRow &R) {
           {"attainable_gflops", R.AttainableGFlops},
           {"limiting_roof", R.Bound},
           {"fraction_of_roof", R.Fraction},
-          {"communication_time_ns", R.CommTimeNs}};
+          {"communication_time_ns", R.CommTimeNs},
+          {"insights", insightJson(R.Insights)}};
 }
 
 nlohmann::json rangeViewJson(const RangeView &V) {
@@ -415,6 +430,7 @@ std::vector<Candidate> rangeCandidates(const RangeView &V) {
     C.Roof = R.Bound;
     C.HeadroomNs = R.HeadroomNs;
     C.NoFlops = R.Flops == 0;
+    C.Insight = insightLabel(R.Insights);
     Out.push_back(C);
   }
   return Out;

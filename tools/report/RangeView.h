@@ -51,6 +51,7 @@ struct RangeRow {
   std::string Bound;   ///< limiting roof
   double Fraction = 0; ///< of the limiting roof (busiest level without FLOPs)
   double HeadroomNs = 0;
+  Insight Insights; ///< Insights.h
 };
 
 struct RangeView {

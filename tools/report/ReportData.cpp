@@ -4,6 +4,7 @@
 
 #include "hroof/Communication.h"
 #include "Ceilings.h"
+#include "Insights.h"
 #include "ProfileReader.h"
 #include "TornProfile.h"
 
@@ -774,6 +775,8 @@ std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M) {
       A.Bound = "communication (" + A.Communication + ")";
     analyzeRequested(K, A);
     A.HierarchyFlag = hierarchyFlag(A.Levels);
+    if (A.Communication.empty())
+      A.Insights = insightOf(A.FlopsByPrecision, levelBytes(A.Levels), M);
     Out.push_back(std::move(A));
   }
   for (KernelAnalysis &A : Out)

@@ -157,6 +157,19 @@ struct LevelPoint {
   double AI = 0;       ///< FLOP/byte (0 when no bytes)
 };
 
+/// The deep-learning insight lines of a kernel or a range (Insights.h).
+struct Insight {
+  /// Shares of the bytes at L1 that L1 served (1 - L2/L1 bytes) and of the
+  /// bytes at L2 that L2 served (1 - HBM/L2 bytes); -1 when unknown.
+  double L1HitShare = -1, L2HitShare = -1;
+  bool PoorL1Locality = false; ///< L2 serves most of what L1 misses, L1 little
+  /// A Tensor Core opportunity: every FLOP on CUDA cores in f32/f16/bf16, at
+  /// an AI (HBM, else requested bytes) above the CUDA-core ridge point
+  /// (their ceiling over the HBM bandwidth). RidgeAI is 0 otherwise.
+  double RidgeAI = 0, AI = 0;
+  std::string CudaCorePrecisions; ///< "f32", "f16+bf16", ...
+};
+
 /// The roofline quantities of one kernel (per launch, then scaled).
 struct KernelAnalysis {
   const KernelData *K = nullptr;
@@ -192,6 +205,7 @@ struct KernelAnalysis {
   /// its time is communication, its FLOPs are left out (a reduction's adds),
   /// its bytes are what it moved, and it is no point of the roofline.
   std::string Communication;
+  Insight Insights; ///< Insights.h
 };
 
 std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M);

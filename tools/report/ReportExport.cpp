@@ -1,6 +1,7 @@
 //===- ReportExport.cpp - `hroof report` as CSV and JSON for scripts -------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ReportExport.h"
+#include "Insights.h"
 
 #include <map>
 #include <set>
@@ -129,6 +130,7 @@ nlohmann::json kernelJson(const KernelAnalysis &A) {
           {"bound", A.Bound},
           {"hierarchy_flag", A.HierarchyFlag},
           {"communication", A.Communication}, // "NCCL AllReduce", "" for compute kernels
+          {"insights", insightJson(A.Insights)},
           {"sources", {{"flops", A.FlopSource}, {"bytes", A.BytesSource}, {"time", A.TimeSource}}},
           {"missing", A.Missing}};
 }

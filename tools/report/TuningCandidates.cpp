@@ -1,6 +1,7 @@
 //===- TuningCandidates.cpp - what to tune first, ranked by lost time -----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "TuningCandidates.h"
+#include "Insights.h"
 #include "TextTable.h"
 
 #include <algorithm>
@@ -18,6 +19,7 @@ Candidate kernelCandidate(const KernelAnalysis &A, const std::string &Name) {
   C.What = "kernel";
   C.Name = Name;
   C.TimeNs = A.TotalTimeNs;
+  C.Insight = insightLabel(A.Insights);
   if (A.TotalTimeNs <= 0 || A.Bound.empty() || A.PctOfCeiling <= 0)
     return C;
   C.Fraction = A.PctOfCeiling / 100.0;
@@ -60,6 +62,11 @@ void printCandidates(std::ostream &OS, const std::vector<Candidate> &Cs, double 
         "largest first):\n";
   std::vector<std::vector<std::string>> Rows = {
       {"#", "what", "name", "time ms", "%roof", "headroom ms", "of total%", "limiting roof"}};
+  bool AnyInsight = false;
+  for (const Candidate &C : Cs)
+    AnyInsight |= !C.Insight.empty();
+  if (AnyInsight)
+    Rows[0].push_back("insight");
   for (size_t I = 0; I < Cs.size(); ++I) {
     const Candidate &C = Cs[I];
     Rows.push_back({std::to_string(I + 1), C.What,
@@ -67,8 +74,10 @@ void printCandidates(std::ostream &OS, const std::vector<Candidate> &Cs, double 
                     fmtFixed(C.TimeNs / 1e6, 3), fmtFixed(100 * C.Fraction, 1),
                     fmtFixed(C.HeadroomNs / 1e6, 3),
                     TotalNs > 0 ? fmtFixed(100 * C.HeadroomNs / TotalNs, 1) : "-", C.Roof});
+    if (AnyInsight)
+      Rows.back().push_back(C.Insight.empty() ? "-" : C.Insight);
   }
-  printTextTable(OS, Rows, {1, 2});
+  printTextTable(OS, Rows, AnyInsight ? std::set<size_t>{1, 2, 8} : std::set<size_t>{1, 2});
 }
 
 nlohmann::json candidatesJson(const std::vector<Candidate> &Cs, double TotalNs) {
@@ -80,6 +89,7 @@ nlohmann::json candidatesJson(const std::vector<Candidate> &Cs, double TotalNs) 
                    {"name", C.Name},
                    {"time_ns", C.TimeNs},
                    {"fraction_of_roof", C.Fraction},
+                   {"insight", C.Insight},
                    {"limiting_roof", C.Roof},
                    {"headroom_ns", C.HeadroomNs},
                    {"headroom_share_of_total", TotalNs > 0 ? C.HeadroomNs / TotalNs : 0.0},

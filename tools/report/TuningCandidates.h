@@ -31,6 +31,7 @@ struct Candidate {
   std::string Roof;    ///< the limiting roof ("HBM bandwidth", "compute (f32)")
   double HeadroomNs = 0;
   bool NoFlops = false; ///< judged at its busiest memory level
+  std::string Insight;  ///< insightLabel (Insights.h): "TC opportunity", ...
 };
 
 /// TimeNs x (1 - Fraction), Fraction clamped to [0, 1] (a point above its
