@@ -243,7 +243,13 @@ int demoMain() {
     std::string Key = File + "@" + Arch;
     if (!Modules.count(Key)) {
       std::cerr << "  compiling " << E.at("file").get<std::string>() << " for " << Arch << "\n";
-      nlohmann::json J = nlohmann::json::parse(compileStaticModel(TC, File, Arch, {}).ModelJson);
+      CompileResult C;
+      try {
+        C = compileStaticModel(TC, File, Arch, {});
+      } catch (const UsageError &Bad) { // an "arch" in demo.json, not on the command line
+        throw UserError(std::string("demo.json: ") + Bad.what());
+      }
+      nlohmann::json J = nlohmann::json::parse(C.ModelJson);
       Modules[Key] = parseStaticModel(J);
     }
     const StaticModule &M = Modules[Key];

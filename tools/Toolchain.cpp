@@ -233,6 +233,10 @@ CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
   unlink(JsonPath);
   if (RC != 0) {
     std::string First = firstErrorLine(R.Diagnostics, RC);
+    // The file is not at fault for an architecture clang does not know.
+    if (First.find("unsupported CUDA gpu architecture") != std::string::npos)
+      throw UsageError("--arch '" + Arch + "': clang does not know this GPU architecture (" +
+                       First + "); e.g. sm_90");
     // Clang failing with the plugin may be the plugin's fault, not the
     // file's: the same compile without it tells which.
     std::vector<std::string> Plain;

@@ -41,7 +41,7 @@ struct CompileResult {
 
 /// Compiles \p File for \p Arch with the plugin (device side only, no GPU
 /// needed) and returns the static model. Throws UserError if it does not
-/// compile.
+/// compile, UsageError if clang does not know \p Arch.
 CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
                                  const std::string &Arch,
                                  const std::vector<std::string> &ExtraArgs);
