@@ -108,7 +108,8 @@ Machine peakCeilings(Dataset &D, const std::string &Device, const std::string &W
         (D.Peaks.Records ? "FLOP or no bandwidth peak (in " + std::to_string(D.Peaks.Records) +
                                " launch record(s) with a \"peak\")"
                          : std::string("peaks (no launch record has counters with a \"peak\": "
-                                       "--counters none, or written before peaks were recorded)")) +
+                                       "--counters none, an Nsight Compute export, or a profile "
+                                       "written before peaks were recorded)")) +
         ": give --machine M.json; measure it with " + measureCommands(D.Inputs));
   D.Notes.push_back(Why + ": the ceilings are the peaks the hardware counters recorded (per-cycle "
                     "peak_sustained x the clock of the launch, the highest over " +
