@@ -49,11 +49,24 @@ double computeSeconds(const TotalVector &T, const report::Machine &M, std::strin
 nlohmann::json staticPlacement(const KernelResult &R, const report::Machine &M) {
   if (!R.Total)
     return {{"problem", R.Problem.empty() ? "no launch" : R.Problem}};
-  u128 Flops = totalFlops(*R.Total);
+  // A kernel that is not exact: its FLOPs' lower bound bounds the time from
+  // below, and an AI is bounded by [lo FLOPs / hi bytes, hi FLOPs / lo
+  // bytes] (no upper one where the FLOPs have none).
+  const TotalVector &LoT = R.Bounds ? R.Bounds->Lo : *R.Total;
+  u128 Flops = totalFlops(LoT);
+  std::optional<u128> FlopsHi = Flops;
+  if (R.Bounds) {
+    FlopsHi = totalFlops(R.Bounds->Hi);
+    for (int I = FlopsBase; I < SpecialBase; ++I)
+      if (!R.Bounds->HasHi[I])
+        FlopsHi.reset();
+  }
   std::string Missing;
-  double Compute = computeSeconds(*R.Total, M, Missing);
-  nlohmann::json P = {
-      {"machine", M.Path}, {"flops", toDouble(Flops)}, {"compute_seconds", Compute}};
+  double Compute = computeSeconds(LoT, M, Missing);
+  nlohmann::json FlopsJ = toDouble(Flops);
+  if (FlopsHi != Flops)
+    FlopsJ = {toDouble(Flops), FlopsHi ? nlohmann::json(toDouble(*FlopsHi)) : nlohmann::json()};
+  nlohmann::json P = {{"machine", M.Path}, {"flops", FlopsJ}, {"compute_seconds", Compute}};
   if (!Missing.empty())
     P["compute_note"] = "no ceiling in the machine file for: " + Missing;
   nlohmann::json Levels = nlohmann::json::object();
@@ -76,9 +89,9 @@ nlohmann::json staticPlacement(const KernelResult &R, const report::Machine &M) 
       nlohmann::json L = {{"bytes", Lo == Hi ? nlohmann::json(Lo) : nlohmann::json({Lo, Hi})},
                           {"seconds_at_ceiling", Seconds},
                           {"ceiling_gb_s", BW->second}};
-      if (Flops && Lo > 0)
-        L["ai"] = toDouble(Flops) / Lo;
-      if (Lo != Hi && Flops)
+      if (FlopsHi && *FlopsHi && Lo > 0)
+        L["ai"] = toDouble(*FlopsHi) / Lo;
+      if (Lo != Hi || FlopsHi != Flops)
         L["ai_low"] = toDouble(Flops) / Hi;
       Levels[Level] = L;
       if (Seconds > Bound) {
@@ -113,7 +126,9 @@ void printStaticPlacement(std::ostream &OS, const nlohmann::json &P) {
       OS << N(L["bytes"][0]) << ".." << N(L["bytes"][1]);
     else
       OS << N(L["bytes"]);
-    if (L.contains("ai"))
+    if (L.contains("ai_low")) // bounds: [lo, hi], or no upper one
+      OS << "  AI " << N(L["ai_low"]) << ".." << (L.contains("ai") ? N(L["ai"]) : "no bound");
+    else if (L.contains("ai"))
       OS << "  AI " << N(L["ai"]);
     OS << "  " << report::fmtNum(L["seconds_at_ceiling"].get<double>() * 1e6, 4) << " us at "
        << N(L["ceiling_gb_s"]) << " GB/s\n";

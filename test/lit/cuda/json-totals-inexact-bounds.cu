@@ -8,6 +8,8 @@
 // RUN:   | python3 %S/Inputs/json_totals.py | FileCheck %s --check-prefix=NOHI
 // RUN: %hroof-static %s --kernel until --grid 1 --block 32 --arg n=100 --json \
 // RUN:   | python3 %S/Inputs/json_totals.py | FileCheck %s --check-prefix=BOUNDED
+// RUN: %hroof-static %s --kernel until --grid 1 --block 32 --arg n=100 \
+// RUN:   --machine %S/../../../docs/machines/h100-80gb-hbm3.json | FileCheck %s --check-prefix=PLACE
 // RUN: %hroof-static %s --kernel saxpy --grid 2 --block 128 --arg n=200 --json \
 // RUN:   | python3 %S/Inputs/json_totals.py | FileCheck %s --check-prefix=EXACT
 
@@ -55,6 +57,12 @@ __global__ void until(int n, const float *__restrict__ data, float *__restrict__
 // BOUNDED-NEXT: total.other.f32 3200
 // BOUNDED-NEXT: flops_total {"hi": 3200, "lo": 0}
 // BOUNDED-NEXT: ai.global {"hi": 12.5, "lo": 0.0}
+// On the roofline the same holds per level: HBM moves the footprint, from
+// out's 128 B (data[] may not be read) to 128 + 100 x 4 = 528 B (every
+// thread reads the same data[0..99]): AI from 0 / 528 = 0 to 3200 / 128 = 25;
+// the time's lower bound uses the lower bounds (0 FLOPs: 0 us of compute).
+// PLACE: compute 0 us at the FLOP ceilings
+// PLACE: hbm bytes 128..528 AI 0..25
 
 // An exact kernel keeps plain numbers: 200 threads of 2 FLOPs, 8 B loaded and
 // 4 B stored: 400 FLOPs over 2400 B = 0.1667.
