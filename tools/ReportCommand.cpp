@@ -68,9 +68,9 @@ std::vector<std::pair<const char *, const std::string *>> outputs(const ReportOp
 bool isStdout(const std::string &Path) { return Path == "-"; }
 
 std::string readText(const std::string &Path, const char *What) {
+  if (std::string Why = unreadableReason(Path); !Why.empty())
+    throw UserError(std::string("cannot read ") + What + " '" + Path + "': " + Why);
   std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    throw UserError(std::string("cannot read ") + What + " '" + Path + "'");
   std::stringstream SS;
   SS << In.rdbuf();
   return SS.str();

@@ -68,13 +68,13 @@ std::string readFile(const std::string &Path) {
   struct stat St;
   if (::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
     throw UserError("'" + Path + "' is a directory");
+  if (std::string Why = unreadableReason(Path); !Why.empty())
+    throw UserError("cannot read '" + Path + "': " + Why);
   std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    throw UserError("cannot read '" + Path + "'");
   std::stringstream SS;
   SS << In.rdbuf();
   if (In.bad())
-    throw UserError("cannot read '" + Path + "'");
+    throw UserError("cannot read '" + Path + "': read failed");
   return SS.str();
 }
 
