@@ -134,7 +134,10 @@ Machine chooseMachine(Dataset &D, const std::string &MachinePath, bool AnyMachin
       if (!sameDevice(Dv, M.Name) && !AnyMachine)
         throw UserError("machine file '" + MachinePath + "' is for '" + M.Name +
                         "' but the profile ran on '" + Dv +
-                        "' (use the machine file of that GPU, or --any-machine)");
+                        "' (use the machine file of that GPU, or --any-machine" +
+                        (D.Peaks.Records ? ", or leave out --machine for the peaks its "
+                                           "hardware counters recorded)"
+                                         : ")"));
     return M;
   }
   if (D.Devices.size() > 1) // one set of peaks would mix the GPUs' roofs
