@@ -32,6 +32,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <regex>
 #include <sstream>
 
 namespace hroof {
@@ -240,6 +241,18 @@ int runRun(const RunOptions &O) {
       std::string E = rt::checkRtSetting(rt::RtSetting(I), O.Values[I]);
       if (!E.empty())
         throw UsageError("--" + std::string(rt::rtSettingInfo(rt::RtSetting(I)).Option) + ": " + E);
+    }
+  // The runtime profiles everything under an expression it cannot compile
+  // (a note in the profile); given as an option, it is a usage error. Same
+  // dialect as the runtime's (ECMAScript, runtime/src/profile/Profile.cpp).
+  for (rt::RtSetting S : {rt::RtSetting::KernelFilter, rt::RtSetting::Range})
+    if (const std::string &V = O.Values[int(S)]; !V.empty()) {
+      try {
+        std::regex Re(V, std::regex::ECMAScript);
+      } catch (const std::regex_error &E) {
+        throw UsageError("--" + std::string(rt::rtSettingInfo(S).Option) + ": '" + V +
+                         "' is not a valid regular expression (" + E.what() + ")");
+      }
     }
   std::string Lib =
       O.RuntimeLib.empty() ? executableDir() + "/../lib/libhroof_rt.so" : O.RuntimeLib;
