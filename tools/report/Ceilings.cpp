@@ -54,9 +54,9 @@ void addCounterPeaks(CounterPeaks &P, const nlohmann::json &Launches) {
     if (Pk.contains("tensor_flops_per_s") && Pk["tensor_flops_per_s"].is_object())
       for (auto T = Pk["tensor_flops_per_s"].begin(); T != Pk["tensor_flops_per_s"].end(); ++T)
         keepHighest(P.Flops, "tensor_" + T.key(), *T);
-    for (const auto &[Key, Level] : {std::pair{"l1_bytes_per_s", "l1"},
-                                     std::pair{"l2_bytes_per_s", "l2"},
-                                     std::pair{"dram_bytes_per_s", "hbm"}})
+    for (const auto &[Key, Level] :
+         {std::pair{"l1_bytes_per_s", "l1"}, std::pair{"l2_bytes_per_s", "l2"},
+          std::pair{"dram_bytes_per_s", "hbm"}})
       if (Pk.contains(Key))
         keepHighest(P.Bandwidth, Level, Pk[Key]);
   }
@@ -103,15 +103,16 @@ Machine peakCeilings(Dataset &D, const std::string &Device, const std::string &W
   std::vector<std::string> Missing;
   std::optional<Machine> M = machineFromPeaks(D.Peaks, Device, Missing);
   if (!M)
-    throw UserError(
-        Why + ", and the inputs' hardware counters record no " +
-        (D.Peaks.Records ? "FLOP or no bandwidth peak (in " + std::to_string(D.Peaks.Records) +
+    throw UserError(Why + ", and the inputs' hardware counters record no " +
+                    (D.Peaks.Records
+                         ? "FLOP or no bandwidth peak (in " + std::to_string(D.Peaks.Records) +
                                " launch record(s) with a \"peak\")"
                          : std::string("peaks (no launch record has counters with a \"peak\": "
                                        "--counters none, an Nsight Compute export, or a profile "
                                        "written before peaks were recorded)")) +
-        ": give --machine M.json; measure it with " + measureCommands(D.Inputs));
-  D.Notes.push_back(Why + ": the ceilings are the peaks the hardware counters recorded (per-cycle "
+                    ": give --machine M.json; measure it with " + measureCommands(D.Inputs));
+  D.Notes.push_back(Why +
+                    ": the ceilings are the peaks the hardware counters recorded (per-cycle "
                     "peak_sustained x the clock of the launch, the highest over " +
                     std::to_string(D.Peaks.Records) +
                     " launch record(s)), not measured ones: kernels reach them less often than "
@@ -148,9 +149,9 @@ Machine chooseMachine(Dataset &D, const std::string &MachinePath, bool AnyMachin
     if (std::optional<std::string> F = findMachineFor(Device))
       return loadMachine(*F);
   return peakCeilings(D, Device,
-                      Device.empty() ? "the inputs do not say which GPU they ran on"
-                                     : "no bundled machine file for '" + Device + "' in " +
-                                           machinesDir());
+                      Device.empty()
+                          ? "the inputs do not say which GPU they ran on"
+                          : "no bundled machine file for '" + Device + "' in " + machinesDir());
 }
 
 } // namespace report

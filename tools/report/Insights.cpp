@@ -35,7 +35,8 @@ void tensorCoreOpportunity(Insight &I, const std::map<std::string, double> &Flop
     I.CudaCorePrecisions += (I.CudaCorePrecisions.empty() ? "" : "+") + P;
   }
   auto Hbm = M.Bandwidth.find("hbm");
-  double B = bytesAt(Bytes, "HBM") > 0 ? bytesAt(Bytes, "HBM") : bytesAt(Bytes, "global (requested)");
+  double B =
+      bytesAt(Bytes, "HBM") > 0 ? bytesAt(Bytes, "HBM") : bytesAt(Bytes, "global (requested)");
   if (Total <= 0 || Secs <= 0 || B <= 0 || Hbm == M.Bandwidth.end())
     return;
   double Ridge = Total / Secs / Hbm->second; // FLOP/s over bytes/s at HBM
@@ -55,8 +56,7 @@ Insight insightOf(const std::map<std::string, double> &FlopsByPrecision,
          Hbm = bytesAt(BytesByLevel, "HBM");
   I.L1HitShare = servedShare(L1, L2);
   I.L2HitShare = servedShare(L2, Hbm);
-  I.PoorL1Locality =
-      I.L1HitShare >= 0 && I.L1HitShare < PoorL1Share && I.L2HitShare >= HighL2Share;
+  I.PoorL1Locality = I.L1HitShare >= 0 && I.L1HitShare < PoorL1Share && I.L2HitShare >= HighL2Share;
   if (M)
     tensorCoreOpportunity(I, FlopsByPrecision, BytesByLevel, *M);
   return I;
@@ -91,13 +91,14 @@ std::string insightNote(const Insight &I, const std::string &Time) {
 
 nlohmann::json insightJson(const Insight &I) {
   auto Share = [](double S) { return S < 0 ? nlohmann::json(nullptr) : nlohmann::json(S); };
-  return {{"l1_hit_share", Share(I.L1HitShare)},
-          {"l2_hit_share", Share(I.L2HitShare)},
-          {"poor_l1_locality", I.PoorL1Locality},
-          {"tensor_core_opportunity", I.RidgeAI > 0},
-          {"cuda_core_ridge_ai", I.RidgeAI > 0 ? nlohmann::json(I.RidgeAI) : nlohmann::json(nullptr)},
-          {"ai", I.AI > 0 ? nlohmann::json(I.AI) : nlohmann::json(nullptr)},
-          {"label", insightLabel(I)}};
+  return {
+      {"l1_hit_share", Share(I.L1HitShare)},
+      {"l2_hit_share", Share(I.L2HitShare)},
+      {"poor_l1_locality", I.PoorL1Locality},
+      {"tensor_core_opportunity", I.RidgeAI > 0},
+      {"cuda_core_ridge_ai", I.RidgeAI > 0 ? nlohmann::json(I.RidgeAI) : nlohmann::json(nullptr)},
+      {"ai", I.AI > 0 ? nlohmann::json(I.AI) : nlohmann::json(nullptr)},
+      {"label", insightLabel(I)}};
 }
 
 } // namespace report

@@ -31,7 +31,8 @@ size_t parseByRank(const std::string &By) {
   throw UserError("--by must be range, range:DEPTH, rank or rank:DEPTH (not '" + By + "')");
 }
 
-ImbalanceRow imbalance(std::string Name, std::vector<double> Ns, const std::vector<bool> *Compared) {
+ImbalanceRow imbalance(std::string Name, std::vector<double> Ns,
+                       const std::vector<bool> *Compared) {
   ImbalanceRow R;
   R.Name = std::move(Name);
   R.Ns = std::move(Ns);
@@ -198,9 +199,9 @@ void readRow(RankRow &Row, Times &T, const json &J, const ProcessDevices &PD, co
   addProfile(D, Row.Input, Part);
   for (const KernelData &K : D.Kernels)
     Row.CounterLaunches += K.Counters.Launches;
-  Row.Replay = J.contains("settings") && J["settings"].is_object()
-                   ? J["settings"].value("replay", std::string())
-                   : "";
+  if (J.contains("settings") && J["settings"].is_object() && J["settings"].contains("replay") &&
+      J["settings"]["replay"].is_string())
+    Row.Replay = J["settings"]["replay"].get<std::string>();
   // A process that communicates switches to application replay after its
   // header was written: its records and notes say so.
   for (const json &L : Part["launches"])
@@ -350,7 +351,8 @@ RankRow unreadableRow(const std::string &Path, const std::string &Why) {
   if (R != std::string::npos && Dot != std::string::npos && Dot > R + 5)
     Row.Rank = Name.substr(R + 5, Dot - R - 5);
   size_t P = Name.find("hroof-");
-  Row.Pid = P == std::string::npos ? "?" : Name.substr(P + 6, Name.find_first_not_of("0123456789", P + 6) - P - 6);
+  size_t PidEnd = P == std::string::npos ? P : Name.find_first_not_of("0123456789", P + 6);
+  Row.Pid = P == std::string::npos || PidEnd == P + 6 ? "?" : Name.substr(P + 6, PidEnd - P - 6);
   Row.Status = "unreadable";
   Row.StatusWhy = Why;
   Row.Compared = false;
@@ -379,9 +381,10 @@ void addIdleRows(RankView &V, std::vector<Times> &PerRow,
     if (Devs.size() == 1 && Devs[0].is_object() && Devs[0].contains("ordinal") &&
         Devs[0]["ordinal"].is_number_integer())
       Row.Device = Devs[0]["ordinal"].get<int64_t>(), Row.DeviceName = deviceName(J, Row.Device);
-    std::string Range = J.contains("settings") && J["settings"].is_object()
-                            ? J["settings"].value("range", std::string())
-                            : "";
+    std::string Range;
+    if (J.contains("settings") && J["settings"].is_object() && J["settings"].contains("range") &&
+        J["settings"]["range"].is_string())
+      Range = J["settings"]["range"].get<std::string>();
     Row.Status = "no launches";
     Row.StatusWhy = Range.empty() ? "'" + Path + "' launched no kernel and made no copy"
                                   : "'" + Path + "' never reached the profiled range '" + Range +
@@ -437,7 +440,8 @@ void replayNote(RankView &V) {
   V.Notes.push_back("launches were replayed for hardware counters on " + Rows + " (replay: " +
                     Modes + "): while one rank replays, the others wait in their collectives, " +
                     "so communication times " +
-                    (Where.empty() ? "of these rows" : "inside the replayed ranges (" + Where + ")") +
+                    (Where.empty() ? std::string("of these rows")
+                                   : "inside the replayed ranges (" + Where + ")") +
                     " include replay waits; the verdict above uses compute time");
 }
 

@@ -54,8 +54,7 @@ struct Aggregate {
       ++Errors;
     if (R.contains("duration_ns") && R["duration_ns"].is_number())
       ++Timed, DurationNs += R["duration_ns"].get<double>();
-    if (R.contains("counters") && R["counters"].is_object() &&
-        !R.contains("counters_incomplete"))
+    if (R.contains("counters") && R["counters"].is_object() && !R.contains("counters_incomplete"))
       ++Counted, addNumbers(Counters, R["counters"]);
     if (R.contains("dynamic") && R["dynamic"].is_object())
       ++Dynamic, addNumbers(DynamicTotal, R["dynamic"]);
@@ -106,7 +105,8 @@ json kernelAggregates(const std::vector<const json *> &Records) {
       for (const auto &[Dev, Part] : ByDevice) {
         json E = Part.toJson(*First[Key]);
         E["device"] = Dev;
-        for (const char *Name : {"kernel", "mangled", "instrumented", "recorded_launches", "errors"})
+        for (const char *Name :
+             {"kernel", "mangled", "instrumented", "recorded_launches", "errors"})
           E.erase(Name);
         A["by_device"].push_back(std::move(E));
       }
@@ -236,7 +236,8 @@ std::string incompleteStatus(const ProfileInput &P) {
 }
 
 std::string incompleteReason(const std::string &Path, const ProfileInput &P) {
-  std::string Limit = P.LaunchLimit > 0 ? std::to_string(P.LaunchLimit) : std::string("launch_limit");
+  std::string Limit =
+      P.LaunchLimit > 0 ? std::to_string(P.LaunchLimit) : std::string("launch_limit");
   if (P.Torn)
     return "'" + Path + "' is torn (it ends inside its JSON: the process was killed while " +
            "writing it): its kernels are rebuilt from its " + std::to_string(P.Recovered) +

@@ -24,8 +24,8 @@ namespace report {
 /// A profile as the report reads it.
 struct ProfileInput {
   nlohmann::json J;
-  bool Torn = false;     ///< the file ends inside its JSON; J is rebuilt
-  size_t Recovered = 0;  ///< launch records recovered from a torn file
+  bool Torn = false;       ///< the file ends inside its JSON; J is rebuilt
+  size_t Recovered = 0;    ///< launch records recovered from a torn file
   int64_t LaunchLimit = 0; ///< records per kernel the runtime kept (settings)
 };
 
