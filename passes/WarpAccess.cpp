@@ -387,7 +387,8 @@ std::string instructionText(const Instruction &I) {
 /// C[First...] that the warp level describes for it. Bytes it lacks (an
 /// intrinsic or an asm instruction it does not read) become an access
 /// without a bound that names the instruction, so that the kernel's
-/// warp-level traffic is absent with that reason, never exact without them.
+/// warp-level traffic is absent with that reason, never exact without them
+/// (local bytes: an access with bounds, as every local access has).
 void checkThreadBytesCovered(const Instruction &I, std::vector<Candidate> &C, size_t First,
                              const std::string &Where) {
   BlockCounts One;
@@ -412,7 +413,10 @@ void checkThreadBytesCovered(const Instruction &I, std::vector<Candidate> &C, si
                      " bytes of " + MemSpaceNames[int(S)] + " " + MemDirNames[int(D)] +
                      " per lane in " + instructionText(I) +
                      " that the warp-level model has no address for";
-      W.Unbounded = W.Unmodelled;
+      // Local bytes (a memcpy into a per-thread array) get the bounds of any
+      // local access; the others leave the launch's warp traffic unevaluated.
+      if (S != MemSpace::Local)
+        W.Unbounded = W.Unmodelled;
       C.push_back({std::move(W), nullptr, 1});
     }
 }
