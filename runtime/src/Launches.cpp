@@ -13,6 +13,7 @@
 #include "Injection.h"
 #include "launches/LaunchArgs.h"
 #include "launches/ParamBytes.h"
+#include "launches/HostMappings.h"
 #include "launches/WorkKey.h"
 
 #include "hroof/Communication.h"
@@ -309,11 +310,50 @@ bool isDevicePointer(uint64_t V) {
   return Known[V] = Pointer;
 }
 
+/// Whether \p V points into the process's writable host memory (heap,
+/// stacks, anonymous mappings), read again at most once a second when a
+/// value is not found (the heap grows).
+bool isHostPointer(uint64_t V) {
+  if (V < (uint64_t(1) << 20) || (V >> 57))
+    return false;
+  static std::mutex Lock;
+  static HostMappings Maps;
+  static uint64_t ReadNs = 0;
+  std::lock_guard<std::mutex> L(Lock);
+  if (Maps.contains(V))
+    return true;
+  uint64_t Now = nowNs();
+  if (Now - ReadNs < 1000000000ull)
+    return false;
+  ReadNs = Now;
+  return Maps.read() && Maps.contains(V);
+}
+
+/// A word of a launch's parameters that is an address (device or host).
+bool isPointerWord(uint64_t V) { return isDevicePointer(V) || isHostPointer(V); }
+
 /// The launch's work key (launches/WorkKey.h): which launches may share
 /// hardware counters.
 std::string workKeyOf(const FuncInfo &F, const LaunchArgs &A) {
-  return launchWorkKey(launchShapeKey(F.Mangled, A.Grid, A.Block, A.SharedMem), A.KernelParams,
-                       A.Extra, F.Params, isDevicePointer);
+  std::string Key = launchWorkKey(launchShapeKey(F.Mangled, A.Grid, A.Block, A.SharedMem),
+                                  A.KernelParams, A.Extra, F.Params, isPointerWord);
+  if (rt().S.Verbose >= 3) { // what the digest read: 8-byte words, "P" for pointers
+    std::string Words;
+    for (size_t I = 0; I < F.Params.size(); ++I) {
+      const auto *P = static_cast<const unsigned char *>(
+          paramBytes(A.KernelParams, A.Extra, F.Params, I));
+      for (size_t At = 0; P && At + 8 <= F.Params[I].second; At += 8) {
+        uint64_t V;
+        std::memcpy(&V, P + At, 8);
+        char W[24];
+        std::snprintf(W, sizeof W, isPointerWord(V) ? " P" : " %llx", (unsigned long long)V);
+        Words += W;
+      }
+      Words += " |";
+    }
+    logLine("work key %s:%s", Key.c_str(), Words.c_str());
+  }
+  return Key;
 }
 
 void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
@@ -366,8 +406,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
     return;
   auto IF = std::make_unique<InFlight>();
   IF->R.CountersFrom = Lender;
-  if (!T.Hw.appMode())
-    IF->R.WorkKey = std::move(WorkKey);
+  IF->R.WorkKey = std::move(WorkKey);
   if (Role == AppRole::Replay)
     IF->App = Ticket;
   IF->AppNewRecord = Role == AppRole::Record;

@@ -61,5 +61,13 @@ bool workKeyHasParams(const std::string &Key) {
   return Key.size() < 4 || Key.compare(Key.size() - 4, 4, " p=?") != 0;
 }
 
+std::string workKeyShape(const std::string &Key) {
+  size_t P = Key.rfind(" p=");
+  if (P == std::string::npos)
+    return Key;
+  size_t End = Key.find(' ', P + 3);
+  return Key.substr(0, P) + (End == std::string::npos ? "" : Key.substr(End));
+}
+
 } // namespace rt
 } // namespace hroof

@@ -37,6 +37,10 @@ std::string launchWorkKey(const std::string &ShapeKey, void **KernelParams, void
 /// Whether a work key says its parameter bytes were compared (not " p=?").
 bool workKeyHasParams(const std::string &Key);
 
+/// \p Key without its " p=..." digest (whatever follows the digest, such as
+/// a context suffix, is kept): the launch shape it was made from.
+std::string workKeyShape(const std::string &Key);
+
 } // namespace rt
 } // namespace hroof
 

@@ -275,6 +275,10 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
     J["counters"] = nullptr;
     J["counters_problem"] = R.HwProblem;
   }
+  if (!R.WorkKey.empty()) { // the digest: the shape is in the record already
+    size_t P = R.WorkKey.rfind(" p=");
+    J["work_key"] = P == std::string::npos ? R.WorkKey : R.WorkKey.substr(P + 3);
+  }
   if (!R.Error.empty())
     J["error"] = R.Error;
   return J;

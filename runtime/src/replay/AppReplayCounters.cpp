@@ -13,6 +13,7 @@
 // config was the group's (freshObject).
 //===----------------------------------------------------------------------===//
 #include "replay/HardwareCounters.h"
+#include "launches/WorkKey.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,6 +38,13 @@ AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const std::s
       int64_t &S = TakenPerShape[{Shape, Ctx}];
       if (S >= PerShape)
         return false;
+      // Records of other parameter bytes per launch shape: a kernel whose
+      // bytes never repeat (host pointers, random-number offsets, padding)
+      // would otherwise start a record at every launch.
+      int64_t &K = KeysPerShape[{workKeyShape(Shape), Ctx}];
+      if (S == 0 && K >= KeysPerShapeLimit)
+        return false;
+      K += S == 0;
       ++S;
     }
     ++N;

@@ -130,6 +130,10 @@ struct HardwareCounters {
   /// launch, which lends its counters to the launches past the per-shape
   /// limit (CounterLoans.h).
   std::map<std::pair<std::string, CUcontext>, uint32_t> FirstOfWork;
+  /// Application and pass replay: work keys given records per launch shape
+  /// (at most KeysPerShapeLimit with HROOF_COUNTERS_PER_SHAPE).
+  std::map<std::pair<std::string, CUcontext>, int64_t> KeysPerShape;
+  static constexpr int64_t KeysPerShapeLimit = 4;
   CounterLoans Loans;
   int64_t PerShape = 0;
   /// Tensor types learned per mangled name (Set.LearnTensorTypes).

@@ -45,6 +45,18 @@ thread_local PassHold Held;
 /// more ranges its image holds (H100: about 200 ms at 32, 780 ms at 512:
 /// docs/validation/replay-cost-2026-11-27.md); one launch per shape and
 /// step (--counters-per-shape 1) stays well below 128 in the PyTorch example.
+/// counters_estimated of a record whose passes (bits of \p Mask, of
+/// \p Passes) ran on launches of its shape with other parameter bytes.
+std::string shapeMatchedNote(uint64_t Mask, int Passes) {
+  std::string List;
+  for (int P = 0; P < 64; ++P)
+    if (Mask >> P & 1)
+      List += (List.empty() ? "" : ", ") + std::to_string(P + 1);
+  return "counter pass(es) " + List + " of " + std::to_string(Passes) +
+         " came from later launches of the same kernel and launch shape whose by-value "
+         "parameter bytes differ from this launch's (no launch of equal bytes came)";
+}
+
 size_t roundCapacity(int64_t CountersPerShape) { return CountersPerShape > 0 ? 128 : 512; }
 
 /// Pass 0 ends after this many launches in a row that recorded nothing (and
@@ -209,6 +221,10 @@ void HardwareCounters::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done
     logLine("pass replay: round decoded, %zu ranges for %zu records%s%s", Ranges,
             C.PassTickets.size(), E.empty() ? "" : ": ", E.c_str());
   std::set<uint64_t> Delivered;
+  std::map<uint64_t, uint64_t> ShapeMatched; // record id -> passes from other bytes
+  for (const PassSchedule::Entry &En : C.Passes.entries())
+    if (En.ShapeMatched)
+      ShapeMatched[En.Id] = En.ShapeMatched;
   for (size_t R = 0; E.empty() && R < Ranges; ++R) {
     std::string Name;
     std::vector<double> V(Cfg.Names.size(), 0.0);
@@ -224,8 +240,11 @@ void HardwareCounters::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done
     splitValues(Cfg.Metrics, V, Values, NotEvaluated);
     Delivered.insert(It->first);
     ++AppOnePass;
-    if (std::optional<LaunchRecord> Rec = App.deliver(It->second, std::move(Values), NotEvaluated))
+    if (std::optional<LaunchRecord> Rec = App.deliver(It->second, std::move(Values), NotEvaluated)) {
+      if (auto M = ShapeMatched.find(It->first); M != ShapeMatched.end())
+        Rec->CountersEstimated = shapeMatchedNote(M->second, C.Passes.pass() + 1);
       Done.push_back(std::move(*Rec));
+    }
   }
   // A record of the round without values (its range spoiled by a failed
   // launch, or not kept): its group is missing again; at exit the record is

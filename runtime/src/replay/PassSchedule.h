@@ -38,6 +38,8 @@
 #ifndef HROOF_RUNTIME_PASSSCHEDULE_H
 #define HROOF_RUNTIME_PASSSCHEDULE_H
 
+#include "launches/WorkKey.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -62,9 +64,13 @@ public:
       : Capacity(Capacity), IdleLimit(IdleLimit), Patience(Patience) {}
 
   struct Entry {
-    std::string Shape;
+    std::string Shape; ///< the record's work key (launches/WorkKey.h)
     uint64_t Id = 0;   ///< the caller's id of the record (its range is rangeName(Id))
     int LastPass = -1; ///< the last pass that gave it a range
+    /// Passes (bit p) whose range went to a launch of the same launch shape
+    /// but other parameter bytes (takeSlot): the record's counters of those
+    /// passes are estimates.
+    uint64_t ShapeMatched = 0;
   };
 
   /// No round under way.
@@ -127,14 +133,35 @@ public:
   }
   /// Counts a launch of the started pass.
   void launched() { Launches += Started; }
-  /// The oldest record of \p Shape without a range in the started pass gets
-  /// this launch (its index in entries()), or none (-1).
-  long takeSlot(const std::string &Shape) {
+  /// The oldest record of work key \p Key without a range in the started
+  /// pass gets this launch (its index in entries()), or none (-1). A launch
+  /// whose key is no record's (kernels that pass host pointers, random-number
+  /// offsets or uninitialized padding by value never repeat their bytes)
+  /// may serve the oldest record of its launch shape instead, and that pass
+  /// of the record is marked (Entry::ShapeMatched). A launch of a record's
+  /// key never serves another record: a persistent GEMM kernel keeps its
+  /// shape across problem sizes, and each size's own launches come back.
+  long takeSlot(const std::string &Key) {
     if (Pass < 0 || !Started)
       return -1;
-    for (size_t I = 0; I < Entries.size(); ++I)
-      if (Entries[I].LastPass < Pass && Entries[I].Shape == Shape) {
+    bool Known = false;
+    for (size_t I = 0; I < Entries.size(); ++I) {
+      if (Entries[I].Shape != Key)
+        continue;
+      Known = true;
+      if (Entries[I].LastPass < Pass) {
         Entries[I].LastPass = Pass;
+        return long(I);
+      }
+    }
+    if (Known)
+      return -1;
+    std::string Shape = workKeyShape(Key);
+    for (size_t I = 0; I < Entries.size(); ++I)
+      if (Entries[I].LastPass < Pass && workKeyShape(Entries[I].Shape) == Shape) {
+        Entries[I].LastPass = Pass;
+        if (Pass < 64)
+          Entries[I].ShapeMatched |= uint64_t(1) << Pass;
         return long(I);
       }
     return -1;

@@ -182,3 +182,39 @@ TEST(PassSchedule, RangeNames) {
   EXPECT_EQ(PassSchedule::rangeName(0), "r0");
   EXPECT_EQ(PassSchedule::rangeName(57), "r57");
 }
+
+// Work keys (launches/WorkKey.h): "SHAPE p=DIGEST ctx=C". A launch of a
+// record's own key never serves another record of the same shape (a
+// persistent GEMM kernel: sizes differ, shape equal); a launch whose key is
+// no record's serves the oldest record of its shape, and that pass is marked.
+TEST(PassSchedule, KnownKeyNeverServesAnotherRecordOfItsShape) {
+  PassSchedule S;
+  S.record("gemm g=2,64,1 p=aaaa ctx=1", 1); // 2048^3
+  S.record("gemm g=2,64,1 p=bbbb ctx=1", 2); // 1024^3
+  S.beginRound();
+  S.passStarted();
+  EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=aaaa ctx=1"), 0);
+  EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=aaaa ctx=1"), -1); // its record has pass 0
+  EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=bbbb ctx=1"), 1);
+  EXPECT_EQ(S.entries()[0].ShapeMatched, 0u);
+  EXPECT_EQ(S.entries()[1].ShapeMatched, 0u);
+}
+
+TEST(PassSchedule, UnknownKeyServesItsShapeAndIsMarked) {
+  PassSchedule S;
+  S.record("dropout g=1056,1,1 p=1111 ctx=1", 7);
+  S.record("other g=8,1,1 p=2222 ctx=1", 8);
+  S.beginRound();
+  S.passStarted();
+  EXPECT_EQ(S.takeSlot("dropout g=1056,1,1 p=9999 ctx=1"), 0); // new random offset
+  EXPECT_EQ(S.entries()[0].ShapeMatched, 1u);                  // pass 0
+  EXPECT_EQ(S.takeSlot("dropout g=1056,1,1 p=9999 ctx=2"), -1); // another context
+  EXPECT_EQ(S.takeSlot("dropout g=2112,1,1 p=9999 ctx=1"), -1); // another shape
+}
+
+TEST(PassSchedule, WorkKeyShapeDropsOnlyTheDigest) {
+  EXPECT_EQ(workKeyShape("k g=1,1,1 b=2,1,1 s=0 p=0123456789abcdef ctx=0x5"),
+            "k g=1,1,1 b=2,1,1 s=0 ctx=0x5");
+  EXPECT_EQ(workKeyShape("k g=1,1,1 b=2,1,1 s=0 p=?"), "k g=1,1,1 b=2,1,1 s=0");
+  EXPECT_EQ(workKeyShape("k g=1,1,1"), "k g=1,1,1");
+}

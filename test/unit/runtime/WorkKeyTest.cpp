@@ -3,6 +3,7 @@
 // a key only when their by-value parameter bytes are equal; pointers never
 // tell launches apart; a struct parameter's embedded pointers are left out
 // too (cuBLAS passes its GEMM problem as one by-value struct).
+#include "launches/HostMappings.h"
 #include "launches/WorkKey.h"
 
 #include <cuda.h>
@@ -73,4 +74,19 @@ TEST(WorkKey, PackedBufferGivesTheSameKeyAsPerArgumentPointers) {
   ParamLayout Layout = {{0, sizeof(Problem)}, {40, 4}};
   EXPECT_EQ(launchWorkKey("gemm g=132,1,1 b=384,1,1 s=0", nullptr, Extra, Layout, fakePointer),
             keyOf(P, Flag));
+}
+
+TEST(HostMappings, WritableMappingsOnly) {
+  HostMappings M;
+  M.parse("00400000-00452000 r-xp 00000000 08:02 173521 /usr/bin/python3\n"
+          "13000000-36000000 rw-p 00000000 00:00 0 [heap]\n"
+          "7f3d00000000-7f3d00100000 rw-p 00000000 00:00 0\n"
+          "7ffd4df70000-7ffd4df99000 rw-p 00000000 00:00 0 [stack]\n"
+          "garbage line\n");
+  EXPECT_EQ(M.size(), 3u);
+  EXPECT_FALSE(M.contains(0x400100));         // code, not writable
+  EXPECT_TRUE(M.contains(0x152eb500));        // heap
+  EXPECT_FALSE(M.contains(0x36000000));       // one past the heap
+  EXPECT_TRUE(M.contains(0x7ffd4df97aa0ull)); // stack
+  EXPECT_FALSE(M.contains(4096));             // a size
 }
