@@ -618,6 +618,7 @@ std::vector<AsmAccess> asmAccesses(const CallBase &CB) {
       auto Size = Parts.size() >= 3 ? asmConstant(Parts[2], &CB) : std::nullopt;
       if (!Size)
         continue;
+      X.AsyncCopy = true;
       AsmAccess Src = X;
       X.Space = MemSpace::Shared;
       X.Dir = MemDir::Store;

@@ -47,6 +47,7 @@ struct AsmAccess {
   int64_t Displacement = 0; ///< the constant of [$N+16]
   std::string Line;         ///< the instruction, for reasons
   bool Predicated = false;  ///< "@p ld...": it may not run
+  bool AsyncCopy = false;   ///< a side of cp.async
   std::string Unmodelled;   ///< why the address has no lane-by-lane form
 };
 std::vector<AsmAccess> asmAccesses(const llvm::CallBase &CB);

@@ -288,6 +288,7 @@ describeAsmAccesses(const CallBase &CB, const std::string &Where, ScalarEvolutio
     W.Width = X.Bytes;
     W.Where = Where;
     W.Unmodelled = X.Unmodelled;
+    W.AsyncCopy = X.AsyncCopy;
     if (X.Predicated)
       W.Guarded = "predicated inline asm '" + X.Line + "' may not run";
     if (W.Unmodelled.empty())
@@ -467,6 +468,8 @@ json::Value warpAccessToJson(const IRWarpAccess &W) {
     O["guarded"] = W.Guarded;
   if (!W.Unbounded.empty())
     O["unbounded"] = W.Unbounded;
+  if (W.AsyncCopy)
+    O["async_copy"] = true;
   if (!W.Unmodelled.empty()) {
     O["unmodelled"] = W.Unmodelled;
     return O;

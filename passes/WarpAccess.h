@@ -51,6 +51,7 @@ struct IRWarpAccess {
   std::vector<IRWarpLoop> Loops;   ///< innermost first
   std::string Unmodelled;          ///< why the address has no such form
   bool AssumesNoIndexWrap = false; ///< see ExtensionDistributor
+  bool AsyncCopy = false;          ///< a side of cp.async (WarpModel.h)
   /// Set when the multiplicity lacks a condition (an upper bound only)...
   std::string Guarded;
   /// ...or a trip count (no bound at all).

@@ -60,7 +60,7 @@ std::optional<WarpRequest> asmWarpRequest(CallBase &CB, const AsmAccess &X) {
   // hroof/cuda_compat.h pass one), no displacement, an instruction that
   // always runs. A 32-bit shared-window address, [$N+C] and @p are left out.
   auto *Ptr = const_cast<Value *>(X.Address);
-  if (!X.Unmodelled.empty() || X.Predicated || X.Displacement || !Ptr ||
+  if (!X.Unmodelled.empty() || X.Predicated || X.AsyncCopy || X.Displacement || !Ptr ||
       !Ptr->getType()->isPointerTy() || X.Dir == MemDir::Atomic)
     return std::nullopt;
   if (X.Space != MemSpace::Global && X.Space != MemSpace::Shared)

@@ -705,6 +705,8 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
     for (int Q = 0; Q < 3; ++Q) {
       bool Applies = Q == 0 || (Q == 1 && A.Space == MemSpace::Global) ||
                      (Q == 2 && A.Space == MemSpace::Shared);
+      if (A.AsyncCopy)
+        Applies = Q == 1 && A.Space == MemSpace::Global;
       if (!Applies)
         continue;
       u128 Lo = E.Totals[0][size_t(Q)], Hi = Lo;
@@ -735,6 +737,7 @@ WarpAccess parseWarpAccess(const nlohmann::json &J) {
   WarpAccess A;
   A.Where = J.value("where", "");
   A.Guarded = J.value("guarded", "");
+  A.AsyncCopy = J.value("async_copy", false);
   A.Unbounded = J.value("unbounded", "");
   std::string Space = J.value("space", ""), Dir = J.value("dir", "");
   auto S = std::find(std::begin(MemSpaceNames), std::end(MemSpaceNames), Space);

@@ -56,6 +56,10 @@ struct WarpAccess {
   std::string Guarded;
   /// The multiplicity lacks a trip count: the launch has no warp-level numbers.
   std::string Unbounded;
+  /// A side of an asynchronous copy (cp.async, SASS LDGSTS): its global load
+  /// counts in sectors and the footprint, not in warp_bytes; its shared
+  /// store in no warp-level counter (the H200's counters: docs/validation/warp.md).
+  bool AsyncCopy = false;
 };
 
 struct Bounds {
