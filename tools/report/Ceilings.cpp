@@ -115,8 +115,8 @@ Machine peakCeilings(Dataset &D, const std::string &Device, const std::string &W
                     ": the ceilings are the peaks the hardware counters recorded (per-cycle "
                     "peak_sustained x the clock of the launch, the highest over " +
                     std::to_string(D.Peaks.Records) +
-                    " launch record(s)), not measured ones: kernels reach them less often than "
-                    "hroof-ert's" +
+                    " launch record(s)): nominal rates, not measured (hroof-ert measures what "
+                    "kernels reach)" +
                     (Missing.empty() ? "" : "; no peak for " + joined(Missing)));
   D.Notes.push_back("measure the ceilings: " + measureCommands(D.Inputs));
   return *M;

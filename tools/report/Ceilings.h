@@ -9,9 +9,9 @@
 // GPU's reference roofs ("peak": per-cycle .peak_sustained x the clock
 // measured during the launch; docs/profile-format.md). When no machine file
 // of the GPU is at hand (hroof-ert has not measured it), `hroof report`
-// draws the roofline against these: the hardware's nominal rates, which a
-// real kernel reaches less often than hroof-ert's measured ceilings, and the
-// report says so wherever it names the ceilings (docs/report.md).
+// draws the roofline against these: the hardware's nominal rates, not what
+// a benchmark reaches (hroof-ert measures that), and the report says so
+// wherever it names the ceilings (docs/report.md).
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_TOOLS_REPORT_CEILINGS_H
 #define HROOF_TOOLS_REPORT_CEILINGS_H
