@@ -81,7 +81,7 @@ std::string insightNote(const Insight &I, const std::string &Time) {
   if (I.RidgeAI > 0)
     N = "Tensor Core opportunity: its FLOPs are all on CUDA cores (" + I.CudaCorePrecisions +
         ") at AI " + fmtNum(I.AI) + ", above their ridge point " + fmtNum(I.RidgeAI) +
-        " FLOP/B, so the CUDA-core roof limits it";
+        " FLOP/B, where Tensor Cores would raise its compute roof";
   if (I.PoorL1Locality)
     N += (N.empty() ? "" : "; ") + std::string("cache locality: L1 served ") + pct(I.L1HitShare) +
          " of its L1 bytes, L2 " + pct(I.L2HitShare) +

@@ -5,8 +5,8 @@
 // lines"), for a kernel or an NVTX range:
 // - a Tensor Core opportunity: FLOPs all on CUDA cores (f32, f16, bf16; no
 //   Tensor Core and no f64 FLOPs) at an arithmetic intensity above the
-//   CUDA-core ridge point, so the CUDA-core roof limits it and Tensor Cores
-//   would raise it;
+//   CUDA-core ridge point at HBM: its HBM traffic allows more FLOP/s than
+//   the CUDA cores deliver, and Tensor Cores would raise the compute roof;
 // - cache locality: the share of the bytes at L1 that L1 served and of the
 //   bytes at L2 that L2 served, from the bytes at each level; a high L2 share
 //   beside a poor L1 share is data reused from L2 that L1 does not keep.
