@@ -133,7 +133,7 @@ struct HardwareCounters {
   /// Application and pass replay: work keys given records per launch shape
   /// (at most KeysPerShapeLimit with HROOF_COUNTERS_PER_SHAPE).
   std::map<std::pair<std::string, CUcontext>, int64_t> KeysPerShape;
-  static constexpr int64_t KeysPerShapeLimit = 4;
+  static constexpr int64_t KeysPerShapeLimit = 16;
   CounterLoans Loans;
   int64_t PerShape = 0;
   /// Tensor types learned per mangled name (Set.LearnTensorTypes).

@@ -166,12 +166,16 @@ public:
       }
     return -1;
   }
-  /// Every record had its range in the started pass: stop it now.
+  /// Every record had its range in the started pass: stop it now. From
+  /// pass 1 on, a record that no launch served in any earlier pass is not
+  /// waited for: its launch does not come back (a work key that never
+  /// repeats, of a shape no other launch serves), and waiting for it until
+  /// the patience runs out would spend two steps of the loop on every pass.
   bool passComplete() const {
     if (Pass < 0 || !Started)
       return false;
     for (const Entry &E : Entries)
-      if (E.LastPass < Pass)
+      if (E.LastPass < Pass && (Pass == 0 || E.LastPass >= 0))
         return false;
     return true;
   }

@@ -218,3 +218,14 @@ TEST(PassSchedule, WorkKeyShapeDropsOnlyTheDigest) {
   EXPECT_EQ(workKeyShape("k g=1,1,1 b=2,1,1 s=0 p=?"), "k g=1,1,1 b=2,1,1 s=0");
   EXPECT_EQ(workKeyShape("k g=1,1,1"), "k g=1,1,1");
 }
+
+TEST(PassSchedule, LaterPassesDoNotWaitForRecordsNeverServed) {
+  PassSchedule S = inRound({"a", "b"}, 4);
+  EXPECT_EQ(S.takeSlot("a"), 0); // b's launch never comes
+  EXPECT_FALSE(S.passComplete()) << "pass 0 waits for every record";
+  S.passStopped(false);
+  S.passStarted();
+  EXPECT_FALSE(S.passComplete());
+  EXPECT_EQ(S.takeSlot("a"), 0);
+  EXPECT_TRUE(S.passComplete()) << "pass 1: b was never served, a is";
+}
