@@ -664,8 +664,7 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
     // alignment, or every placement a variable's alignment allows.
     std::vector<int64_t> Bases{0};
     if (A.Offset && A.BaseParam >= 0) {
-      bool Given = size_t(A.BaseParam) < Pointers.size() && Pointers[size_t(A.BaseParam)];
-      if (Given)
+      if (size_t(A.BaseParam) < Pointers.size() && Pointers[size_t(A.BaseParam)])
         Bases = {residue(int64_t(*Pointers[size_t(A.BaseParam)] % Period))};
       else
         addUnique(Out.Assumptions,
@@ -689,8 +688,7 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
     E.run();
     const char *Names[3] = {"warp_bytes", "sectors", "wavefronts"};
     if (A.Space == MemSpace::Generic) {
-      // Global or shared, not known before it runs: up to its bounds in
-      // either space, and possibly nothing in each.
+      // Global or shared, not known before it runs: up to its bounds in either, or nothing.
       for (MemSpace S : {MemSpace::Global, MemSpace::Shared})
         for (int Q = 0; Q < 3; ++Q)
           if (Q == 0 || (Q == 1) == (S == MemSpace::Global)) {
@@ -703,10 +701,9 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
       continue;
     }
     for (int Q = 0; Q < 3; ++Q) {
-      bool Applies = Q == 0 || (Q == 1 && A.Space == MemSpace::Global) ||
-                     (Q == 2 && A.Space == MemSpace::Shared);
-      if (A.AsyncCopy)
-        Applies = Q == 1 && A.Space == MemSpace::Global;
+      bool Applies = A.AsyncCopy ? Q == 1 && A.Space == MemSpace::Global // WarpModel.h
+                                 : Q == 0 || (Q == 1 && A.Space == MemSpace::Global) ||
+                                       (Q == 2 && A.Space == MemSpace::Shared);
       if (!Applies)
         continue;
       u128 Lo = E.Totals[0][size_t(Q)], Hi = Lo;
