@@ -207,6 +207,18 @@ std::string missingDriverReason() {
   return E ? E : "libcuda.so.1 cannot be loaded";
 }
 
+/// Why a run wrote no profile under \p Output, on stderr.
+void explainNoProfile(const std::string &Output) {
+  if (std::string Why = missingDriverReason(); !Why.empty())
+    std::cerr << "hroof: no profile was written: there is no CUDA driver here (" << Why
+              << "), so no CUDA program can run; run it on a machine with an NVIDIA GPU "
+                 "and its driver\n";
+  else
+    std::cerr << "hroof: no profile was written under '" << Output
+              << "' (the command made no CUDA call, or the output is not "
+                 "writable: see the messages above)\n";
+}
+
 /// Profiles written by this run: the runtime stores HROOF_RUN_ID in each.
 std::vector<std::string> findProfiles(const std::string &Output, const std::string &RunId) {
   std::string Dir = endsWith(Output, ".json") ? dirOf(Output) : Output;
@@ -232,7 +244,9 @@ std::vector<std::string> findProfiles(const std::string &Output, const std::stri
   return Out;
 }
 
-int runRun(const RunOptions &O) {
+/// Throws UsageError for a command line hroof run cannot use, before
+/// anything starts.
+void checkRunOptions(const RunOptions &O) {
   if (O.Command.empty())
     throw UsageError("no command given: hroof run [options] -- CMD ARGS...");
   // Check option values before starting anything.
@@ -254,6 +268,10 @@ int runRun(const RunOptions &O) {
                          "' is not a valid regular expression (" + E.what() + ")");
       }
     }
+}
+
+int runRun(const RunOptions &O) {
+  checkRunOptions(O);
   std::string Lib =
       O.RuntimeLib.empty() ? executableDir() + "/../lib/libhroof_rt.so" : O.RuntimeLib;
   if (!fileExists(Lib))
@@ -332,16 +350,8 @@ int runRun(const RunOptions &O) {
       (WIFEXITED(Status) && RC == 127 && findProfiles(Output, RunId).empty()))
     return RC;
   std::vector<std::string> Profiles = findProfiles(Output, RunId);
-  if (Profiles.empty()) {
-    if (std::string Why = missingDriverReason(); !Why.empty())
-      std::cerr << "hroof: no profile was written: there is no CUDA driver here (" << Why
-                << "), so no CUDA program can run; run it on a machine with an NVIDIA GPU "
-                   "and its driver\n";
-    else
-      std::cerr << "hroof: no profile was written under '" << Output
-                << "' (the command made no CUDA call, or the output is not "
-                   "writable: see the messages above)\n";
-  }
+  if (Profiles.empty())
+    explainNoProfile(Output);
   for (const std::string &P : Profiles) {
     nlohmann::json J;
     try {
