@@ -13,8 +13,7 @@
 #include "Injection.h"
 #include "launches/LaunchArgs.h"
 #include "launches/ParamBytes.h"
-#include "launches/HostMappings.h"
-#include "launches/WorkKey.h"
+#include "launches/LaunchWorkKey.h"
 
 #include "hroof/Communication.h"
 
@@ -288,74 +287,6 @@ CUresult prepareCounts(FuncInfo &F, InFlight &IF, CUstream Stream) {
   return cuMemsetD8Async(F.Counters, 0, CounterBytes * F.CounterSlots, Stream);
 }
 
-/// Whether \p V is an address the driver knows (device, managed or mapped
-/// host memory): such parameter words are left out of work keys. Values
-/// below 64 KiB or above 2^57 are never addresses; answers are kept per
-/// thread (a training loop passes the same buffers again and again).
-bool isDevicePointer(uint64_t V) {
-  if (V < (uint64_t(1) << 16) || (V >> 57))
-    return false;
-  thread_local std::unordered_map<uint64_t, bool> Known;
-  auto It = Known.find(V);
-  if (It != Known.end())
-    return It->second;
-  if (Known.size() >= 65536)
-    Known.clear();
-  unsigned Type = 0;
-  bool WasOwn = InOwnDriverCalls;
-  InOwnDriverCalls = true;
-  bool Pointer = cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CUdeviceptr(V)) ==
-                 CUDA_SUCCESS;
-  InOwnDriverCalls = WasOwn;
-  return Known[V] = Pointer;
-}
-
-/// Whether \p V points into the process's writable host memory (heap,
-/// stacks, anonymous mappings), read again at most once a second when a
-/// value is not found (the heap grows).
-bool isHostPointer(uint64_t V) {
-  if (V < (uint64_t(1) << 20) || (V >> 57))
-    return false;
-  static std::mutex Lock;
-  static HostMappings Maps;
-  static uint64_t ReadNs = 0;
-  std::lock_guard<std::mutex> L(Lock);
-  if (Maps.contains(V))
-    return true;
-  uint64_t Now = nowNs();
-  if (Now - ReadNs < 1000000000ull)
-    return false;
-  ReadNs = Now;
-  return Maps.read() && Maps.contains(V);
-}
-
-/// A word of a launch's parameters that is an address (device or host).
-bool isPointerWord(uint64_t V) { return isDevicePointer(V) || isHostPointer(V); }
-
-/// The launch's work key (launches/WorkKey.h): which launches may share
-/// hardware counters.
-std::string workKeyOf(const FuncInfo &F, const LaunchArgs &A) {
-  std::string Key = launchWorkKey(launchShapeKey(F.Mangled, A.Grid, A.Block, A.SharedMem),
-                                  A.KernelParams, A.Extra, F.Params, isPointerWord);
-  if (rt().S.Verbose >= 3) { // what the digest read: 8-byte words, "P" for pointers
-    std::string Words;
-    for (size_t I = 0; I < F.Params.size(); ++I) {
-      const auto *P = static_cast<const unsigned char *>(
-          paramBytes(A.KernelParams, A.Extra, F.Params, I));
-      for (size_t At = 0; P && At + 8 <= F.Params[I].second; At += 8) {
-        uint64_t V;
-        std::memcpy(&V, P + At, 8);
-        char W[24];
-        std::snprintf(W, sizeof W, isPointerWord(V) ? " P" : " %llx", (unsigned long long)V);
-        Words += W;
-      }
-      Words += " |";
-    }
-    logLine("work key %s:%s", Key.c_str(), Words.c_str());
-  }
-  return Key;
-}
-
 void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   Runtime &T = rt();
   *CB->correlationData = 0;
@@ -397,7 +328,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   uint32_t Lender = 0; // a launch of equal work whose counters this one carries
   if (T.Hw.Enabled && F->Communication.empty()) {
     if (T.Hw.appMode() || T.Hw.PerShape > 0)
-      WorkKey = workKeyOf(*F, A);
+      WorkKey = workKeyOf(*F, A, T.S.Verbose >= 3);
     Hw = T.Hw.appMode() ? (Role = T.Hw.takeApp(*F, CB->context, WorkKey, true, Ticket, Shape,
                                              CB->correlationId)) != AppRole::None
                         : T.Hw.take(*F, CB->context, WorkKey, CB->correlationId, Lender);
@@ -476,7 +407,7 @@ void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
     return;
   AppTicket Ticket;
   std::string Shape;
-  if (T.Hw.takeApp(*F, CB->context, workKeyOf(*F, A), false, Ticket, Shape, CB->correlationId) !=
+  if (T.Hw.takeApp(*F, CB->context, workKeyOf(*F, A, T.S.Verbose >= 3), false, Ticket, Shape, CB->correlationId) !=
       AppRole::ReplayOnly)
     return;
   auto IF = std::make_unique<InFlight>();
