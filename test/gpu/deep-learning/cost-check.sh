@@ -25,16 +25,10 @@ esac
 O=$OUT/cost-$MODEL
 mkdir -p "$O"
 save() { tar czf "$OUT/cost-$MODEL.tgz" -C "$OUT" "cost-$MODEL"; }
+. test/gpu/deep-learning/wall.sh
 run() { # NAME CMD...
-  local name=$1; shift
-  local t0 t1
-  mkdir -p "$O/$name"
-  t0=$(date +%s%N)
-  timeout 300 "$@" >"$O/$name.log" 2>&1
-  local rc=$?
-  t1=$(date +%s%N)
-  printf '%s\t%s\t%d.%03d\n' "$name" "$rc" $(((t1 - t0) / 1000000000)) \
-    $((((t1 - t0) / 1000000) % 1000)) | tee -a "$O/times.txt"
+  mkdir -p "$O/$1"
+  timed_run 300 "$O" "$@"
   save
 }
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u

@@ -18,20 +18,11 @@ HROOF=${HROOF:-build/bin/hroof}
 PROG=(python3 test/gpu/deep-learning/gemm_sampling.py --steps ${STEPS:-10})
 RANGE='step 3(/|$)'
 save() { tar czf "$OUT/gemm.tgz" -C "$OUT" gemm; }
-wall() { # NAME CMD...: wall time of CMD into $O/times.txt, its output into $O/NAME.log
-  local name=$1; shift
-  local t0 t1
-  t0=$(date +%s%N)
-  timeout 240 "$@" >"$O/$name.log" 2>&1
-  local rc=$?
-  t1=$(date +%s%N)
-  printf '%s\t%s\t%d.%03d\n' "$name" "$rc" $(((t1 - t0) / 1000000000)) \
-    $((((t1 - t0) / 1000000) % 1000)) | tee -a "$O/times.txt"
-}
+. test/gpu/deep-learning/wall.sh
 profile() { # NAME [hroof run options...]
   local name=$1; shift
   mkdir -p "$O/$name"
-  wall "$name" "$HROOF" run --output "$O/$name" "$@" -- "${PROG[@]}"
+  timed_run 240 "$O" "$name" "$HROOF" run --output "$O/$name" "$@" -- "${PROG[@]}"
   local f
   f=$(ls "$O/$name"/hroof-*.json 2>/dev/null | head -1)
   if [ -n "$f" ]; then
@@ -44,7 +35,7 @@ profile() { # NAME [hroof run options...]
   python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'
   "${PROG[@]}" --list; } >"$O/env.txt" 2>&1
 cat "$O/env.txt"
-for i in 1 2 3; do wall "plain-$i" "${PROG[@]}"; done
+for i in 1 2 3; do timed_run 240 "$O" "plain-$i" "${PROG[@]}"; done
 save
 profile exact --range "$RANGE" --type-cache none
 profile shape --range "$RANGE" --counters-per-shape 1 --type-cache none
