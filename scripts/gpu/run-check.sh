@@ -14,6 +14,11 @@
 #   dl-pass            test/gpu/deep-learning/pass-check.sh  inputs build/bin/hroof,
 #                      build/lib/libhroof_rt.so, build/share/hroof (PyTorch example:
 #                      plain vs --replay passes wall time, records vs kernel replay)
+#   dl-gemm            test/gpu/deep-learning/gemm-check.sh  inputs build/bin/hroof,
+#                      build/lib/libhroof_rt.so (persistent-kernel GEMMs: tensor FLOPs per
+#                      launch vs 2*M*N*K under kernel, per-shape and pass replay; OLD_RT=lib)
+#   dl-cost-MODEL      test/gpu/deep-learning/cost-check.sh  same inputs (MODEL nvtx or
+#                      transformer: plain vs the one-step recipe vs kernel replay)
 #   ert-quick          test/ert/gpu_quick.sh             inputs build/bin/hroof-ert
 #   ert[-MODE]         ert/run_on_gpu.sh $ERT_BIN $OUT/NAME MODE (MODE: both (default),
 #                      quick, full, l2profile; ERT_BIN default build/bin)
@@ -75,6 +80,8 @@ check_command() {
     app-replay) echo "env OUT=$dir bash test/gpu/runtime/app-replay.sh $ROOT/build" ;;
     pass-replay) echo "env OUT=$dir REPLAY=passes bash test/gpu/runtime/app-replay.sh $ROOT/build" ;;
     dl-pass) echo "env OUT=$dir bash test/gpu/deep-learning/pass-check.sh" ;;
+    dl-gemm) echo "env OUT=$dir bash test/gpu/deep-learning/gemm-check.sh" ;;
+    dl-cost-*) echo "env OUT=$dir MODEL=${name#dl-cost-} bash test/gpu/deep-learning/cost-check.sh" ;;
     ert-quick) echo "bash test/ert/gpu_quick.sh ${ERT_BIN:-$ROOT/build/bin}/hroof-ert $dir/quick" ;;
     ert) echo "bash ert/run_on_gpu.sh ${ERT_BIN:-$ROOT/build/bin} $dir both" ;;
     ert-l2compare) echo "bash scripts/gpu/ert-l2compare.sh $dir" ;;
