@@ -9,10 +9,15 @@
 // and v3 load the library named by NVTX_INJECTION64_PATH and call its
 // InitializeInjectionNvtx2. `hroof run` sets that variable to this library,
 // whose InitializeInjectionNvtx2 (below) starts the runtime (NVTX may come
-// before cuInit) and hands over to libcupti's own.
+// before cuInit) and hands over to libcupti's own. NVTX's payload extension
+// (nvtxRangePushPayload / nvtxRangePopPayload: NCCL closes its ranges with
+// the latter) is not reported by CUPTI; NVTX asks the injection library for
+// it through InitializeInjectionNvtxExtension, which this library answers.
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
 #include "nvtx/NvtxCallbacks.h"
+
+#include <nvtx3/nvToolsExtPayload.h>
 
 #include <dlfcn.h>
 
@@ -46,4 +51,34 @@ InitializeInjectionNvtx2(const void *GetExportTable) {
     return 0;
   }
   return Init(GetExportTable);
+}
+
+namespace {
+
+int NVTX_API payloadPush(nvtxDomainHandle_t Domain, const nvtxPayloadData_t *, size_t) {
+  payloadRangePush(rt().Ranges, threadId(), reinterpret_cast<uint64_t>(Domain));
+  return 0;
+}
+
+int NVTX_API payloadPop(nvtxDomainHandle_t Domain, const nvtxPayloadData_t *, size_t) {
+  payloadRangePop(rt().Ranges, threadId(), reinterpret_cast<uint64_t>(Domain));
+  return 0;
+}
+
+} // namespace
+
+/// NVTX's extension entry: for the payload extension, the range push and
+/// pop slots (the others stay unimplemented: NVTX makes them no-ops).
+extern "C" __attribute__((visibility("default"))) int
+InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *Info) {
+  if (!Info || Info->moduleId != NVTX_EXT_PAYLOAD_MODULEID || !Info->segments)
+    return 1;
+  for (size_t I = 0; I < Info->segmentsCount; ++I) {
+    nvtxExtModuleSegment_t &Seg = Info->segments[I];
+    if (!Seg.functionSlots || Seg.slotCount <= NVTX3EXT_CBID_nvtxRangePopPayload)
+      continue;
+    Seg.functionSlots[NVTX3EXT_CBID_nvtxRangePushPayload] = reinterpret_cast<intptr_t>(&payloadPush);
+    Seg.functionSlots[NVTX3EXT_CBID_nvtxRangePopPayload] = reinterpret_cast<intptr_t>(&payloadPop);
+  }
+  return 1;
 }

@@ -120,5 +120,12 @@ bool dispatchNvtx(NvtxRanges &R, uint64_t Thread, CUpti_CallbackId Id, const CUp
   return true;
 }
 
+void payloadRangePush(NvtxRanges &R, uint64_t Thread, uint64_t Domain) {
+  // The name is in the payload's schema, which is not decoded here.
+  R.push(Thread, Domain, NvtxMessage::text("(payload range)"));
+}
+
+void payloadRangePop(NvtxRanges &R, uint64_t Thread, uint64_t Domain) { R.pop(Thread, Domain); }
+
 } // namespace rt
 } // namespace hroof

@@ -21,6 +21,13 @@ namespace rt {
 /// false when a start/end range came without its id (not followed).
 bool dispatchNvtx(NvtxRanges &R, uint64_t Thread, CUpti_CallbackId Id, const CUpti_NvtxData *D);
 
+/// The payload extension's range calls (nvtxRangePushPayload,
+/// nvtxRangePopPayload), which CUPTI does not report; \p Domain is the
+/// domain handle as a number (0: the default domain). NCCL closes its
+/// init range with nvtxRangePopPayload.
+void payloadRangePush(NvtxRanges &R, uint64_t Thread, uint64_t Domain);
+void payloadRangePop(NvtxRanges &R, uint64_t Thread, uint64_t Domain);
+
 } // namespace rt
 } // namespace hroof
 

@@ -48,7 +48,7 @@ void NvtxRanges::push(uint64_t Thread, uint64_t Domain, const NvtxMessage &Msg) 
     ++S.DroppedTooDeep;
     return;
   }
-  T.Stack.push_back({Domain, elementLocked(Domain, Msg)});
+  T.Stack.push_back({Domain, elementLocked(Domain, Msg), NextSeq++});
   T.Dirty = true;
 }
 
@@ -79,8 +79,8 @@ void NvtxRanges::start(uint64_t Id, uint64_t Domain, const NvtxMessage &Msg) {
   auto Old = StartOrder.find(Id);
   if (Old != StartOrder.end()) // an id reused before its end: the new range wins
     StartEnd.erase(Old->second);
-  uint64_t Key = NextStart++;
-  StartEnd[Key] = {Domain, elementLocked(Domain, Msg)};
+  uint64_t Key = NextSeq++;
+  StartEnd[Key] = {Domain, elementLocked(Domain, Msg), Key};
   StartOrder[Id] = Key;
   ++StartEndGeneration;
 }
@@ -110,8 +110,12 @@ std::string NvtxRanges::path(uint64_t Thread) {
   };
   for (const auto &[Key, O] : StartEnd)
     Add(O.Element);
+  // A thread's range older than the newest open start/end range spans that
+  // range's start: inside it in the path, it would claim every later step.
+  uint64_t Newest = StartEnd.empty() ? 0 : StartEnd.rbegin()->first;
   for (const Open &O : T.Stack)
-    Add(O.Element);
+    if (StartEnd.empty() || O.Seq > Newest)
+      Add(O.Element);
   T.Cached = P;
   T.CachedGeneration = StartEndGeneration;
   T.Dirty = false;

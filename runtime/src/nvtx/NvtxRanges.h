@@ -10,6 +10,10 @@
 //    on that thread, wherever it sits among other domains' ranges;
 //  - start/end ranges belong to the process and may end on another thread:
 //    they are outermost in every thread's path, in the order they started;
+//  - a push/pop range opened before the newest open start/end range began
+//    spans that range's start (NCCL's init range, whose pop CUPTI does not
+//    report, stays open across every later step): it is left out of paths
+//    while that range is open, so it never appears inside a later range;
 //  - messages may be registered strings (nvtxDomainRegisterString), resolved
 //    here to their text; an empty or NULL message is "(empty)";
 //  - a pop with nothing open, an end of an unknown id, a message naming an
@@ -78,6 +82,7 @@ private:
   struct Open {
     uint64_t Domain;
     std::string Element; ///< rangeElement(domain name, message)
+    uint64_t Seq = 0;    ///< when it opened, among pushes and starts
   };
   struct ThreadRanges {
     std::vector<Open> Stack;
@@ -94,9 +99,9 @@ private:
   std::unordered_map<uint64_t, std::string> DomainNames;
   std::map<std::pair<uint64_t, uint64_t>, std::string> Strings; ///< (domain, handle)
   std::unordered_map<uint64_t, ThreadRanges> Threads;
-  std::map<uint64_t, Open> StartEnd;                 ///< by start order
+  std::map<uint64_t, Open> StartEnd;                 ///< by Seq (start order)
   std::unordered_map<uint64_t, uint64_t> StartOrder; ///< range id -> key in StartEnd
-  uint64_t NextStart = 0, StartEndGeneration = 0;
+  uint64_t NextSeq = 0, StartEndGeneration = 0;
   Stats S;
 };
 

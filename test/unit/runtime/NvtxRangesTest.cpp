@@ -67,7 +67,12 @@ TEST(NvtxRanges, StartEndAcrossThreads) {
   EXPECT_EQ(R.path(Main), "epoch 0");
   EXPECT_EQ(R.path(Worker), "epoch 0/backward");
   R.start(9, 0, text("step 3"));
-  EXPECT_EQ(R.path(Worker), "epoch 0/step 3/backward");
+  // "backward" opened before "step 3" began: it spans the step's start and
+  // is left out while the step is open (never inside a later range).
+  EXPECT_EQ(R.path(Worker), "epoch 0/step 3");
+  R.push(Worker, 0, text("layer1"));
+  EXPECT_EQ(R.path(Worker), "epoch 0/step 3/layer1");
+  R.pop(Worker, 0);
   R.end(7); // ended on another thread than it started: fine
   EXPECT_EQ(R.path(Main), "step 3");
   R.end(7); // twice: counted
@@ -75,6 +80,47 @@ TEST(NvtxRanges, StartEndAcrossThreads) {
   EXPECT_EQ(R.stats().UnknownEnds, 2u);
   R.end(9);
   EXPECT_EQ(R.path(Worker), "backward");
+}
+
+// NCCL's sequence (src/include/nvtx.h, NVTX3_RANGE in ncclCommInitRankConfig):
+// nvtxDomainCreateA("NCCL"), nvtxDomainRegisterStringA(__func__), then
+// nvtxDomainRangePushEx on the calling thread, and at return
+// nvtxRangePopPayload (the payload extension; CUPTI reports no pop). PyTorch
+// DDP then runs steps as start/end ranges and layers as push/pop ranges on
+// the same thread.
+TEST(NvtxRanges, NcclInitRangeOpenAcrossStepsStaysOutOfTheirPaths) {
+  NvtxRanges R;
+  const uint64_t Nccl = 0xabc, FuncName = 0x77;
+  R.domainCreated(Nccl, "NCCL");
+  R.stringRegistered(Nccl, FuncName, "ncclCommInitRankConfig");
+  R.push(Main, Nccl, NvtxMessage::registered(FuncName));
+  EXPECT_EQ(R.path(Main), "NCCL@ncclCommInitRankConfig");
+  // no pop reaches the tracker
+  R.start(1, 0, text("step 3"));
+  R.start(2, 0, text("forward"));
+  R.push(Main, 0, text("layer0"));
+  EXPECT_EQ(R.path(Main), "step 3/forward/layer0");
+  R.pop(Main, 0);
+  R.end(2);
+  R.start(3, 0, text("optimizer"));
+  EXPECT_EQ(R.path(Main), "step 3/optimizer");
+  R.end(3);
+  R.end(1);
+  // Outside every step the range is still open on its thread.
+  EXPECT_EQ(R.path(Main), "NCCL@ncclCommInitRankConfig");
+}
+
+// With the payload extension's pop followed (Nvtx.cpp,
+// InitializeInjectionNvtxExtension), the range closes at its return.
+TEST(NvtxRanges, NcclInitRangeClosedByItsPayloadPop) {
+  NvtxRanges R;
+  const uint64_t Nccl = 0xabc;
+  R.domainCreated(Nccl, "NCCL");
+  R.push(Main, Nccl, text("ncclCommInitRankConfig"));
+  payloadRangePop(R, Main, Nccl);
+  R.push(Main, 0, text("layer0"));
+  EXPECT_EQ(R.path(Main), "layer0");
+  EXPECT_EQ(R.stats().UnbalancedPops, 0u);
 }
 
 TEST(NvtxRanges, UnbalancedPopsTolerated) {
