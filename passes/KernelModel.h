@@ -105,8 +105,8 @@ private:
   bool DeviceOnly;
 };
 
-/// One remark (on stderr, like the plugin's others) when a kernel of \p M
-/// was compiled at -O0 (optnone): the model of unoptimized IR is poor.
+/// One warning (clang's -Wbackend-plugin) when a kernel of \p M was
+/// compiled at -O0 (optnone): the model of unoptimized IR is poor.
 void warnIfUnoptimized(llvm::Module &M);
 
 /// The model as JSON.

@@ -5,7 +5,7 @@
 // (terms and reasons, for lit tests: opt -passes='print<hroof-kernels>'),
 // the model as JSON (modelToJson, also embedded by the instrumentation) and
 // the -hroof-static-json / HROOF_STATIC_JSON file that `hroof static` reads,
-// and the remark that a module was compiled at -O0.
+// and the warning that a module was compiled at -O0.
 //===----------------------------------------------------------------------===//
 #include "KernelModel.h"
 
@@ -148,7 +148,8 @@ void warnIfUnoptimized(Module &M) {
           ": device code compiled without optimization (-O0, optnone): the static model of "
           "its kernels is poor (locals counted as local-memory traffic, loops hroof cannot "
           "count); compile device code with -O2 (-Xarch_device -O2 keeps the host at -O0)",
-      DS_Remark));
+      DS_Warning)); // shown by default; -Wno-backend-plugin silences it
+
 }
 
 PreservedAnalyses StaticModelWriter::run(Module &M, ModuleAnalysisManager &MAM) {
