@@ -45,7 +45,8 @@ std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod) {
     // On a private non-blocking stream: a copy on the legacy stream would
     // synchronize with a blocking stream under capture and invalidate the
     // capture, where a module's first kernel is launched into a graph
-    // (cuda-samples simpleCudaGraphs, graphConditionalNodes; H200, 2026-11-27).
+    // (cuda-samples simpleCudaGraphs, graphConditionalNodes:
+    // docs/validation/corpus.md, "A runtime defect found on the way").
     std::string Text(Size, '\0');
     CUstream Copy = nullptr;
     R = cuStreamCreate(&Copy, CU_STREAM_NON_BLOCKING);
@@ -671,8 +672,10 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
     logLine("launch %u %s grid %u,%u,%u block %u,%u,%u%s%s", LR.Correlation, LR.Name.c_str(),
             LR.Grid[0], LR.Grid[1], LR.Grid[2], LR.Block[0], LR.Block[1], LR.Block[2],
             LR.Error.empty() ? "" : ": ", LR.Error.c_str());
-  // A replayed launch gets no activity record (seen on the H100 with CUDA
-  // 13): its duration is the range's gpu__time_duration.sum.
+  // A replayed launch gets no activity record (measured:
+  // docs/validation/counters.md, "hroof against Nsight Compute, counters
+  // against dynamic counts"): its duration is the range's
+  // gpu__time_duration.sum.
   // Application replay: the group's own duration (the record's counters are
   // assembled later).
   bool FromCounters = false;

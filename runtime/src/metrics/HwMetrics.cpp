@@ -163,7 +163,9 @@ std::vector<std::string> typesIdleByPipes(const std::map<std::string, double> &V
       return {}; // a pipe not measured: nothing is known
     double Issued = It->second;
     // HFMA2.MMA runs on the hmma pipe with no tensor type (ptxas moves
-    // constants with it: one a warp in a kernel with no tensor code, H100).
+    // constants with it, also in a kernel with no tensor code; measured:
+    // docs/validation/deep-learning.md, "Types learned by application replay
+    // alone: idle tensor pipes").
     auto Hfma2 = Values.find(hfma2PipeMetric());
     if (std::string(Pipe) == "hmma" && Hfma2 != Values.end() && Hfma2->second >= 0)
       Issued -= Hfma2->second;

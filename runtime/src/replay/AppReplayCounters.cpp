@@ -238,10 +238,10 @@ void HardwareCounters::appDeliver(CounterLaunch &IF, size_t GroupPasses,
 }
 
 void HardwareCounters::skipMultiPassGroup(CounterLaunch &IF, const HwConfig &Cfg) {
-  // Kernel replay of several passes, with NCCL kernels of other GPUs
-  // writing this process's buffers, hung a DDP job on 2 H100s (2026-11-25
-  // and 2026-11-27, docs/validation/multi-gpu-2026-11-27.md); one pass
-  // needs no restore.
+  // Kernel replay of several passes restores memory between passes, and
+  // with NCCL kernels of other GPUs writing this process's buffers that
+  // hung a DDP job (measured: docs/validation/multi-gpu.md, "multi-GPU runs
+  // with batched application replay"); one pass needs no restore.
   std::string Names;
   std::vector<std::string> Left; // the signatures are in group 0 too
   for (const std::string &N : Cfg.Metrics) {

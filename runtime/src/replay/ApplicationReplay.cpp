@@ -189,7 +189,7 @@ AppRole ApplicationReplay::role(const std::string &Shape, bool InRange,
       Waited = 0;
     } else if ((Slot = findSlot(Shape, nullptr)) && Prefer) {
       // Only groups other than the object's are missing here: this launch
-      // would need a fresh object (about 150 ms on the H100). It waits (no
+      // would need a fresh object (a costly first Start: ReplayPolicy.h). It waits (no
       // counters) until more launches than there are open records have gone
       // by without collecting the object's group: in a loop, every open
       // shape has had its turn on the object's group by then.

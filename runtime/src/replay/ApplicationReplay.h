@@ -4,24 +4,26 @@
 // HROOF_REPLAY=application (docs/runtime.md "Application replay"). With
 // kernel replay a launch whose metric set needs several passes is replayed
 // by CUPTI, which saves the device memory before the first pass and restores
-// it between passes: in a PyTorch process about 40 ms plus 30 ms a pass
-// (docs/validation/counters-cost.md), while a one-pass range costs well
-// under a millisecond. So, like Nsight Compute's --replay-mode application,
-// the metric set is split into groups that each need ONE pass
-// (planOnePassGroups) and group g is collected on the g-th launch of the same
-// launch shape (kernel, grid, block, dynamic shared memory, context): the
+// it between passes, a cost that grows with the device memory the process
+// holds, while a one-pass range needs no save (measured:
+// docs/validation/deep-learning.md, "the cost of the counters: plain run,
+// hroof run, ncu" and "where a range's time goes"). So, like Nsight
+// Compute's --replay-mode application, the metric set is split into groups
+// that each need ONE pass (planOnePassGroups) and group g is collected on
+// the g-th launch of the same work key (kernel, grid, block, dynamic shared
+// memory and by-value parameter bytes: launches/WorkKey.h) and context: the
 // same kernel with the same shape does the same work on inputs of the same
 // size, as a training step that repeats does.
 //
 // A CUPTI range profiler object collects only the counters of the first
 // config it ran (ReplayPolicy.h, listFitsObject), so each group runs on an
 // object whose first config was that group, and a change of group costs a
-// fresh object (about 150 ms): role() prefers the group the context's object
-// runs now and lets a launch that would need another wait (no counters)
-// while the other open shapes have their turn, so in a loop the object
-// changes group about once per group, not at every launch. Groups 1.. are
-// therefore collected in the order the object goes through them, not
-// launch by launch.
+// fresh object, whose first Start is costly (ReplayPolicy.h): role() prefers
+// the group the context's object runs now and lets a launch that would
+// need another wait (no counters) while the other open shapes have their
+// turn, so in a loop the object changes group about once per group, not at
+// every launch. Groups 1.. are therefore collected in the order the object
+// goes through them, not launch by launch.
 //
 // The first launch of a record is the "recorded launch"; the launches that
 // collect its other groups are "replay launches" (their own records, if any,
@@ -85,9 +87,10 @@ bool sassMetric(const std::string &Metric);
 /// first, then each metric into the first group that stays at one pass with
 /// it (first fit), else a new group. SASS-patched metrics and the others
 /// never share a group: in a batched user-replay session the SASS metrics
-/// read 0 while CUPTI's concurrent-kernel activity is enabled (H200,
-/// 2026-11-27: docs/validation/sass-sessions-2026-11-27.md), so their groups
-/// are collected with a kernel-replay range of their own. gpu__time_duration.sum is then added to
+/// read 0 while CUPTI's concurrent-kernel activity is enabled (measured:
+/// docs/validation/deep-learning.md, "range-profiler costs and SASS metrics
+/// in user-replay sessions"), so their groups are collected with a
+/// kernel-replay range of their own. gpu__time_duration.sum is then added to
 /// every later group that it adds no pass to, and so is lts__t_bytes.sum:
 /// a replay launch inside the range gets its own duration (a replayed launch
 /// gets no activity record), and each group's launch can be checked against
@@ -112,14 +115,15 @@ std::vector<size_t> groupsFor(const std::vector<std::vector<std::string>> &Group
 /// that took \p RecordedNs (both gpu__time_duration.sum, ns): within a
 /// quarter of the longer one, plus 1.5 us for short kernels' jitter. A launch
 /// shape does not always fix the work: cuBLAS runs GEMMs of different depth
-/// with one grid, block and shared memory (PyTorch AMP on the H100,
-/// 2026-11-27: a group from the other GEMM doubled a record's tensor FLOPs).
+/// with one grid, block and shared memory (PyTorch AMP: a group from the
+/// other GEMM doubled a record's tensor FLOPs; docs/validation/deep-learning.md,
+/// "what a counter range costs; application replay in batched sessions").
 bool sameWork(double RecordedNs, double Ns);
 
 /// The same for the L2 bytes (lts__t_bytes.sum): within a quarter of the
 /// larger, plus 64 KiB. A GEMM of twice the depth moves about twice the
 /// bytes through L2 even where its duration is close (a short kernel:
-/// cuBLAS nvjet and CUTLASS GEMMs of PyTorch on the H100, 2026-11-27).
+/// cuBLAS nvjet and CUTLASS GEMMs of PyTorch: the same section).
 bool sameTraffic(double RecordedBytes, double Bytes);
 
 /// "group 2 of 4: lts__t_bytes.sum, dram__bytes_read.sum, ...": how a

@@ -3,10 +3,10 @@
 //
 // HROOF_REPLAY=application collects each one-pass group of a launch shape
 // on some launch of that shape (ApplicationReplay.h). Opening and closing a
-// range costs about 21 ms with the L2 and DRAM counters, whatever the
-// replay mode, while a launch inside a started user-replay session costs
-// well under a millisecond (H100, 2026-11-27,
-// docs/validation/replay-cost-2026-11-27.md). So a group's ranges are
+// range with the L2 and DRAM counters costs the same whatever the replay
+// mode, and many times what a launch inside a started user-replay session
+// adds (measured: docs/validation/deep-learning.md, "what a counter range
+// costs; application replay in batched sessions"). So a group's ranges are
 // batched: the context's profiler is started once in user replay with the
 // group's config, every kernel launched meanwhile becomes one auto range
 // (the application's, whether or not it collects anything, and the
@@ -29,15 +29,18 @@ namespace {
 
 /// Ranges a session holds at most (its counter-data image); launches
 /// beyond close it. The first session of a fresh range profiler object
-/// costs more the more ranges it is configured for (H100: 650-780 ms at
-/// 512, 200-230 ms at 32; a later session on the same object about 20 ms
-/// at either; test/gpu/counters/session_cost.cu), and each group needs an
-/// object of its own (an object evaluates only its first config, in user
-/// replay too): so small sessions, on the object the group already has.
+/// costs more the more ranges it is configured for, a later session on the
+/// same object little whatever its capacity
+/// (test/gpu/counters/session_cost.cu; measured:
+/// docs/validation/deep-learning.md, the section named above), and each
+/// group needs an object of its own (an object evaluates only its first
+/// config, in user replay too): so small sessions, on the object the group
+/// already has.
 constexpr size_t SessionCapacity = 32;
 /// Launches in a row that collect nothing before a session is closed: the
-/// ski-rental price of one Stop/Start (about 21 ms) in launches inside a
-/// session (about 0.5 ms each).
+/// ski-rental price of one Stop/Start (measured:
+/// docs/validation/deep-learning.md, the section named above) in launches
+/// inside a session (about 0.5 ms each).
 constexpr size_t SessionIdleLimit = 48;
 
 /// The context whose M this thread holds while it launches the runtime's

@@ -28,10 +28,11 @@ struct HwConfig;
 /// Application replay's batched range (GroupSession.cpp): the profiler of a
 /// context started once with a one-pass group in user replay, every kernel
 /// launched meanwhile one auto range (CUPTI neither replays nor saves
-/// memory), stopped and decoded once. Measured on the H100 (2026-11-27,
-/// docs/validation/replay-cost-2026-11-27.md): a Start/Stop/Decode with the
-/// L2 and DRAM counters costs about 21 ms whatever the replay mode, a
-/// launch inside a started session well under a millisecond.
+/// memory), stopped and decoded once. A Start/Stop/Decode with the L2 and
+/// DRAM counters costs the same whatever the replay mode, and many times
+/// what a launch inside a started session adds (measured:
+/// docs/validation/deep-learning.md, "what a counter range costs;
+/// application replay in batched sessions").
 struct HwSession {
   HwConfig *Cfg = nullptr; ///< the group it collects; null: no session open
   struct Entry {

@@ -62,23 +62,21 @@ void HardwareCounters::onInit() {
   if (passMode()) {
     const char *Warn = "HROOF_REPLAY=passes is experimental: a record's duration, clocks, L2 and "
                        "DRAM bytes come from its own launch, every other counter from the next "
-                       "launches of its shape (one counter pass each, after --range), which must "
-                       "do the same work; one PyTorch step profiled at 1.02-1.29x the plain wall "
-                       "time on the H100 (docs/runtime.md, \"Pass replay\"); kernel replay is "
-                       "the default";
+                       "launches of its work key (one counter pass each, after --range), which "
+                       "it assumes do the same work; a launch whose work key no record has may "
+                       "serve a record of its launch shape, named in counters_estimated "
+                       "(docs/runtime.md, \"Pass replay\"); kernel replay is the default";
     logLine("%s", Warn);
     if (T.P)
       T.P->note(Warn);
   } else if (appMode()) {
-    // Said where the user looks: its cost and its assumption (H100,
-    // 2026-11-27, docs/validation/replay-cost-2026-11-27.md).
+    // Said where the user looks: what the mode does and its assumption (its
+    // cost: docs/runtime.md, "Application replay").
     const char *Warn = "HROOF_REPLAY=application is experimental: it takes a record's counter "
-                       "groups from other launches of the same shape, which must do the same "
-                       "work (checked with each launch's duration and L2 bytes; in a PyTorch "
-                       "run on the H100, 3 of 134 launch shapes compared still got another launch's "
-                       "counts); cost of one PyTorch step: 1.35-1.56x the plain wall time "
-                       "(FP32) and 1.44-1.54x (AMP) on the H100 with known Tensor Core "
-                       "types, 1.80x and 1.77x on an H200 with none known (docs/runtime.md, "
+                       "groups from later launches of its work key (kernel, launch shape, "
+                       "by-value parameter bytes), which it assumes do the same work; a launch "
+                       "whose duration or L2 bytes differ gives its group back, other work of "
+                       "about the same duration and L2 traffic goes unnoticed (docs/runtime.md, "
                        "\"Application replay\"); kernel replay is the default";
     logLine("%s", Warn);
     if (T.P)
@@ -97,8 +95,8 @@ void HardwareCounters::onInit() {
       T.P->note(Set.Problem);
   }
   // cuptiProfilerInitialize is called at the first profiled launch (setup):
-  // inside cuInit, where InitializeInjection runs, it fails (seen on the H100:
-  // CUPTI_ERROR_UNKNOWN).
+  // inside cuInit, where InitializeInjection runs, it fails with
+  // CUPTI_ERROR_UNKNOWN (docs/validation/counters.md, "Degrading").
   Enabled = Set.Enabled;
   if (Enabled && Set.LearnTensorTypes && T.S.TypeCache != "none") {
     std::string Path = T.S.TypeCache == "auto" ? defaultTypeCachePath() : T.S.TypeCache;
@@ -352,8 +350,9 @@ std::string HardwareCounters::startRange(HwContext &C, HwConfig &Cfg, uint64_t (
   if (E.empty())
     E = C.Target.initCounterData(Cfg.Data);
   // SetConfig for every range: configuring once per context and only
-  // re-initializing the counter data was measured on the H100 to save
-  // nothing (about 3 ms of 90 per launch; the replay is the cost).
+  // re-initializing the counter data saved nothing measurable: the replay
+  // is the cost (docs/validation/deep-learning.md, "the cost of the
+  // counters: plain run, hroof run, ncu").
   Ts[2] = nowNs();
   if (E.empty())
     E = C.Target.setConfig(Cfg.Config, Cfg.Data);

@@ -269,12 +269,13 @@ struct HardwareCounters {
   void onFinish();
   void off(const std::string &Why);
   /// Kernel replay restores device memory between a launch's passes, which
-  /// erases what another GPU or process writes into it meanwhile: on 2 H100s
-  /// (2026-11-25) a DDP run with NCCL hung in its first backward pass, and
-  /// cuda-samples simpleIPC computed wrong results. So once \p Cause (a
-  /// communication kernel, or an API sharing device memory with another
-  /// process) appears, the process goes on in application replay (one pass a
-  /// launch, no restore), saying so on stderr and in the profile.
+  /// erases what another GPU or process writes into it meanwhile: a DDP run
+  /// with NCCL hung in its first backward pass, and cuda-samples simpleIPC
+  /// computed wrong results (measured: docs/validation/multi-gpu.md,
+  /// "multi-GPU runs on 2 H100s"). So once \p Cause (a communication
+  /// kernel, or an API sharing device memory with another process) appears,
+  /// the process goes on in application replay (one pass a launch, no
+  /// restore), saying so on stderr and in the profile.
   void toApplicationReplay(const std::string &Cause);
   std::string setup(HwContext &C, CUcontext Ctx);
   std::string setupContext(HwContext &C, CUcontext Ctx);

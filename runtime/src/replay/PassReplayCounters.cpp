@@ -15,8 +15,9 @@
 // runs inside the range and no pass ends under it.
 //
 // CUPTI's concurrent-kernel activity zeroes SASS-patched metrics in user
-// replay; the serial kernel kind does not (H200 and H100, 2026-11-27:
-// docs/validation/sass-sessions-2026-11-27.md, pass-replay-2026-11-27.md).
+// replay; the serial kernel kind does not (measured:
+// docs/validation/deep-learning.md, "range-profiler costs and SASS metrics
+// in user-replay sessions" and "pass replay").
 // While a round is under way the runtime's kernel activity is the serial
 // kind: the durations keep coming, and kernels of different streams run
 // one after another meanwhile.
@@ -41,10 +42,6 @@ struct PassHold {
 };
 thread_local PassHold Held;
 
-/// Records a round holds at most. The object's first Start costs more the
-/// more ranges its image holds (H100: about 200 ms at 32, 780 ms at 512:
-/// docs/validation/replay-cost-2026-11-27.md); one launch per shape and
-/// step (--counters-per-shape 1) stays well below 128 in the PyTorch example.
 /// counters_estimated of a record whose passes (bits of \p Mask, of
 /// \p Passes) ran on launches of its shape with other parameter bytes.
 std::string shapeMatchedNote(uint64_t Mask, int Passes) {
@@ -57,6 +54,11 @@ std::string shapeMatchedNote(uint64_t Mask, int Passes) {
          "parameter bytes differ from this launch's (no launch of equal bytes came)";
 }
 
+/// Records a round holds at most. The object's first Start costs more the
+/// more ranges its image holds (measured: docs/validation/deep-learning.md,
+/// "what a counter range costs; application replay in batched sessions");
+/// one launch per shape and step (--counters-per-shape 1) stays well below
+/// 128 in the PyTorch example.
 size_t roundCapacity(int64_t CountersPerShape) { return CountersPerShape > 0 ? 128 : 512; }
 
 /// Pass 0 ends after this many launches in a row that recorded nothing (and

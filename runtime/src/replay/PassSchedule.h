@@ -4,33 +4,32 @@
 // HROOF_REPLAY=passes (docs/runtime.md "Pass replay"). Application replay
 // (ApplicationReplay.h) splits the metric set into one-pass groups and runs
 // each on a range profiler object of its own, and a fresh object costs its
-// first Start, about 155-190 ms on the H100 and H200, whatever it collects:
-// in a PyTorch step that was 16 objects, about 2.8 s
-// (docs/validation/sass-sessions-2026-11-27.md). Pass replay keeps ONE
-// object per context for the whole metric set, in CUPTI's user replay with
-// user ranges (H100, 2026-11-27, test/gpu/counters/pass_replay.cu,
-// docs/validation/pass-replay-2026-11-27.md):
+// first Start, far more than a later Start on the same object, whatever it
+// collects. Pass replay keeps ONE object per context for the whole metric
+// set, in CUPTI's user replay with user ranges
+// (test/gpu/counters/pass_replay.cu), and relies on:
 //  - pass p of a multi-pass config is whatever runs between the p-th Start
-//    and Stop; a later pass's Start costs about 0.01 ms, a new round's first
-//    Start on the same object about 20 ms;
+//    and Stop; a later pass's Start, and a new round's first Start on the
+//    same object, cost a small fraction of a fresh object's first Start;
 //  - ranges are matched across passes by NAME, not by order, also when
 //    pushed from another host thread;
 //  - a range missing from a pass leaves that pass's metrics NaN for it and
 //    spoils nothing else.
-// But a user range also counts work of its own: against kernel replay,
-// 2.2-2.4x the L2 bytes of kernels under 10 us and 3.1-3.8x the duration
-// (medians, H100, the same page), while auto ranges (application replay's batched
-// sessions) are tight. So a record's own launch collects the one-pass
-// group of the duration, clocks, L1, L2 and DRAM in a batched session
-// (GroupSession.cpp), and the rest of the metric set (SASS, tensor pipes
-// and types, shared memory) comes from a round of pass replay: records
-// wait for the round (pending), which starts at the first launch outside
-// HROOF_RANGE; pass p = 0, 1, ... gives each record's range (named after
-// the record) to the next launch of its shape, in a training loop the next
-// steps. All records of a round share each pass, so a pass ends when every
-// record had its launch in it, or when it has seen many launches without
-// (those ranges read NaN). CUPTI says when every pass was submitted; then
-// the round is decoded and each record gets its values.
+// But a user range also counts work of its own: against kernel replay it
+// inflates the L2 bytes of short kernels and the duration, while auto
+// ranges (application replay's batched sessions) are tight (measured:
+// docs/validation/deep-learning.md, "range-profiler costs and SASS metrics
+// in user-replay sessions" and "pass replay"). So a record's own launch
+// collects the one-pass group of the duration, clocks, L2 and DRAM in a
+// batched session (GroupSession.cpp), and the rest of the metric set (SASS,
+// tensor pipes and types, L1 and shared memory) comes from a round of pass
+// replay: records wait for the round (pending), which starts at the first
+// launch outside HROOF_RANGE; pass p = 0, 1, ... gives each record's range
+// (named after the record) to the next launch of its shape, in a training
+// loop the next steps. All records of a round share each pass, so a pass
+// ends when every record had its launch in it, or when it has seen many
+// launches without (those ranges read NaN). CUPTI says when every pass was
+// submitted; then the round is decoded and each record gets its values.
 //
 // This class is the schedule alone (no CUDA, no CUPTI), unit-tested in
 // test/unit/runtime/PassScheduleTest.cpp; PassReplayCounters.cpp runs it.

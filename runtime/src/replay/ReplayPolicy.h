@@ -3,13 +3,16 @@
 //
 // A CUPTI range profiler object replays every range with the pass count of
 // the first config it ran and collects that config's counters only
-// (measured on the H100, docs/runtime.md "Replay passes"; listFitsObject
-// below): a launch whose list is not within the first one's, or that needs
-// more passes, needs a fresh object; one within it that needs fewer can run
-// on the old object, paying for passes it does not need.
-// A fresh object is not free either: in a PyTorch process its first Start
-// took about 150 ms (docs/validation/raw/counters-2026-11-22-range-cost-type-cache/). This is the
-// ski-rental choice between the two, with both prices measured in this process:
+// (docs/runtime.md "Replay passes"; listFitsObject below): a launch whose
+// list is not within the first one's, or that needs more passes, needs a
+// fresh object; one within it that needs fewer can run on the old object,
+// paying for passes it does not need.
+// A fresh object is not free either: its first Start costs as much as
+// several replay passes (measured: docs/validation/deep-learning.md,
+// "re-creating the range-profiler object";
+// raw/2026-11-22.tar.xz:counters-2026-11-22-range-cost-type-cache/). This
+// is the ski-rental choice between the two, with both prices measured in
+// this process:
 //   - the price of one unneeded pass: the slope of launch-with-replay time
 //     over pass count (least squares over the pass counts seen), or, with one
 //     pass count seen, its mean time per pass;
@@ -39,12 +42,13 @@ namespace rt {
 /// Whether a range of the metric list \p Need may run on a range profiler
 /// object whose first config had the list \p First (both sorted): within
 /// it. An object collects the counters of the first config it ran, whatever
-/// later SetConfig calls pass: measured on the H100, lists within the first
-/// one evaluate right (at the first one's pass count), lists with more
-/// passes did not evaluate (2026-11-22), and in application replay every
-/// group after the object's first came back NaN (2026-11-25: its groups are
-/// disjoint lists of one pass each). A list outside the first needs a fresh
-/// object whatever its pass count.
+/// later SetConfig calls pass: lists within the first one evaluate right (at
+/// the first one's pass count), lists with more passes do not evaluate, and
+/// in application replay every group after the object's first came back NaN
+/// (its groups are disjoint lists of one pass each; measured:
+/// docs/validation/deep-learning.md, "learned tensor types, complete ncu
+/// runs" and "the cost of --range with --counters-per-shape 1"). A list
+/// outside the first needs a fresh object whatever its pass count.
 inline bool listFitsObject(const std::vector<std::string> &First,
                            const std::vector<std::string> &Need) {
   return std::includes(First.begin(), First.end(), Need.begin(), Need.end());
