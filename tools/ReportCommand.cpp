@@ -13,6 +13,7 @@
 #include "Toolchain.h"
 #include "report/Ceilings.h"
 #include "report/Insights.h"
+#include "report/RangeBaseline.h"
 #include "report/RangeView.h"
 #include "report/RankView.h"
 #include "report/StaticPoints.h"
@@ -48,7 +49,8 @@ namespace {
 
 struct ReportOptions {
   std::vector<std::string> Inputs;
-  std::string Baseline, Machine, Html, Svg, Csv, Json, Sort = "time", ColorBy = "kernel";
+  std::vector<std::string> Baseline; ///< one or more profiles, merged as the inputs
+  std::string Machine, Html, Svg, Csv, Json, Sort = "time", ColorBy = "kernel";
   std::string By, RangeJson, TuningJson; ///< RangeView.h, TuningCandidates.h
   std::string Rank, RankJson;             ///< RankView.h
   int Top = 10, Tuning = 0;
@@ -544,11 +546,14 @@ std::vector<std::string> reportNotes(const Dataset &D, const std::vector<KernelA
   return Notes;
 }
 
-/// --baseline: the baseline run, analysed on the same machine.
+/// --baseline: the baseline run, analysed on the same machine; its kernels
+/// compared, or with --by range its ranges (RangeBaseline.h).
 struct Baseline {
   Dataset D;
   std::vector<KernelAnalysis> As;
   BaselineComparison C;
+  std::optional<RangeView> RV;
+  std::optional<RangeComparison> RC;
 };
 
 /// --static: each shown kernel's static placement as the hollow "baseline"
@@ -629,9 +634,16 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   std::unique_ptr<Baseline> Base;
   if (!O.Baseline.empty()) {
     Base = std::make_unique<Baseline>();
-    Base->D = loadInputs({O.Baseline});
-    Base->As = analyze(Base->D, &M);
-    Base->C = compareToBaseline(Base->As, As);
+    std::vector<std::string> BasePaths =
+        O.Rank.empty() ? O.Baseline : inputsOfRank(O.Baseline, O.Rank);
+    Base->D = loadInputs(BasePaths);
+    if (RV) { // the ranges are compared, not the kernels (AMP and FP32 kernels differ)
+      Base->RV = buildRangeView(BasePaths, Base->D, M, RV->Depth);
+      Base->RC = compareRanges(*RV, *Base->RV, Base->D.Inputs);
+    } else {
+      Base->As = analyze(Base->D, &M);
+      Base->C = compareToBaseline(Base->As, As);
+    }
   }
 
   // With an output on standard output, the table goes to stderr.
@@ -659,7 +671,7 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
                                                      "% of the kernel time");
         !N.empty())
       Notes.push_back(A->Id + " " + compactName(A->K->Name) + ": " + N);
-  if (Base) {
+  if (Base && !RV) {
     Table Delta = baselineTable(Base->C, size_t(O.NameWidth));
     Info << "against the baseline (" << Base->D.Inputs.size() << " input(s)):\n";
     printTable(Info, Delta);
@@ -680,7 +692,7 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   for (const std::string &N : Notes)
     Info << "note: " << N << "\n";
   writeRangeAndTuning(Info, RV ? &*RV : nullptr, std::move(Tuning), O.Tuning, O.RangeJson,
-                      O.TuningJson);
+                      O.TuningJson, Base && Base->RC ? &*Base->RC : nullptr);
   // Each file written is named, as --json and --csv name theirs.
   if (RV && !O.RangeJson.empty())
     Info << "wrote " << O.RangeJson << "\n";
@@ -710,7 +722,7 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   P.Json = reportJson(D, M, As, Notes);
   if (KV)
     P.Json["by_rank"] = rankViewJson(*KV);
-  if (Base)
+  if (Base && !RV)
     P.Json["baseline"] = baselineJson(Base->C, Base->D);
   P.All = &As;
   writeOutputs(O, P, Info, Written);
@@ -750,8 +762,13 @@ Subcommand addReportCommand(CLI::App &App) {
   R->add_option("--color", O->ColorBy,
                 "colour the chart's points by kernel (default) or by bound (limiting roof)");
   R->add_option("--baseline", O->Baseline,
-                "a profile (or ncu export) of an earlier run: arrows old -> new on the chart, "
-                "a table of the changes in time, GFLOP/s and AI per level");
+                "a profile (or ncu export) of an earlier run, analysed on the same machine; "
+                "repeat it for several (ranks, repeated runs: they merge as the inputs do): "
+                "arrows old -> new on the chart, a table of the changes in time, GFLOP/s and "
+                "AI per level; with --by range instead, per NVTX range path the time of each "
+                "run, the speedup (baseline time / this run's), the FLOPs and the Tensor Core "
+                "share of the FLOPs of each (e.g. an FP32 baseline against an AMP run)")
+      ->allow_extra_args(false);
   R->add_option("--by", O->By,
                 "range or range:DEPTH: FLOPs, bytes, time and transfers per NVTX range path "
                 "(cut to DEPTH), each range a point of the chart; rank or rank:DEPTH: per "

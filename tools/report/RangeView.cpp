@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "RangeView.h"
 #include "ProfileReader.h"
+#include "RangeBaseline.h"
 #include "Insights.h"
 #include "TextTable.h"
 #include "TornProfile.h"
@@ -446,11 +447,18 @@ void writeJsonFile(const std::string &Path, const nlohmann::json &J) {
 }
 
 void writeRangeAndTuning(std::ostream &OS, const RangeView *RV, std::vector<Candidate> Cs,
-                         int Tuning, const std::string &RangeJson, const std::string &TuningJson) {
+                         int Tuning, const std::string &RangeJson, const std::string &TuningJson,
+                         const RangeComparison *Cmp) {
   if (RV)
     printRangeView(OS, *RV);
-  if (RV && !RangeJson.empty())
-    writeJsonFile(RangeJson, rangeViewJson(*RV));
+  if (RV && Cmp)
+    printRangeComparison(OS, *Cmp);
+  if (RV && !RangeJson.empty()) {
+    nlohmann::json J = rangeViewJson(*RV);
+    if (Cmp)
+      addRangeComparisonJson(J, *Cmp);
+    writeJsonFile(RangeJson, J);
+  }
   if (!Tuning && TuningJson.empty())
     return;
   double Total = totalTimeNs(Cs);

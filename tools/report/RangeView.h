@@ -105,11 +105,15 @@ nlohmann::json rowPointJson(const RangeRow &R);
 /// One candidate per range with a roof.
 std::vector<Candidate> rangeCandidates(const RangeView &V);
 
+struct RangeComparison; // RangeBaseline.h
+
 /// What `hroof report` prints and writes for --by range and --tuning N:
-/// the range table (when \p RV), the first \p Tuning candidates of \p Cs
-/// (the kernels'; the ranges' instead when \p RV), the JSON files named.
+/// the range table (when \p RV) and its comparison with the baseline (when
+/// \p Cmp), the first \p Tuning candidates of \p Cs (the kernels'; the
+/// ranges' instead when \p RV), the JSON files named.
 void writeRangeAndTuning(std::ostream &OS, const RangeView *RV, std::vector<Candidate> Cs,
-                         int Tuning, const std::string &RangeJson, const std::string &TuningJson);
+                         int Tuning, const std::string &RangeJson, const std::string &TuningJson,
+                         const RangeComparison *Cmp = nullptr);
 
 } // namespace report
 } // namespace hroof

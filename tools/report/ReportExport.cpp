@@ -65,7 +65,7 @@ void writeReportCsv(std::ostream &OS, const std::vector<KernelAnalysis> &As) {
   Head.push_back("bytes_requested_per_launch");
   for (const char *H : {"gflops", "precision", "ai_l1", "ai_l2", "ai_hbm", "ai_requested",
                         "peak_gflops", "governing_gflops", "pct_of_ceiling", "bound",
-                        "hierarchy_flag", "flop_source", "bytes_source", "time_source"})
+                        "hierarchy_flag", "flop_source", "bytes_source", "time_source", "insight"})
     Head.push_back(H);
   writeCsvRow(OS, Head);
   for (const KernelAnalysis &A : As) {
@@ -93,6 +93,7 @@ void writeReportCsv(std::ostream &OS, const std::vector<KernelAnalysis> &As) {
     for (const std::string *S :
          {&A.Bound, &A.HierarchyFlag, &A.FlopSource, &A.BytesSource, &A.TimeSource})
       Row.push_back(*S);
+    Row.push_back(insightLabel(A.Insights)); // Insights.h; "" when none
     writeCsvRow(OS, Row);
   }
 }
