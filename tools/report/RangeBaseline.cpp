@@ -25,6 +25,8 @@ RangeComparison compareRanges(const RangeView &This, const RangeView &Base,
                               const std::vector<std::string> &BaselineInputs) {
   RangeComparison C;
   C.BaselineInputs = BaselineInputs;
+  for (const std::string &N : Base.Notes)
+    C.Notes.push_back("baseline: " + N);
   std::map<std::string, const RangeRow *> BaseByPath;
   for (const RangeRow &R : Base.Rows)
     BaseByPath[R.Range] = &R;
@@ -108,6 +110,8 @@ void printRangeComparison(std::ostream &OS, const RangeComparison &C) {
   printTextTable(OS, Rows, {0, 8});
   if (std::string N = largestChangesNote(C); !N.empty())
     OS << "note: " << N << "\n";
+  for (const std::string &N : C.Notes)
+    OS << "note: " << N << "\n";
 }
 
 void addRangeComparisonJson(nlohmann::json &J, const RangeComparison &C) {
@@ -142,7 +146,8 @@ void addRangeComparisonJson(nlohmann::json &J, const RangeComparison &C) {
   J["baseline"] = {{"inputs", C.BaselineInputs},
                    {"only_in_baseline", OnlyBase},
                    {"only_in_this_run", OnlyThis},
-                   {"largest_time_differences", Largest}};
+                   {"largest_time_differences", Largest},
+                   {"notes", C.Notes}};
 }
 
 } // namespace report

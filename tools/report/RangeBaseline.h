@@ -36,6 +36,8 @@ struct RangeComparison {
   std::vector<RangePair> Pairs;
   /// The ranges of both runs whose time changed most, largest first.
   std::vector<const RangePair *> LargestChanges;
+  /// The baseline's range notes (a profile without ranges, estimated launches).
+  std::vector<std::string> Notes;
 };
 
 /// How many ranges the note on the largest time differences names.
