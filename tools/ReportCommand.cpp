@@ -748,7 +748,7 @@ Subcommand addReportCommand(CLI::App &App) {
   R->add_option("--html", O->Html,
                 "write the chart and table as one self-contained HTML file (- = stdout)");
   R->add_option("--svg", O->Svg, "write the chart as a standalone SVG (needs node; - = stdout)");
-  R->add_option("--csv", O->Csv, "write every kernel as CSV, numbers exact (- = stdout)");
+  R->add_option("--csv", O->Csv, "write every kernel as CSV, numbers exact, its insight line last (- = stdout)");
   R->add_option("--json", O->Json, "write every kernel as JSON, numbers exact (- = stdout)");
   R->add_option("--top", O->Top,
                 "the table and chart show this many kernels (default 10; 0: all), the rest "
@@ -762,12 +762,12 @@ Subcommand addReportCommand(CLI::App &App) {
   R->add_option("--color", O->ColorBy,
                 "colour the chart's points by kernel (default) or by bound (limiting roof)");
   R->add_option("--baseline", O->Baseline,
-                "a profile (or ncu export) of an earlier run, analysed on the same machine; "
-                "repeat it for several (ranks, repeated runs: they merge as the inputs do): "
-                "arrows old -> new on the chart, a table of the changes in time, GFLOP/s and "
-                "AI per level; with --by range instead, per NVTX range path the time of each "
-                "run, the speedup (baseline time / this run's), the FLOPs and the Tensor Core "
-                "share of the FLOPs of each (e.g. an FP32 baseline against an AMP run)")
+                "a profile (or ncu export) of an earlier run, analysed on the same machine; one "
+                "file per --baseline, repeat it for several (they merge as the inputs do): "
+                "arrows old -> new on the chart, per kernel the changes in time, GFLOP/s and "
+                "AI per level; with --by range instead, per NVTX range path (in both runs or "
+                "one) the time, FLOPs and Tensor Core share of the FLOPs of each run and the "
+                "speedup (baseline time / this run's), e.g. an FP32 baseline of an AMP run")
       ->allow_extra_args(false);
   R->add_option("--by", O->By,
                 "range or range:DEPTH: FLOPs, bytes, time and transfers per NVTX range path "
@@ -775,7 +775,8 @@ Subcommand addReportCommand(CLI::App &App) {
                 "rank and GPU of a distributed run, kernel and communication time, each a "
                 "point of the chart, and the imbalance (max/mean) of every kernel and NVTX "
                 "range (paths cut to DEPTH) across them");
-  R->add_option("--range-json", O->RangeJson, "write the --by range table as JSON");
+  R->add_option("--range-json", O->RangeJson,
+                "write the --by range table as JSON (with --baseline: its comparison too)");
   R->add_option("--rank-json", O->RankJson, "write the --by rank tables as JSON");
   R->add_option("--rank", O->Rank,
                 "only the profiles of this rank (the \"rank\" of each profile: RANK, "
