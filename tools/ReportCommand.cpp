@@ -711,9 +711,8 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   CO.AllCeilings = O.AllCeilings;
   CO.ColorByBound = O.ColorBy == "bound";
   CO.NameWidth = size_t(O.NameWidth);
-  if (Base)
-    for (const auto &[Old, New] : Base->C.Pairs)
-      CO.Baseline[New] = Old;
+  if (Base) // arrows between the kernels' points, or with --by range the ranges'
+    CO.Baseline = Base->RV ? rangeArrows(*RV, *Base->RV) : pairArrows(Base->C);
   std::vector<const KernelAnalysis *> ByTime = chartPoints(Shown, RV ? &*RV : nullptr,
                                                            KV ? &*KV : nullptr, CO);
   P.Spec = chartSpec(ByTime, RV || KV || !Other ? nullptr : &Other->A, M, P.Title, CO);
@@ -763,11 +762,11 @@ Subcommand addReportCommand(CLI::App &App) {
                 "colour the chart's points by kernel (default) or by bound (limiting roof)");
   R->add_option("--baseline", O->Baseline,
                 "a profile (or ncu export) of an earlier run, analysed on the same machine; one "
-                "file per --baseline, repeat it for several (they merge as the inputs do): "
-                "arrows old -> new on the chart, per kernel the changes in time, GFLOP/s and "
-                "AI per level; with --by range instead, per NVTX range path (in both runs or "
-                "one) the time, FLOPs and Tensor Core share of the FLOPs of each run and the "
-                "speedup (baseline time / this run's), e.g. an FP32 baseline of an AMP run")
+                "file per --baseline, repeat it for several (they merge as the inputs do): per "
+                "kernel the changes in time, GFLOP/s and AI per level, arrows old -> new on "
+                "the chart; with --by range, per NVTX range path instead (in both runs or one), "
+                "the time, FLOPs and Tensor Core share of the FLOPs of each run, the speedup "
+                "(baseline time / this run's), arrows between the ranges' points (FP32 -> AMP)")
       ->allow_extra_args(false);
   R->add_option("--by", O->By,
                 "range or range:DEPTH: FLOPs, bytes, time and transfers per NVTX range path "

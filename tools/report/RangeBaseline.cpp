@@ -54,6 +54,31 @@ RangeComparison compareRanges(const RangeView &This, const RangeView &Base,
 
 namespace {
 
+/// Each range path's chart point: addRowPoint makes one, in row order, for
+/// each row with launches and FLOP/s.
+std::map<std::string, const KernelAnalysis *> pointsByPath(const RangeView &V) {
+  std::map<std::string, const KernelAnalysis *> Out;
+  size_t Next = 0;
+  for (const RangeRow &R : V.Rows)
+    if (R.GFlops > 0 && R.Launches && Next < V.ChartPoints.size())
+      Out[R.Range] = &V.ChartPoints[Next++];
+  return Out;
+}
+
+} // namespace
+
+std::map<const KernelAnalysis *, const KernelAnalysis *> rangeArrows(const RangeView &This,
+                                                                     const RangeView &Base) {
+  std::map<const KernelAnalysis *, const KernelAnalysis *> Out;
+  std::map<std::string, const KernelAnalysis *> Old = pointsByPath(Base);
+  for (const auto &[Path, New] : pointsByPath(This))
+    if (auto It = Old.find(Path); It != Old.end())
+      Out[New] = It->second;
+  return Out;
+}
+
+namespace {
+
 std::string rangeName(const std::string &Path) {
   return Path.empty() ? "(outside any range)" : Path;
 }

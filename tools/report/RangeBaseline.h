@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -50,6 +51,11 @@ RangeComparison compareRanges(const RangeView &This, const RangeView &Base,
 /// The share of \p R's FLOPs on Tensor Cores (tensor_* precisions); -1
 /// without FLOPs.
 double tensorFlopShare(const RangeRow &R);
+
+/// The chart's arrows: each range point of \p This (its ChartPoints) -> the
+/// same range's point in \p Base, where both runs have one.
+std::map<const KernelAnalysis *, const KernelAnalysis *> rangeArrows(const RangeView &This,
+                                                                     const RangeView &Base);
 
 /// The table "against the baseline by range" and its note.
 void printRangeComparison(std::ostream &OS, const RangeComparison &C);

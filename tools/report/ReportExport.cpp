@@ -191,6 +191,13 @@ BaselineComparison compareToBaseline(const std::vector<KernelAnalysis> &Old,
   return C;
 }
 
+std::map<const KernelAnalysis *, const KernelAnalysis *> pairArrows(const BaselineComparison &C) {
+  std::map<const KernelAnalysis *, const KernelAnalysis *> Out;
+  for (const auto &[Old, New] : C.Pairs)
+    Out[New] = Old;
+  return Out;
+}
+
 nlohmann::json baselineJson(const BaselineComparison &C, const Dataset &OldInputs) {
   nlohmann::json Kernels = nlohmann::json::array(), Added = nlohmann::json::array(),
                  Gone = nlohmann::json::array();

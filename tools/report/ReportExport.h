@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -44,6 +45,8 @@ double changePct(double Old, double New);
 /// {"inputs", "kernels": [{id, name, mangled, time_ns_total, gflops,
 /// ai: {L1, L2, HBM}}, each {old, new, change_pct}], "new", "gone"}.
 nlohmann::json baselineJson(const BaselineComparison &C, const Dataset &OldInputs);
+/// The chart's arrows: each paired kernel of this run -> its baseline.
+std::map<const KernelAnalysis *, const KernelAnalysis *> pairArrows(const BaselineComparison &C);
 
 /// Bytes per launch at \p Level ("L1", "L2", "HBM"), 0 when not measured.
 double bytesAt(const KernelAnalysis &A, const std::string &Level);
