@@ -27,6 +27,9 @@ RangeComparison compareRanges(const RangeView &This, const RangeView &Base,
   C.BaselineInputs = BaselineInputs;
   for (const std::string &N : Base.Notes)
     C.Notes.push_back("baseline: " + N);
+  if (Base.Rows.empty() && Base.Notes.empty()) // its inputs are Nsight Compute exports
+    C.Notes.push_back("baseline: no NVTX range paths in its inputs (Nsight Compute exports "
+                      "have none)");
   std::map<std::string, const RangeRow *> BaseByPath;
   for (const RangeRow &R : Base.Rows)
     BaseByPath[R.Range] = &R;
