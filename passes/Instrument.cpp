@@ -1,6 +1,7 @@
 //===- Instrument.cpp - dynamic counting: instrument device code ----------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "Instrument.h"
+#include "hroof/StaticModelKeys.h"
 #include "Counting.h"
 #include "Flush.h"
 #include "InductionLoop.h"
@@ -584,7 +585,7 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (json::Array *Ks = J.getAsObject()->getArray("kernels"))
     for (json::Value &K : *Ks)
       if (auto Name = K.getAsObject()->getString("mangled"); Name && ByModel.count(Name->str()))
-        (*K.getAsObject())["counted_by_model"] = true;
+        (*K.getAsObject())[model_keys::CountedByModel] = true;
   std::string Text = formatv("{0}", J).str();
   Constant *Str = ConstantDataArray::getString(M.getContext(), Text, true);
   auto *G = new GlobalVariable(M, Str->getType(), true, GlobalValue::ExternalLinkage, Str,

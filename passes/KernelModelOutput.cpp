@@ -8,6 +8,7 @@
 // and the warning that a module was compiled at -O0.
 //===----------------------------------------------------------------------===//
 #include "KernelModel.h"
+#include "hroof/StaticModelKeys.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CallingConv.h"
@@ -79,8 +80,8 @@ json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
     json::Array Params;
     for (const Argument &A : F->args())
       Params.push_back(json::Object{
-          {"name", A.hasName() ? A.getName().str() : "arg" + std::to_string(A.getArgNo())},
-          {"type", typeName(A.getType())}});
+          {model_keys::Name, A.hasName() ? A.getName().str() : "arg" + std::to_string(A.getArgNo())},
+          {model_keys::Type, typeName(A.getType())}});
     json::Array Terms;
     for (const IRModelTerm &T : FM.Terms) {
       json::Object Counts;
@@ -94,11 +95,11 @@ json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
       for (const JExpr &E : T.Factors)
         Factors.push_back(E);
       json::Object Term{
-          {"where", T.Where}, {"counts", std::move(Counts)}, {"factors", std::move(Factors)}};
+          {model_keys::Where, T.Where}, {model_keys::Counts, std::move(Counts)}, {model_keys::Factors, std::move(Factors)}};
       if (T.Guarded)
-        Term["guarded"] = true;
+        Term[model_keys::Guarded] = true;
       if (T.Unbounded)
-        Term["unbounded"] = true;
+        Term[model_keys::Unbounded] = true;
       Terms.push_back(std::move(Term));
     }
     json::Array Unknown, Callees, Accesses, WarpUnknown;
@@ -113,21 +114,21 @@ json::Value modelToJson(const Module &M, const IRModuleModel &Model) {
       NoUpperBound.push_back(U);
     for (const std::string &C : FM.Callees)
       Callees.push_back(C);
-    Kernels.push_back(json::Object{{"name", demangle(F->getName().str())},
-                                   {"mangled", F->getName()},
-                                   {"exact", FM.exact()},
-                                   {"unknown", std::move(Unknown)},
-                                   {"no_upper_bound", std::move(NoUpperBound)},
-                                   {"functions", std::move(Callees)},
-                                   {"params", std::move(Params)},
-                                   {"terms", std::move(Terms)},
-                                   {"accesses", std::move(Accesses)},
-                                   {"warp_unknown", std::move(WarpUnknown)}});
+    Kernels.push_back(json::Object{{model_keys::Name, demangle(F->getName().str())},
+                                   {model_keys::Mangled, F->getName()},
+                                   {model_keys::Exact, FM.exact()},
+                                   {model_keys::Unknown, std::move(Unknown)},
+                                   {model_keys::NoUpperBound, std::move(NoUpperBound)},
+                                   {model_keys::Functions, std::move(Callees)},
+                                   {model_keys::Params, std::move(Params)},
+                                   {model_keys::Terms, std::move(Terms)},
+                                   {model_keys::Accesses, std::move(Accesses)},
+                                   {model_keys::WarpUnknown, std::move(WarpUnknown)}});
   }
-  return json::Object{{"hroof_static_model", 1},
-                      {"source", M.getSourceFileName()},
-                      {"arch", Arch},
-                      {"kernels", std::move(Kernels)}};
+  return json::Object{{model_keys::Version, 1},
+                      {model_keys::Source, M.getSourceFileName()},
+                      {model_keys::Arch, Arch},
+                      {model_keys::Kernels, std::move(Kernels)}};
 }
 
 void warnIfUnoptimized(Module &M) {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "WarpAccess.h"
 #include "PtxCounting.h"
+#include "hroof/StaticModelKeys.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/InlineAsm.h"
@@ -452,10 +453,10 @@ describeBlockAccesses(const BasicBlock &BB, const std::string &Where, ScalarEvol
 }
 
 json::Value warpAccessToJson(const IRWarpAccess &W) {
-  json::Object O{{"where", W.Where},
-                 {"space", MemSpaceNames[int(W.Space)]},
-                 {"dir", MemDirNames[int(W.Dir)]},
-                 {"width", int64_t(W.Width)}};
+  json::Object O{{model_keys::Where, W.Where},
+                 {model_keys::Space, MemSpaceNames[int(W.Space)]},
+                 {model_keys::Dir, MemDirNames[int(W.Dir)]},
+                 {model_keys::Width, int64_t(W.Width)}};
   json::Array Mult;
   for (const auto &P : W.Alternatives) {
     json::Array Factors;
@@ -463,28 +464,28 @@ json::Value warpAccessToJson(const IRWarpAccess &W) {
       Factors.push_back(E);
     Mult.push_back(std::move(Factors));
   }
-  O["multiplicity"] = std::move(Mult);
+  O[model_keys::Multiplicity] = std::move(Mult);
   if (!W.Guarded.empty())
-    O["guarded"] = W.Guarded;
+    O[model_keys::Guarded] = W.Guarded;
   if (!W.Unbounded.empty())
-    O["unbounded"] = W.Unbounded;
+    O[model_keys::Unbounded] = W.Unbounded;
   if (W.AsyncCopy)
-    O["async_copy"] = true;
+    O[model_keys::AsyncCopy] = true;
   if (!W.Unmodelled.empty()) {
-    O["unmodelled"] = W.Unmodelled;
+    O[model_keys::Unmodelled] = W.Unmodelled;
     return O;
   }
   if (W.BaseParam >= 0)
-    O["base"] = json::Object{{"param", W.BaseParam}};
+    O[model_keys::Base] = json::Object{{model_keys::BaseParam, W.BaseParam}};
   else
-    O["base"] = json::Object{{"object", W.BaseObject}, {"align", int64_t(W.BaseAlign)}};
-  O["offset"] = *W.Offset;
+    O[model_keys::Base] = json::Object{{model_keys::BaseObject, W.BaseObject}, {model_keys::BaseAlign, int64_t(W.BaseAlign)}};
+  O[model_keys::Offset] = *W.Offset;
   if (W.AssumesNoIndexWrap)
-    O["assumes"] = "loop indices do not wrap at their width";
+    O[model_keys::Assumes] = "loop indices do not wrap at their width";
   json::Array Loops;
   for (const IRWarpLoop &L : W.Loops)
-    Loops.push_back(json::Object{{"step", L.Step}, {"trips", L.Trips}});
-  O["loops"] = std::move(Loops);
+    Loops.push_back(json::Object{{model_keys::LoopStep, L.Step}, {model_keys::LoopTrips, L.Trips}});
+  O[model_keys::Loops] = std::move(Loops);
   return O;
 }
 

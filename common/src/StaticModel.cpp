@@ -1,6 +1,8 @@
 //===- StaticModel.cpp - read and evaluate the pass's static model --------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/StaticModel.h"
+#include "hroof/StaticModelKeys.h"
+#include "hroof/WarpModel.h"
 
 #include <algorithm>
 #include <map>
@@ -45,48 +47,101 @@ static std::string need(const nlohmann::json &J, const char *Field, const std::s
   return J[Field].get<std::string>();
 }
 
+WarpAccess parseWarpAccess(const nlohmann::json &J) {
+  auto Fail = [&](const std::string &Why) {
+    throw std::runtime_error("access " + J.value(model_keys::Where, std::string("?")) + ": " + Why);
+  };
+  if (!J.is_object())
+    throw std::runtime_error("access is not an object");
+  WarpAccess A;
+  A.Where = J.value(model_keys::Where, "");
+  A.Guarded = J.value(model_keys::Guarded, "");
+  A.AsyncCopy = J.value(model_keys::AsyncCopy, false);
+  A.Unbounded = J.value(model_keys::Unbounded, "");
+  std::string Space = J.value(model_keys::Space, ""), Dir = J.value(model_keys::Dir, "");
+  auto S = std::find(std::begin(MemSpaceNames), std::end(MemSpaceNames), Space);
+  auto D = std::find(std::begin(MemDirNames), std::end(MemDirNames), Dir);
+  if (S == std::end(MemSpaceNames) || D == std::end(MemDirNames))
+    Fail("bad 'space' or 'dir'");
+  A.Space = MemSpace(S - std::begin(MemSpaceNames));
+  A.Dir = MemDir(D - std::begin(MemDirNames));
+  if (!J.contains(model_keys::Width) || !J[model_keys::Width].is_number_integer() || J[model_keys::Width].get<int64_t>() <= 0)
+    Fail("'width' must be a positive integer");
+  A.Width = J[model_keys::Width].get<uint64_t>();
+  if (A.Width > 256)
+    Fail("'width' above 256 bytes");
+  for (const auto &P : J.value(model_keys::Multiplicity, nlohmann::json::array())) {
+    std::vector<ExprPtr> Factors;
+    for (const auto &F : P)
+      Factors.push_back(Expr::parse(F));
+    A.Alternatives.push_back(std::move(Factors));
+  }
+  if (J.contains(model_keys::Unmodelled)) {
+    A.Unmodelled = J[model_keys::Unmodelled].is_string() ? J[model_keys::Unmodelled].get<std::string>() : "?";
+    return A;
+  }
+  const auto &B = J.value(model_keys::Base, nlohmann::json::object());
+  if (B.contains(model_keys::BaseParam) && B[model_keys::BaseParam].is_number_integer() && B[model_keys::BaseParam].get<int64_t>() >= 0)
+    A.BaseParam = B[model_keys::BaseParam].get<int>();
+  else if (B.contains(model_keys::BaseObject) && B[model_keys::BaseObject].is_string()) {
+    A.BaseObject = B[model_keys::BaseObject].get<std::string>();
+    A.BaseAlign = B.value(model_keys::BaseAlign, uint64_t(1));
+  } else
+    Fail("'base' names neither a parameter nor an object");
+  if (!J.contains(model_keys::Offset))
+    Fail("no 'offset'");
+  A.Offset = Expr::parse(J[model_keys::Offset]);
+  for (const auto &Lp : J.value(model_keys::Loops, nlohmann::json::array())) {
+    if (!Lp.contains(model_keys::LoopStep) || !Lp.contains(model_keys::LoopTrips))
+      Fail("a loop without 'step' or 'trips'");
+    A.Loops.push_back({Expr::parse(Lp[model_keys::LoopStep]), Expr::parse(Lp[model_keys::LoopTrips])});
+  }
+  A.Assumes = J.value(model_keys::Assumes, "");
+  return A;
+}
+
 StaticModule parseStaticModel(const nlohmann::json &J) {
-  if (!J.is_object() || !J.contains("hroof_static_model"))
+  if (!J.is_object() || !J.contains(model_keys::Version))
     throw std::runtime_error("not an hroof static model (no 'hroof_static_model' field)");
-  if (J["hroof_static_model"] != 1)
-    throw std::runtime_error("unsupported static model version " + J["hroof_static_model"].dump());
+  if (J[model_keys::Version] != 1)
+    throw std::runtime_error("unsupported static model version " + J[model_keys::Version].dump());
   StaticModule M;
-  M.Source = J.value("source", "");
-  M.Arch = J.value("arch", "");
-  if (!J.contains("kernels") || !J["kernels"].is_array())
+  M.Source = J.value(model_keys::Source, "");
+  M.Arch = J.value(model_keys::Arch, "");
+  if (!J.contains(model_keys::Kernels) || !J[model_keys::Kernels].is_array())
     throw std::runtime_error("static model: missing 'kernels' array");
-  for (const auto &KJ : J["kernels"]) {
+  for (const auto &KJ : J[model_keys::Kernels]) {
     KernelModel K;
-    K.Mangled = need(KJ, "mangled", "kernel");
-    K.Name = KJ.value("name", K.Mangled);
+    K.Mangled = need(KJ, model_keys::Mangled, "kernel");
+    K.Name = KJ.value(model_keys::Name, K.Mangled);
     std::string Where = "kernel " + K.Name;
-    K.Exact = KJ.value("exact", false);
+    K.Exact = KJ.value(model_keys::Exact, false);
     // Only an exact model can stand for the counts.
-    K.CountedByModel = K.Exact && KJ.value("counted_by_model", false);
-    for (const auto &U : KJ.value("unknown", nlohmann::json::array()))
+    K.CountedByModel = K.Exact && KJ.value(model_keys::CountedByModel, false);
+    for (const auto &U : KJ.value(model_keys::Unknown, nlohmann::json::array()))
       K.Unknown.push_back(U.get<std::string>());
-    for (const auto &U : KJ.value("no_upper_bound", nlohmann::json::array()))
+    for (const auto &U : KJ.value(model_keys::NoUpperBound, nlohmann::json::array()))
       K.NoUpperBound.push_back(U.get<std::string>());
-    for (const auto &F : KJ.value("functions", nlohmann::json::array()))
+    for (const auto &F : KJ.value(model_keys::Functions, nlohmann::json::array()))
       K.Functions.push_back(F.get<std::string>());
-    for (const auto &PJ : KJ.value("params", nlohmann::json::array())) {
+    for (const auto &PJ : KJ.value(model_keys::Params, nlohmann::json::array())) {
       ModelParam P;
-      P.Name = need(PJ, "name", Where + " param");
-      P.Type = need(PJ, "type", Where + " param");
+      P.Name = need(PJ, model_keys::Name, Where + " param");
+      P.Type = need(PJ, model_keys::Type, Where + " param");
       P.IsInteger = P.Type.size() > 1 && P.Type[0] == 'i' &&
                     std::all_of(P.Type.begin() + 1, P.Type.end(), ::isdigit);
       if (P.IsInteger)
         P.Bits = unsigned(std::min(std::stoul(P.Type.substr(1)), 64ul));
       K.Params.push_back(P);
     }
-    for (const auto &TJ : KJ.value("terms", nlohmann::json::array())) {
+    for (const auto &TJ : KJ.value(model_keys::Terms, nlohmann::json::array())) {
       ModelTerm T;
-      T.Where = TJ.value("where", "");
-      T.Guarded = TJ.value("guarded", false);
-      T.Unbounded = TJ.value("unbounded", false);
-      if (!TJ.contains("counts") || !TJ["counts"].is_object())
+      T.Where = TJ.value(model_keys::Where, "");
+      T.Guarded = TJ.value(model_keys::Guarded, false);
+      T.Unbounded = TJ.value(model_keys::Unbounded, false);
+      if (!TJ.contains(model_keys::Counts) || !TJ[model_keys::Counts].is_object())
         throw std::runtime_error(Where + ": term without 'counts'");
-      for (auto It = TJ["counts"].begin(); It != TJ["counts"].end(); ++It) {
+      for (auto It = TJ[model_keys::Counts].begin(); It != TJ[model_keys::Counts].end(); ++It) {
         int I = counterIndex(It.key());
         if (I < 0)
           throw std::runtime_error(Where + ": unknown counter '" + It.key() + "'");
@@ -95,7 +150,7 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
         T.Counts[I] = It.value().get<uint64_t>();
       }
       try {
-        for (const auto &FJ : TJ.value("factors", nlohmann::json::array()))
+        for (const auto &FJ : TJ.value(model_keys::Factors, nlohmann::json::array()))
           T.Factors.push_back(Expr::parse(FJ));
       } catch (const ExprError &E) {
         throw std::runtime_error(Where + ": " + E.what());
@@ -103,12 +158,12 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
       K.Terms.push_back(std::move(T));
     }
     try {
-      for (const auto &AJ : KJ.value("accesses", nlohmann::json::array()))
+      for (const auto &AJ : KJ.value(model_keys::Accesses, nlohmann::json::array()))
         K.Accesses.push_back(parseWarpAccess(AJ));
     } catch (const std::exception &E) {
       throw std::runtime_error(Where + ": " + E.what());
     }
-    for (const auto &U : KJ.value("warp_unknown", nlohmann::json::array()))
+    for (const auto &U : KJ.value(model_keys::WarpUnknown, nlohmann::json::array()))
       K.WarpUnknown.push_back(U.get<std::string>());
     K.Fields = modelFields(K);
     M.Kernels.push_back(std::move(K));

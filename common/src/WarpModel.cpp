@@ -725,59 +725,6 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
   return Out;
 }
 
-WarpAccess parseWarpAccess(const nlohmann::json &J) {
-  auto Fail = [&](const std::string &Why) {
-    throw std::runtime_error("access " + J.value("where", std::string("?")) + ": " + Why);
-  };
-  if (!J.is_object())
-    throw std::runtime_error("access is not an object");
-  WarpAccess A;
-  A.Where = J.value("where", "");
-  A.Guarded = J.value("guarded", "");
-  A.AsyncCopy = J.value("async_copy", false);
-  A.Unbounded = J.value("unbounded", "");
-  std::string Space = J.value("space", ""), Dir = J.value("dir", "");
-  auto S = std::find(std::begin(MemSpaceNames), std::end(MemSpaceNames), Space);
-  auto D = std::find(std::begin(MemDirNames), std::end(MemDirNames), Dir);
-  if (S == std::end(MemSpaceNames) || D == std::end(MemDirNames))
-    Fail("bad 'space' or 'dir'");
-  A.Space = MemSpace(S - std::begin(MemSpaceNames));
-  A.Dir = MemDir(D - std::begin(MemDirNames));
-  if (!J.contains("width") || !J["width"].is_number_integer() || J["width"].get<int64_t>() <= 0)
-    Fail("'width' must be a positive integer");
-  A.Width = J["width"].get<uint64_t>();
-  if (A.Width > 256)
-    Fail("'width' above 256 bytes");
-  for (const auto &P : J.value("multiplicity", nlohmann::json::array())) {
-    std::vector<ExprPtr> Factors;
-    for (const auto &F : P)
-      Factors.push_back(Expr::parse(F));
-    A.Alternatives.push_back(std::move(Factors));
-  }
-  if (J.contains("unmodelled")) {
-    A.Unmodelled = J["unmodelled"].is_string() ? J["unmodelled"].get<std::string>() : "?";
-    return A;
-  }
-  const auto &B = J.value("base", nlohmann::json::object());
-  if (B.contains("param") && B["param"].is_number_integer() && B["param"].get<int64_t>() >= 0)
-    A.BaseParam = B["param"].get<int>();
-  else if (B.contains("object") && B["object"].is_string()) {
-    A.BaseObject = B["object"].get<std::string>();
-    A.BaseAlign = B.value("align", uint64_t(1));
-  } else
-    Fail("'base' names neither a parameter nor an object");
-  if (!J.contains("offset"))
-    Fail("no 'offset'");
-  A.Offset = Expr::parse(J["offset"]);
-  for (const auto &Lp : J.value("loops", nlohmann::json::array())) {
-    if (!Lp.contains("step") || !Lp.contains("trips"))
-      Fail("a loop without 'step' or 'trips'");
-    A.Loops.push_back({Expr::parse(Lp["step"]), Expr::parse(Lp["trips"])});
-  }
-  A.Assumes = J.value("assumes", "");
-  return A;
-}
-
 nlohmann::json warpTrafficToJson(const WarpTraffic &T) {
   nlohmann::json Counts = nlohmann::json::object();
   auto Num = [](u128 V) -> nlohmann::json {
