@@ -28,6 +28,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -207,6 +208,19 @@ std::string missingDriverReason() {
   return E ? E : "libcuda.so.1 cannot be loaded";
 }
 
+/// Creates the directory the profile goes to (\p Output itself, or the
+/// folder of a file name ending in .json), with its parents: the runtime
+/// inside the application only opens the file.
+void makeOutputDir(const std::string &Output) {
+  std::string Dir = endsWith(Output, ".json") ? dirOf(Output) : Output;
+  if (Dir.empty())
+    return;
+  std::error_code E;
+  std::filesystem::create_directories(Dir, E);
+  if (E)
+    throw UserError("cannot create the output directory '" + Dir + "': " + E.message());
+}
+
 /// Why a run wrote no profile under \p Output, on stderr.
 void explainNoProfile(const std::string &Output) {
   if (std::string Why = missingDriverReason(); !Why.empty())
@@ -301,6 +315,7 @@ int runRun(const RunOptions &O) {
   std::string Output = rt::rtSettingText(rt::RtSetting::Output);
   if (Output.empty())
     Output = ".";
+  makeOutputDir(Output);
 
   std::cout.flush();
   std::cerr.flush();

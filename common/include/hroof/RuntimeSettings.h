@@ -66,7 +66,8 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
       {"HROOF_OUTPUT", "output", SettingKind::String, ".",
        "where the profile goes: a directory (the file is "
        "hroof-<pid>[-rank<R>].json in it) or a file name ending in .json, in "
-       "which %p becomes the pid and %r the MPI/Slurm rank"},
+       "which %p becomes the pid and %r the MPI/Slurm rank; hroof run creates "
+       "the directory"},
       {"HROOF_KERNEL_FILTER", "kernel-filter", SettingKind::String, "",
        "only kernels whose mangled or demangled name matches this ECMAScript "
        "regular expression (searched, not anchored) are profiled; empty: all"},
