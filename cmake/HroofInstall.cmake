@@ -7,7 +7,7 @@
 #   lib/hroof.so (plugin), lib/libhroof_rt.so (runtime)
 #   share/hroof/machines/*.json      measured ceilings (docs/machines/)
 #   share/hroof/report/              chart.html, render-svg.mjs (tools/report/)
-#   share/hroof/report-js/           vega, vega-lite, vega-embed (npm, build/report-js;
+#   share/hroof/report-js/node_modules/  vega, vega-lite, vega-embed (npm, build/report-js;
 #                                    the build tree uses build/report-js/node_modules)
 #   share/hroof/examples/            the demo's example kernels and demo.json
 #   include/hroof/cuda_compat.h      what nvcc's CUDA headers have and clang's lack
@@ -49,11 +49,12 @@ install(FILES ${HROOF_REPORT_ASSET_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/h
 install(FILES ${HROOF_EXAMPLE_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/hroof/examples)
 install(FILES ${HROOF_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hroof)
 # The chart libraries exist once scripts/setup.sh has run npm (after the
-# configure step), so they are looked for when installing.
+# configure step), so they are looked for when installing. They keep the
+# folder name node_modules: node resolves vega's own imports through it.
 install(CODE "
   set(_js \"${PROJECT_BINARY_DIR}/report-js/node_modules\")
   if(EXISTS \"\${_js}/vega/build/vega.min.js\")
-    file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/hroof/report-js\"
+    file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/hroof/report-js/node_modules\"
          TYPE DIRECTORY FILES \"\${_js}/\")
   else()
     message(WARNING \"hroof: no \${_js} (run scripts/setup.sh): the installed hroof report has no --html/--svg\")

@@ -97,7 +97,7 @@ void finishOut(std::ofstream &Out, const std::string &Path) {
 std::string jsDir() {
   std::string Dir = setting(Setting::ReportJs);
   if (Dir.empty())
-    Dir = dataPath("report-js");
+    Dir = dataPath("report-js/node_modules");
   return Dir.empty() ? installPrefix() + "/report-js/node_modules" : Dir;
 }
 

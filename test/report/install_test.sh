@@ -23,7 +23,7 @@ pass() { echo "PASS $*"; }
 cmake --install "$build" --prefix "$tmp/p" > "$tmp/install.log" 2>&1 ||
   { cat "$tmp/install.log"; fail "cmake --install"; }
 for f in bin/hroof bin/hroof-ert lib/hroof.so lib/libhroof_rt.so share/hroof/report/chart.html \
-         share/hroof/report/render-svg.mjs share/hroof/report-js/vega/build/vega.min.js \
+         share/hroof/report/render-svg.mjs share/hroof/report-js/node_modules/vega/build/vega.min.js \
          share/hroof/machines/h100-80gb-hbm3.json share/hroof/examples/demo.json \
          lib/cmake/hroof/hroofConfig.cmake lib/cmake/hroof/hroofConfigVersion.cmake; do
   [ -e "$tmp/p/$f" ] || fail "not installed: $f"
@@ -88,6 +88,12 @@ grep -q "ceilings: NVIDIA H100 80GB HBM3 ($tmp/moved/share/hroof/machines/" "$tm
 grep -q "vega-embed" "$tmp/r.html" && [ "$(stat -c %s "$tmp/r.html")" -gt 500000 ] ||
   fail "moved tree: the HTML has no inlined chart libraries"
 grep -q '"hroof_report": 1' "$tmp/r.json" || fail "moved tree: no JSON report"
+# The SVG needs node to find vega's own imports in the moved libraries.
+if command -v node >/dev/null 2>&1; then
+  "$hroof" report "$src/test/report/Inputs/demo-rank0.json" --svg "$tmp/r.svg" \
+    > "$tmp/svg.log" 2>&1 || { cat "$tmp/svg.log"; fail "moved tree: hroof report --svg"; }
+  grep -q "<svg" "$tmp/r.svg" || fail "moved tree: the SVG has no <svg>"
+fi
 "$hroof" static "$src/test/report/install-example/saxpy.cu" --grid 4096 --block 256 \
   --arg n=1048576 > "$tmp/static.log" 2>&1 || { cat "$tmp/static.log"; fail "moved tree: hroof static"; }
 grep -q "saxpy" "$tmp/static.log" || fail "moved tree: hroof static printed no kernel"
