@@ -248,8 +248,8 @@ int main(int argc, char **argv) {
   Static->add_flag("--json", SO.Json, "print JSON (schema: docs/static-model.md)");
   Static->add_option("--machine", SO.Machine,
                      "machine file (docs/machines/*.json, from hroof-ert): with a launch, place "
-                     "each kernel on the hierarchical roofline before it runs (static AI at L1 "
-                     "and shared, the time each level needs, the lower bound on the time)");
+                     "each kernel on the hierarchical roofline before it runs (static AI at L1, "
+                     "shared and HBM, the time each level needs, the lower bound on the time)");
   Static->add_flag("--terms", SO.Terms,
                    "also print the model's terms (per-thread counts x multiplicity)");
   Static->add_option("extra", SO.Extra,

@@ -252,6 +252,12 @@ CompileResult compileStaticModel(const Toolchain &TC, const std::string &File,
   if (R.ModelJson.empty())
     throw UserError("the plugin wrote no static model for '" + File + "' (is '" + TC.Plugin +
                     "' an hroof plugin?)");
+  // The plugin's own warnings (device code at -O0, ...) reach the user as a
+  // compile would show them; clang's other diagnostics stay captured.
+  std::istringstream Lines(R.Diagnostics);
+  for (std::string L; std::getline(Lines, L);)
+    if (L.find("warning: hroof:") != std::string::npos)
+      std::cerr << L << "\n";
   return R;
 }
 

@@ -98,7 +98,8 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "the profile's aggregates are rewritten at most this often (ms) while "
        "the application runs; launch records are written as they complete"},
       {"HROOF_VERBOSE", "verbose", SettingKind::Int, "0",
-       "1: one stderr line per module and kernel seen; 2: one per launch"},
+       "1: one stderr line per module and kernel seen; 2: one per launch; 3: also "
+       "each work key's parameter words (docs/runtime.md, \"Work keys\")"},
       {"HROOF_COUNTERS", "counters", SettingKind::String, "roofline",
        "hardware counters per launch (CUPTI range profiler, kernel replay): "
        "roofline (time, FLOPs, tensor ops, bytes at L1/shared/L2/HBM, peaks; "

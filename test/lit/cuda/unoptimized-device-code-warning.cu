@@ -16,6 +16,9 @@
 // RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_90 --cuda-path=%cuda_path \
 // RUN:   -Wno-unknown-cuda-version -fpass-plugin=%hroof -O0 \
 // RUN:   -Xarch_device -O2 -S -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=O2 --allow-empty
+// hroof static passes the plugin's warning on (clang's other output stays captured):
+// RUN: %hroof-static %s --grid 4 --block 128 --arg n=512 -- -O0 2>&1 >/dev/null | FileCheck %s --check-prefix=STATIC
+// STATIC: warning: hroof: {{.*}}without optimization
 
 __device__ float twice(float a) { return 2.0f * a; }
 
