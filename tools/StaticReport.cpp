@@ -292,8 +292,17 @@ KernelResult evaluateForLaunch(const KernelModel &K, const LaunchRequest &Req) {
       Env.HasArg[I] = true;
       continue;
     }
-    if (!K.Params[I].IsInteger)
-      continue; // values of FP parameters never enter the model
+    if (!K.Params[I].IsInteger) {
+      // Values of FP parameters never enter the model, but a value that is
+      // no number is still a mistake worth saying.
+      char *End = nullptr;
+      std::strtod(Value.c_str(), &End);
+      if (Value.empty() || *End)
+        throw UsageError("--arg " + Name + "=" + Value + ": '" + Value +
+                         "' is not a number (parameter " + Name + " is " + K.Params[I].Type +
+                         "; its value does not enter the model)");
+      continue;
+    }
     IntReading How = readingIn(K, [&](const Expr &E) {
       return E.Op == ExprOp::Arg && E.Imm == I ? int(K.Params[I].Bits) : 0;
     });
