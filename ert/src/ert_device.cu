@@ -4,6 +4,8 @@
 // CUDA mode with the other kernel files (ert/CMakeLists.txt).
 #include "ert_common.cuh"
 
+#include <dlfcn.h>
+
 namespace ert {
 
 DeviceInfo g_dev;
@@ -12,6 +14,10 @@ static int g_device = 0;
 DeviceInfo open_device(int device) {
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
+  if (e == cudaErrorInsufficientDriver && !dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD) &&
+      !dlopen("libcuda.so.1", RTLD_LAZY)) // the static runtime's name for no driver at all
+    throw CudaError(std::string("no CUDA driver here (libcuda.so.1: ") + dlerror() +
+                    "); run hroof-ert on a machine with an NVIDIA GPU and its driver");
   if (e != cudaSuccess || n == 0)
     throw CudaError(std::string("no CUDA device found (") +
                     (e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0") + ")");

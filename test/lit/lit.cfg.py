@@ -59,3 +59,15 @@ def has_gpu():
 
 if has_gpu():
     config.available_features.add("gpu")
+
+# Whether the CUDA driver library loads here (tests of the no-driver messages).
+def has_cuda_driver():
+    import ctypes
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+if has_cuda_driver():
+    config.available_features.add("cuda-driver")
