@@ -577,8 +577,10 @@ void addStaticPoints(const std::vector<const KernelAnalysis *> &Shown, ChartOpti
   if (!Without.empty())
     Notes.push_back("--static: no static point for " + Without +
                     " (no static model, or no static bytes at a level the measurement has)");
-  if (!Charted)
+  if (!Charted) {
     Notes.push_back("--static draws in the chart: give --html or --svg");
+    return;
+  }
   Notes.push_back("hollow points: the static model's placement of each kernel (its FLOPs over "
                   "its predicted sectors at L1, footprint at HBM, requested bytes), dashed to "
                   "the measured point at the same level");
