@@ -21,32 +21,22 @@ namespace hroof {
 namespace rt {
 
 /// Whether \p V is an address the driver knows (device, managed or mapped
-/// host memory): such parameter words are left out of work keys. Values
-/// below 64 KiB or above 2^57 are never addresses; answers are kept per
-/// thread (a training loop passes the same buffers again and again).
+/// host memory).
 static bool isDevicePointer(uint64_t V) {
-  if (V < (uint64_t(1) << 16) || (V >> 57))
-    return false;
-  thread_local std::unordered_map<uint64_t, bool> Known;
-  auto It = Known.find(V);
-  if (It != Known.end())
-    return It->second;
-  if (Known.size() >= 65536)
-    Known.clear();
   unsigned Type = 0;
   bool WasOwn = InOwnDriverCalls;
   InOwnDriverCalls = true;
   bool Pointer = cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CUdeviceptr(V)) ==
                  CUDA_SUCCESS;
   InOwnDriverCalls = WasOwn;
-  return Known[V] = Pointer;
+  return Pointer;
 }
 
 /// Whether \p V points into the process's writable host memory (heap,
 /// stacks, anonymous mappings), read again at most once a second when a
 /// value is not found (the heap grows).
 static bool isHostPointer(uint64_t V) {
-  if (V < (uint64_t(1) << 20) || (V >> 57))
+  if (V < (uint64_t(1) << 20))
     return false;
   static std::mutex Lock;
   static HostMappings Maps;
@@ -61,8 +51,23 @@ static bool isHostPointer(uint64_t V) {
   return Maps.read() && Maps.contains(V);
 }
 
-/// A word of a launch's parameters that is an address (device or host).
-static bool isPointerWord(uint64_t V) { return isDevicePointer(V) || isHostPointer(V); }
+/// A word of a launch's parameters that is an address (device or host):
+/// left out of work keys. Values below 64 KiB or above 2^57 are never
+/// addresses. Answers are kept per thread, since a training loop passes the
+/// same buffers and sizes again and again; a host address first seen before
+/// its memory was mapped stays data, which can only split launches, never
+/// merge them.
+static bool isPointerWord(uint64_t V) {
+  if (V < (uint64_t(1) << 16) || (V >> 57))
+    return false;
+  thread_local std::unordered_map<uint64_t, bool> Known;
+  auto It = Known.find(V);
+  if (It != Known.end())
+    return It->second;
+  if (Known.size() >= 65536)
+    Known.clear();
+  return Known[V] = isDevicePointer(V) || isHostPointer(V);
+}
 
 std::string workKeyOf(const FuncInfo &F, const LaunchArgs &A, bool LogWords) {
   std::string Key = launchWorkKey(launchShapeKey(F.Mangled, A.Grid, A.Block, A.SharedMem),

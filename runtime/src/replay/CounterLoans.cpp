@@ -25,6 +25,12 @@ void CounterLoans::lend(const Lender &L, LaunchRecord &R) const {
 
 std::vector<LaunchRecord> CounterLoans::settle(LaunchRecord &&R) {
   std::vector<LaunchRecord> Out;
+  // Most records neither lend nor borrow: no lock for them.
+  bool Lends = Lending && !R.WorkKey.empty() && R.Hw && R.HwIncomplete.empty();
+  if (!R.CountersFrom && !Lends) {
+    Out.push_back(std::move(R));
+    return Out;
+  }
   std::lock_guard<std::mutex> G(M);
   if (R.CountersFrom) {
     auto It = ByCorrelation.find(R.CountersFrom);
@@ -33,10 +39,6 @@ std::vector<LaunchRecord> CounterLoans::settle(LaunchRecord &&R) {
       return Out;
     }
     lend(It->second, R);
-    Out.push_back(std::move(R));
-    return Out;
-  }
-  if (R.WorkKey.empty() || !R.Hw || !R.HwIncomplete.empty()) {
     Out.push_back(std::move(R));
     return Out;
   }
@@ -53,7 +55,7 @@ std::vector<LaunchRecord> CounterLoans::settle(LaunchRecord &&R) {
   }
   if (Order.size() >= LenderLimit) {
     ByCorrelation.erase(Order.front());
-    Order.erase(Order.begin());
+    Order.pop_front();
   }
   ByCorrelation.emplace(Corr, std::move(L));
   Order.push_back(Corr);

@@ -19,6 +19,7 @@
 #include "profile/Profile.h"
 
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -41,6 +42,9 @@ public:
   std::vector<LaunchRecord> settle(LaunchRecord &&R);
   /// At exit: the borrowers still waiting, with why they have no counters.
   std::vector<LaunchRecord> drain();
+  /// Whether records may lend (kernel replay with a per-shape limit, set
+  /// once at start): otherwise no record is kept for lending.
+  bool Lending = true;
 
 private:
   struct Lender {
@@ -51,7 +55,7 @@ private:
   void lend(const Lender &L, LaunchRecord &R) const;
   std::mutex M;
   std::unordered_map<uint32_t, Lender> ByCorrelation;
-  std::vector<uint32_t> Order; ///< lenders by arrival (LenderLimit)
+  std::deque<uint32_t> Order; ///< lenders by arrival (LenderLimit)
   std::unordered_map<uint32_t, std::vector<LaunchRecord>> Waiting; ///< by lender
 };
 

@@ -56,6 +56,7 @@ void HardwareCounters::onInit() {
   Set = parseCountersSetting(T.S.Counters);
   Limit = T.S.LaunchLimit;
   PerShape = T.S.CountersPerShape;
+  Loans.Lending = !T.S.PassReplay && !T.S.AppReplay && PerShape > 0;
   Mode = T.S.PassReplay  ? ReplayMode::Passes
          : T.S.AppReplay ? ReplayMode::Application
                          : ReplayMode::Kernel;
