@@ -273,7 +273,8 @@ void checkRunOptions(const RunOptions &O) {
   // The runtime profiles everything under an expression it cannot compile
   // (a note in the profile); given as an option, it is a usage error. Same
   // dialect as the runtime's (ECMAScript, runtime/src/profile/Profile.cpp).
-  for (rt::RtSetting S : {rt::RtSetting::KernelFilter, rt::RtSetting::Range})
+  for (rt::RtSetting S :
+       {rt::RtSetting::KernelFilter, rt::RtSetting::Range, rt::RtSetting::TimingRange})
     if (const std::string &V = O.Values[int(S)]; !V.empty()) {
       try {
         std::regex Re(V, std::regex::ECMAScript);

@@ -12,6 +12,8 @@
 #include "Injection.h"
 #include "kernels/L2FlushPtx.h"
 
+#include "hroof/Communication.h"
+
 #include <cstdlib>
 
 namespace hroof {
@@ -27,6 +29,22 @@ void CUPTIAPI bufferRequested(uint8_t **Buffer, size_t *Size, size_t *MaxRecords
   *MaxRecords = 0;
 }
 
+/// A launch of HROOF_TIMING_RANGE: its time into the profile's "timing".
+void timingRecord(const CUpti_ActivityKernel10 &K, const std::string &Mangled, const Issued &I) {
+  Runtime &T = rt();
+  if (!T.P || K.end < K.start || K.start == 0)
+    return;
+  TimingLaunch L;
+  L.Range = I.Range;
+  L.Kernel = Mangled;
+  L.Device = K.deviceId;
+  L.StartNs = K.start;
+  L.DurationNs = K.end - K.start;
+  L.Communication = bool(communicationKernel(Mangled));
+  L.Replayed = I.Replayed;
+  T.P->addTiming(L);
+}
+
 void kernelRecord(const CUpti_ActivityKernel10 *K) {
   Runtime &T = rt();
   std::string Mangled = K->name ? K->name : "<unknown>";
@@ -35,6 +53,10 @@ void kernelRecord(const CUpti_ActivityKernel10 *K) {
   if (!selectedName(Mangled))
     return;
   std::optional<Issued> I = takeIssued(K->correlationId, {IssueKind::Launch, IssueKind::Graph});
+  if (I && !I->Selected && I->Timing) {
+    timingRecord(*K, Mangled, *I);
+    return;
+  }
   if ((I && !I->Selected) || (!I && !T.RangeFilter.empty()))
     return; // outside the ranges HROOF_RANGE selects
   LaunchRecord R;

@@ -83,9 +83,12 @@ bool noteIssued(uint32_t Correlation, IssueKind Kind, std::string &Range) {
     if (It == T.RangeSelected.end()) {
       if (T.RangeSelected.size() > 65536)
         T.RangeSelected.clear();
-      It = T.RangeSelected.emplace(I.Range, T.RangeFilter.matches(I.Range, I.Range)).first;
+      bool Selected = T.RangeFilter.matches(I.Range, I.Range);
+      bool Timing = !Selected && !T.TimingFilter.empty() && T.TimingFilter.matches(I.Range, I.Range);
+      It = T.RangeSelected.emplace(I.Range, std::make_pair(Selected, Timing)).first;
     }
-    I.Selected = It->second;
+    I.Selected = It->second.first;
+    I.Timing = It->second.second;
     if (Kind != IssueKind::Transfer)
       ++(I.Selected ? T.LaunchesInRange : T.LaunchesOutOfRange);
   }
@@ -95,6 +98,34 @@ bool noteIssued(uint32_t Correlation, IssueKind Kind, std::string &Range) {
   bool Selected = I.Selected;
   T.IssuedByCorrelation[Correlation] = std::move(I);
   return Selected;
+}
+
+/// HROOF_TIMING_RANGE: only beside HROOF_RANGE (without it every launch is
+/// profiled, and none is left to time).
+static void setupTimingRange(Runtime &T) {
+  if (T.S.TimingRange.empty())
+    return;
+  if (T.RangeFilter.empty()) {
+    std::string Why = "HROOF_TIMING_RANGE is ignored without HROOF_RANGE (every launch is "
+                      "profiled)";
+    logLine("%s", Why.c_str());
+    T.P->note(Why);
+    return;
+  }
+  std::string E = T.TimingFilter.set(T.S.TimingRange, "HROOF_TIMING_RANGE");
+  if (!E.empty()) {
+    logLine("%s", E.c_str());
+    return;
+  }
+  T.P->setTimingFilter(T.S.TimingRange);
+}
+
+void markIssuedReplayed(uint32_t Correlation) {
+  Runtime &T = rt();
+  std::lock_guard<std::mutex> L(T.M);
+  auto It = T.IssuedByCorrelation.find(Correlation);
+  if (It != T.IssuedByCorrelation.end())
+    It->second.Replayed = true;
 }
 
 std::optional<Issued> takeIssued(uint32_t Correlation, std::initializer_list<IssueKind> Kinds) {
@@ -433,6 +464,7 @@ int initialize() {
   if (!RE.empty())
     logLine("%s", RE.c_str());
   T.P = std::make_unique<Profile>(T.S.LaunchLimit, T.S.FlushMs);
+  setupTimingRange(T);
   // Header.
   std::string Cmd;
   {

@@ -66,6 +66,11 @@ struct Issued {
   IssueKind Kind = IssueKind::Launch;
   std::string Range;
   bool Selected = true;
+  /// Outside HROOF_RANGE, inside HROOF_TIMING_RANGE: its time only (Timing.h).
+  bool Timing = false;
+  /// It carried counters for another launch's record (application and pass
+  /// replay): its time is not the program's own.
+  bool Replayed = false;
 };
 /// Correlation ids of issued launches and copies kept at most (a launch
 /// whose activity record never comes must not grow memory forever).
@@ -117,7 +122,10 @@ struct Runtime {
   std::unordered_set<std::string> InstrumentedNames;
   NvtxRanges Ranges;
   KernelFilter RangeFilter; ///< HROOF_RANGE
-  std::unordered_map<std::string, bool> RangeSelected;
+  /// By range path: HROOF_RANGE selects it (first), HROOF_TIMING_RANGE does
+  /// (second).
+  std::unordered_map<std::string, std::pair<bool, bool>> RangeSelected;
+  KernelFilter TimingFilter; ///< HROOF_TIMING_RANGE (only beside HROOF_RANGE)
   std::unordered_map<uint32_t, Issued> IssuedByCorrelation;
   /// Host time of counted launches' exits (hostCostNote): reading the
   /// counts (waiting for the kernel included), the static and warp-level
@@ -168,6 +176,8 @@ bool noteIssued(uint32_t Correlation, IssueKind Kind, std::string &Range);
 /// \p Kinds; a launch's or copy's entry is removed, a graph's kept for its
 /// other kernels.
 std::optional<Issued> takeIssued(uint32_t Correlation, std::initializer_list<IssueKind> Kinds);
+/// Marks the issued launch \p Correlation as replayed (Issued::Replayed).
+void markIssuedReplayed(uint32_t Correlation);
 
 // Launches.cpp
 std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod);

@@ -430,6 +430,7 @@ void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
     }
     return; // the group is given back (onLaunchEnter)
   }
+  markIssuedReplayed(CB->correlationId); // its time is not the program's (Timing.h)
   *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
 }
 

@@ -55,6 +55,7 @@ enum class RtSetting {
   CacheControl,
   CountersPerShape,
   Replay,
+  TimingRange,
   Count
 };
 
@@ -160,6 +161,13 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "program must repeat the recorded work once per pass (8 on GH100), else "
        "those passes' metrics are not_evaluated. With application or passes, "
        "--launch-limit and --counters-per-shape count recorded launches"},
+      {"HROOF_TIMING_RANGE", "timing-range", SettingKind::String, "",
+       "launches outside --range whose NVTX path matches this ECMAScript regular "
+       "expression (e.g. \"^step (1[2-9])(/|$)\") add only their kernel time to the "
+       "profile's \"timing\" section (no record, counters or counts); hroof report "
+       "--by range and --by rank then take time, communication and imbalance from "
+       "those steps, leaving out every step in which a launch carried counters for "
+       "the profiled one (docs/runtime.md \"Timing ranges\"); empty: none"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
                 "one row per RtSetting");

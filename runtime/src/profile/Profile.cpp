@@ -53,6 +53,7 @@ Settings Settings::fromEnvironment() {
   S.Counters = rtSettingText(RtSetting::Counters);
   S.TypeCache = rtSettingText(RtSetting::TypeCache);
   S.Range = rtSettingText(RtSetting::Range);
+  S.TimingRange = rtSettingText(RtSetting::TimingRange);
   std::string Cache = rtSettingText(RtSetting::CacheControl);
   if (!parseCacheControl(Cache, S.FlushL2))
     S.Problems.push_back(checkRtSetting(RtSetting::CacheControl, Cache) + "; using " +
@@ -81,6 +82,7 @@ nlohmann::json Settings::toJson() const {
           {"counters", Counters},
           {"type_cache", TypeCache},
           {"range", Range},
+          {"timing_range", TimingRange},
           {"cache_control", FlushL2 ? "all" : "none"},
           {"counters_per_shape", CountersPerShape},
           {"replay", PassReplay ? "passes" : AppReplay ? "application" : "kernel"}};
@@ -525,6 +527,8 @@ std::string Profile::growingSectionsLocked(bool Force) {
       GrowingText += ",\n \"ranges\": " + rangesLocked().dump() +
                      ",\n \"ranges_dropped\": " + std::to_string(RangesDropped);
     GrowingText += ",\n \"transfers\": " + transfersLocked().dump();
+    if (Timing.any())
+      GrowingText += ",\n \"timing\": " + Timing.toJson().dump();
     GrowingAt = Now;
     GrowingDirty = false;
   }
@@ -551,7 +555,22 @@ nlohmann::json Profile::trailerJson() const {
     T["ranges_dropped"] = RangesDropped;
   }
   T["transfers"] = transfersLocked();
+  if (Timing.any())
+    T["timing"] = Timing.toJson();
   return T;
+}
+
+void Profile::addTiming(const TimingLaunch &L) {
+  std::lock_guard<std::mutex> Lock(M);
+  if (Finished)
+    return;
+  Timing.add(L);
+  GrowingDirty = true;
+}
+
+void Profile::setTimingFilter(const std::string &Regex) {
+  std::lock_guard<std::mutex> Lock(M);
+  Timing.setFilter(Regex);
 }
 
 void Profile::writeLocked(const std::string &Records, bool Force) {

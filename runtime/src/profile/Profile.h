@@ -13,6 +13,7 @@
 #ifndef HROOF_RUNTIME_PROFILE_H
 #define HROOF_RUNTIME_PROFILE_H
 
+#include "profile/Timing.h"
 #include "profile/Transfers.h"
 
 #include "hroof/RuntimeSettings.h"
@@ -50,6 +51,7 @@ struct Settings {
   std::string Counters = "roofline"; ///< HROOF_COUNTERS (HwMetrics.h)
   std::string TypeCache = "auto";    ///< HROOF_TYPE_CACHE (TypeCache.h)
   std::string Range;                 ///< HROOF_RANGE: NVTX range path regex
+  std::string TimingRange;           ///< HROOF_TIMING_RANGE (Timing.h)
   bool FlushL2 = false;              ///< HROOF_CACHE_CONTROL=all (L2Flush.h)
   int64_t CountersPerShape = 0;      ///< HROOF_COUNTERS_PER_SHAPE (0: off)
   bool AppReplay = false;            ///< HROOF_REPLAY=application or passes (ApplicationReplay.h)
@@ -201,6 +203,9 @@ public:
   /// Adds one copy or memset: its kind's and its range's aggregates always,
   /// the record itself while its kind has fewer than LaunchLimit records.
   void addTransfer(const TransferRecord &R);
+  /// Adds one launch of a timing range (Timing.h): its time only.
+  void addTiming(const TimingLaunch &L);
+  void setTimingFilter(const std::string &Regex);
   /// A CUDA graph launch (its kernels are reported from activity records).
   void addGraphLaunch();
   void addDevice(const nlohmann::json &D);
@@ -258,6 +263,7 @@ private:
   bool AnyRange = false; ///< some launch or transfer had a non-empty path
   size_t RangeEntries = 0;
   uint64_t RangesDropped = 0;
+  TimingAggregate Timing;
   std::map<std::string, TransferAggregate> TransferKinds;
   std::map<std::string, uint64_t> TransferRecordsByKind;
   std::vector<nlohmann::json> TransferRecords;
