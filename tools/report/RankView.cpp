@@ -222,6 +222,7 @@ void readRow(RankRow &Row, Times &T, const json &J, const ProcessDevices &PD, co
     ByKey[A.K->Mangled.empty() ? A.K->Name : A.K->Mangled] = &A;
   }
   placeOnRoofline(Row.Sums, M);
+  Row.Timing = readStepTiming(J, PD.All.size() > 1 ? Row.Device : -1);
   for (const json &E : J.value("ranges", json::array())) {
     if (!E.is_object())
       continue;
@@ -426,7 +427,7 @@ void replayNote(RankView &V) {
       Ranges.insert(R.ReplayedRanges.begin(), R.ReplayedRanges.end());
       ModeSet.insert(R.Replay.empty() ? std::string("kernel") : R.Replay);
     }
-  if (Rows.empty() || V.CommNs <= 0)
+  if (Rows.empty() || V.CommNs <= 0 || V.UnprofiledTiming)
     return;
   for (const std::string &Mo : ModeSet)
     Modes += (Modes.empty() ? "" : ", ") + Mo;
@@ -452,20 +453,37 @@ void addSummaryNotes(RankView &V) {
   std::vector<bool> Cmp;
   std::vector<double> Compute, Comm;
   size_t N = 0;
+  // Time from unprofiled steps when every compared row has them: the
+  // profiled step's times include the waits for other ranks' replays.
+  bool Unprofiled = true;
+  for (const RankRow &R : V.Rows)
+    Unprofiled &= !R.Compared || R.Timing.usable();
   for (const RankRow &R : V.Rows) {
     Cmp.push_back(R.Compared);
     N += R.Compared;
-    Compute.push_back(R.computeNs());
-    Comm.push_back(R.Sums.CommTimeNs);
+    Compute.push_back(Unprofiled ? R.Timing.ComputeNs : R.computeNs());
+    Comm.push_back(Unprofiled ? R.Timing.CommNs : R.Sums.CommTimeNs);
   }
   if (N < 2 || V.KernelNs <= 0)
     return;
+  if (Unprofiled) {
+    for (const RankRow &R : V.Rows)
+      if (R.Compared) {
+        V.Notes.push_back("times per step below from " + R.Timing.describe() + " of " + R.Label +
+                          " (--timing-range '" + R.Timing.Filter +
+                          "'), not replayed; FLOPs, bytes and the roofline from the profiled "
+                          "range");
+        break;
+      }
+    V.UnprofiledTiming = true;
+  }
   ImbalanceRow C = imbalance("compute", Compute, &Cmp), W = imbalance("communication", Comm, &Cmp);
   bool Straggler = C.Max > C.Min;
   std::string Rows = std::to_string(N) + " compared rows";
   if (Straggler)
     V.Notes.push_back("straggler: " + V.Rows[C.Slowest].Label + ", the most compute time " +
-                      "(kernels other than communication): " + ms(C.Max) + " ms, " +
+                      "(kernels other than communication" + (Unprofiled ? ", per step" : "") +
+                      "): " + ms(C.Max) + " ms, " +
                       fmtFixed(100 * (C.MaxOverMean - 1), 1) + "% above the mean of the " + Rows +
                       " (max/mean " + fmtFixed(C.MaxOverMean, 3) + "; fastest " +
                       V.Rows[C.Fastest].Label + " " + ms(C.Min) +

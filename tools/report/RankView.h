@@ -19,6 +19,7 @@
 
 #include "RangeView.h"
 #include "ReportData.h"
+#include "StepTiming.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,6 +56,8 @@ struct RankRow {
   uint64_t CounterLaunches = 0;
   std::string Replay;                   ///< the profile's settings.replay
   std::set<std::string> ReplayedRanges; ///< range paths (cut) with counter launches
+  /// Time per step from steps that were not profiled (--timing-range).
+  StepTiming Timing;
   /// The row's kernel time outside communication kernels.
   double computeNs() const { return Sums.TimeNs - Sums.CommTimeNs; }
 };
@@ -75,6 +78,8 @@ struct RankView {
   std::vector<ImbalanceRow> Kernels, Ranges; ///< by decreasing total time
   double KernelNs = 0, CommNs = 0;           ///< over every row
   std::vector<std::string> Notes;
+  /// The verdict's times come from unprofiled steps (RankRow::Timing).
+  bool UnprofiledTiming = false;
   std::deque<KernelData> ChartData; ///< the rows as chart points
   std::vector<KernelAnalysis> ChartPoints;
 };

@@ -200,11 +200,19 @@ json rankViewJson(const RankView &V) {
                 {"replayed_ranges", R.ReplayedRanges},
                 {"communication_by_kind", R.CommByLabel},
                 {"p2p", {{"count", R.P2PCopies}, {"bytes", R.P2PBytes}, {"duration_ns", R.P2PNs}}}});
+    if (R.Timing.usable())
+      Row["unprofiled_steps"] = {{"timing_range", R.Timing.Filter},
+                                 {"steps", R.Timing.Steps},
+                                 {"left_out", R.Timing.LeftOut},
+                                 {"compute_ns_per_step", R.Timing.ComputeNs},
+                                 {"communication_ns_per_step", R.Timing.CommNs},
+                                 {"communication_by_kind_per_step", R.Timing.CommByLabel}};
     Rows.push_back(std::move(Row));
   }
   return {{"range_depth", V.RangeDepth},
           {"kernel_time_ns", V.KernelNs},
           {"communication_time_ns", V.CommNs},
+          {"verdict_from_unprofiled_steps", V.UnprofiledTiming},
           {"rows", Rows},
           {"kernels", imbalanceJson(V, V.Kernels)},
           {"ranges", imbalanceJson(V, V.Ranges)},

@@ -1,0 +1,114 @@
+//===- StepTiming.cpp - time from the steps that were not profiled --------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// See StepTiming.h.
+//===----------------------------------------------------------------------===//
+#include "StepTiming.h"
+
+#include "hroof/Communication.h"
+
+#include <algorithm>
+#include <set>
+
+namespace hroof {
+namespace report {
+
+using nlohmann::json;
+
+std::string pathBelowStep(const std::string &Path) {
+  size_t Slash = Path.find('/');
+  return Slash == std::string::npos ? std::string() : Path.substr(Slash + 1);
+}
+
+static std::string topOf(const std::string &Path) { return Path.substr(0, Path.find('/')); }
+
+static std::string label(const CommunicationKernel &C) {
+  return C.Library + (C.Collective.empty() ? "" : " " + C.Collective);
+}
+
+std::string StepTiming::describe() const {
+  if (Steps.empty())
+    return "";
+  std::string N = std::to_string(Steps.size()) + " unprofiled step" + (Steps.size() == 1 ? "" : "s");
+  if (Steps.size() == 1)
+    return Steps.front() + " (" + N + ")";
+  return Steps.front() + " .. " + Steps.back() + " (" + N + ")";
+}
+
+namespace {
+
+struct Entry {
+  std::string Range, Kernel;
+  uint64_t Launches = 0, Replayed = 0, FirstStart = 0;
+  double Ns = 0;
+};
+
+std::vector<Entry> entriesOn(const json &T, int64_t Device) {
+  std::vector<Entry> Out;
+  if (!T.contains("entries") || !T["entries"].is_array())
+    return Out;
+  for (const json &E : T["entries"]) {
+    if (!E.is_object() || !E.contains("range") || !E["range"].is_string() ||
+        !E.contains("kernel") || !E["kernel"].is_string())
+      continue;
+    if (Device >= 0 && E.value("device", int64_t(-1)) != Device)
+      continue;
+    Entry X;
+    X.Range = E["range"].get<std::string>();
+    X.Kernel = E["kernel"].get<std::string>();
+    X.Launches = E.value("launches", uint64_t(0));
+    X.Replayed = E.value("replayed", uint64_t(0));
+    X.FirstStart = E.value("first_start_ns", uint64_t(0));
+    X.Ns = E.value("total_ns", 0.0);
+    Out.push_back(std::move(X));
+  }
+  return Out;
+}
+
+} // namespace
+
+StepTiming readStepTiming(const json &J, int64_t Device) {
+  StepTiming S;
+  if (!J.is_object() || !J.contains("timing") || !J["timing"].is_object())
+    return S;
+  const json &T = J["timing"];
+  S.Filter = T.value("range_filter", std::string());
+  std::vector<Entry> Es = entriesOn(T, Device);
+  // Steps: top-level ranges; one with a replayed launch is left out whole.
+  std::map<std::string, uint64_t> FirstStart;
+  std::set<std::string> Replayed;
+  for (const Entry &E : Es) {
+    std::string Top = topOf(E.Range);
+    auto [It, New] = FirstStart.emplace(Top, E.FirstStart);
+    if (!New)
+      It->second = std::min(It->second, E.FirstStart);
+    if (E.Replayed)
+      Replayed.insert(Top);
+  }
+  std::vector<std::pair<uint64_t, std::string>> Order;
+  for (const auto &[Top, Start] : FirstStart)
+    Order.push_back({Start, Top});
+  std::sort(Order.begin(), Order.end());
+  for (const auto &[Start, Top] : Order)
+    (Replayed.count(Top) ? S.LeftOut : S.Steps).push_back(Top);
+  if (S.Steps.empty())
+    return S;
+  std::set<std::string> Used(S.Steps.begin(), S.Steps.end());
+  double N = double(S.Steps.size());
+  for (const Entry &E : Es) {
+    if (!Used.count(topOf(E.Range)))
+      continue;
+    S.Launches += E.Launches;
+    S.RangeNs[pathBelowStep(E.Range)] += E.Ns / N;
+    if (CommunicationKernel C = communicationKernel(E.Kernel)) {
+      S.CommNs += E.Ns / N;
+      S.CommByLabel[label(C)] += E.Ns / N;
+    } else {
+      S.ComputeNs += E.Ns / N;
+    }
+  }
+  return S;
+}
+
+} // namespace report
+} // namespace hroof

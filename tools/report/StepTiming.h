@@ -1,0 +1,51 @@
+//===- StepTiming.h - time from the steps that were not profiled ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A profile made with --timing-range (docs/runtime.md "Timing ranges") has a
+// "timing" section: kernel time per (range path, kernel, device) of launches
+// outside --range, in steps the counters did not touch. This reads it for
+// one device: the top-level ranges ("steps") that have no replayed launch,
+// their compute and communication time per step, and the time per range
+// path below the step ("forward/layer0"), so `hroof report --by rank` and
+// `--by range` can take time and imbalance from those steps and counters
+// from the profiled one (docs/report.md "Time from unprofiled steps").
+//===----------------------------------------------------------------------===//
+#ifndef HROOF_TOOLS_REPORT_STEPTIMING_H
+#define HROOF_TOOLS_REPORT_STEPTIMING_H
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hroof {
+namespace report {
+
+struct StepTiming {
+  std::string Filter;              ///< the profile's --timing-range
+  std::vector<std::string> Steps;  ///< top-level ranges used, in time order
+  std::vector<std::string> LeftOut; ///< top-level ranges with a replayed launch
+  double ComputeNs = 0, CommNs = 0; ///< per step (mean over Steps)
+  std::map<std::string, double> CommByLabel;  ///< "NCCL AllReduce" -> ns per step
+  std::map<std::string, double> RangeNs;      ///< path below the step -> ns per step
+  uint64_t Launches = 0;                       ///< over Steps
+  /// Some steps to take time from.
+  bool usable() const { return !Steps.empty(); }
+  /// "step 4..step 11 (8 unprofiled steps)" or "step 5 (1 unprofiled step)".
+  std::string describe() const;
+};
+
+/// The timing of device \p Device (-1: every device) in profile \p J; an
+/// empty result when it has no "timing" section or no step without replay.
+StepTiming readStepTiming(const nlohmann::json &J, int64_t Device);
+
+/// \p Path without its first element ("step 3/forward/layer0" ->
+/// "forward/layer0"; "step 3" -> "").
+std::string pathBelowStep(const std::string &Path);
+
+} // namespace report
+} // namespace hroof
+
+#endif
