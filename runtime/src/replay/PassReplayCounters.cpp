@@ -65,7 +65,7 @@ size_t roundCapacity(int64_t CountersPerShape) { return CountersPerShape > 0 ? 1
 /// as many as it saw before them: PassSchedule::endsPassBefore); a later
 /// pass waits this many launches (at least twice pass 0's) for its
 /// records' shapes.
-constexpr size_t IdleLimit = 256, Patience = 512;
+constexpr size_t IdleLimit = 256, Patience = 128;
 
 /// One round more (+1) or less (-1) under way in the process: the first
 /// switches the kernel activity to the serial kind, the last back. Under
@@ -401,14 +401,29 @@ void HardwareCounters::abandonRound(HwContext &C) {
 
 void HardwareCounters::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Done) {
   PassSchedule &S = C.Passes;
+  if (S.idle())
+    return;
   // The passes the program did not run, run empty: CUPTI decodes only a
   // round with every pass, and a missing range only blanks its pass.
+  int Pass = S.pass(), Total = int(C.PassCfg ? C.PassCfg->Passes : 0);
+  size_t Records = S.entries().size();
   for (int Guard = 0; !S.idle() && !C.Failed && Guard < 64; ++Guard) {
     if (!S.started() && !startPass(C).empty())
       break;
     stopPass(C, Done);
   }
   abandonRound(C); // failed on the way
+  if (Total > Pass && Host->P) {
+    // Pass p was under way: p + 1 .. Total had no launch at all, and p's
+    // own launches may not all have come.
+    std::string Why = "pass replay: the program ended in counter pass " + std::to_string(Pass + 1) +
+                      " of " + std::to_string(Total) + ": " + std::to_string(Records) +
+                      " record(s) lack the metrics of the passes it did not finish "
+                      "(not_evaluated); the program must repeat the profiled work once per pass "
+                      "after it: profile an earlier step or run more steps";
+    logLine("%s", Why.c_str());
+    Host->P->note(Why);
+  }
 }
 
 std::string passReplayNote(HardwareCounters &H) {

@@ -58,7 +58,7 @@ public:
   /// range that matches every step (or none, no HROOF_RANGE) never ends,
   /// and a step may repeat its shapes for long (an LSTM's time steps)
   /// before a new one. \p Patience: launches a pass waits for its records'
-  /// shapes, at least, and at least twice the launches of pass 0.
+  /// shapes, at least, and at least 1.5 times the launches of pass 0.
   explicit PassSchedule(size_t Capacity = 128, size_t IdleLimit = 256, size_t Patience = 512)
       : Capacity(Capacity), IdleLimit(IdleLimit), Patience(Patience) {}
 
@@ -123,12 +123,16 @@ public:
   }
   /// True when the started pass has waited too long for its records' shapes
   /// and is to be stopped before this launch: Patience launches, and at
-  /// least twice as many as came while the records waited (pass 0) or as
-  /// pass 0 saw (later passes): a step of thousands of launches spreads
-  /// its records over all of them.
+  /// least one and a half times as many as came while the records waited
+  /// (about a step) or as pass 0 saw: a step of thousands of launches
+  /// spreads its records over all of them, and the step after it brings
+  /// each record's launch back within one step. Waiting longer costs a
+  /// step of the program per pass whenever a record's launch never comes,
+  /// and a round needs one step per pass (8 on GH100) to end before the
+  /// program does.
   bool endsPassBefore() const {
     size_t Step = std::max(StepLaunches, Pass0Launches);
-    return Pass >= 0 && Started && Launches >= std::max(Patience, 2 * Step);
+    return Pass >= 0 && Started && Launches >= std::max(Patience, Step + Step / 2);
   }
   /// Counts a launch of the started pass.
   void launched() { Launches += Started; }

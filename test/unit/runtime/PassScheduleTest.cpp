@@ -113,7 +113,7 @@ TEST(PassSchedule, ImpatientPassCountsItsMissingRanges) {
   EXPECT_EQ(S.missing(), 1u) << "record b had no launch in pass 0";
 }
 
-TEST(PassSchedule, PatienceIsAtLeastTwicePass0) {
+TEST(PassSchedule, PatienceIsAtLeastOneAndAHalfPass0) {
   PassSchedule S = inRound({"a"}, 4);
   for (int I = 0; I < 9; ++I)
     S.launched();
@@ -121,17 +121,18 @@ TEST(PassSchedule, PatienceIsAtLeastTwicePass0) {
   S.launched(); // pass 0: 10 launches
   S.passStopped(false);
   S.passStarted();
-  for (int I = 0; I < 19; ++I) {
+  for (int I = 0; I < 14; ++I) {
     EXPECT_FALSE(S.endsPassBefore()) << I;
     S.launched();
   }
-  S.launched();
+  S.launched(); // 15 = 10 + 10 / 2
   EXPECT_TRUE(S.endsPassBefore());
 }
 
-TEST(PassSchedule, Pass0WaitsTwiceTheLaunchesTheRecordsWaited) {
+TEST(PassSchedule, Pass0WaitsOneAndAHalfTheLaunchesTheRecordsWaited) {
   // A step of 2000 launches, records spread over it: pass 0 (the next
-  // step) must not give up after Patience (512) launches.
+  // step) must not give up after Patience (512) launches, nor wait two
+  // steps for a record whose launch never comes.
   PassSchedule S(128, SIZE_MAX, 512);
   S.record("a", 1);
   for (int I = 0; I < 1999; ++I)
@@ -139,11 +140,11 @@ TEST(PassSchedule, Pass0WaitsTwiceTheLaunchesTheRecordsWaited) {
   EXPECT_TRUE(S.startsRound(false, false, false, "x"));
   S.beginRound();
   S.passStarted();
-  for (int I = 0; I < 3999; ++I) {
+  for (int I = 0; I < 2999; ++I) {
     ASSERT_FALSE(S.endsPassBefore()) << I;
     S.launched();
   }
-  S.launched();
+  S.launched(); // 3000 = 2000 + 2000 / 2
   EXPECT_TRUE(S.endsPassBefore());
 }
 
