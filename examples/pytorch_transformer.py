@@ -17,16 +17,21 @@ Ranges (start/end ranges belong to the process; push/pop ranges to a thread):
 
   --steps N   steps (default 12)      --amp      bf16 autocast
   --batch B   sequences (default 16)  --seq L    tokens each (default 512)
+  --skew F    under torchrun: rank 1 trains on F times the batch (a straggler)
+Under torchrun (WORLD_SIZE > 1) the model is wrapped in DistributedDataParallel
+(NCCL, one GPU per rank): its gradient all-reduces run in "backward".
 Prints one line RESULT {json}: settings, final loss, loop wall time, median
-step time.
+step time (per rank under torchrun).
 """
 import argparse
 import json
+import os
 import statistics
 import time
 
 import torch
 import torch.cuda.nvtx as nvtx
+import torch.distributed as dist
 import torch.nn as nn
 
 
@@ -69,20 +74,32 @@ def main():
     ap.add_argument("--amp", action="store_true")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--seq", type=int, default=512)
+    ap.add_argument("--skew", type=float, default=1.0)
     a = ap.parse_args()
+    world = int(os.environ.get("WORLD_SIZE", 1))
+    rank = int(os.environ.get("RANK", 0))
+    dev = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0)) % torch.cuda.device_count())
+    torch.cuda.set_device(dev)
+    if world > 1:
+        dist.init_process_group("nccl", rank=rank, world_size=world)
     torch.manual_seed(0)
-    dev = torch.device("cuda")
     model = Net().to(dev)
     annotate(model)
-    optim = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    trained = model
+    if world > 1:
+        trained = nn.parallel.DistributedDataParallel(model, device_ids=[dev.index])
+    optim = torch.optim.AdamW(trained.parameters(), lr=1e-4)
     loss_fn = nn.CrossEntropyLoss()
-    x = torch.randn(a.batch, a.seq, 1024, device=dev, requires_grad=True)
-    y = torch.randint(0, 16, (a.batch,), device=dev)
+    batch = int(a.batch * (a.skew if rank == 1 else 1))
+    x = torch.randn(batch, a.seq, 1024, device=dev, requires_grad=True)
+    y = torch.randint(0, 16, (batch,), device=dev)
     gemm_t = torch.bfloat16 if a.amp else torch.float32
     ga = torch.randn(4096, 4096, device=dev, dtype=gemm_t)
     gb = torch.randn(4096, 4096, device=dev, dtype=gemm_t)
     amp = lambda: torch.autocast("cuda", dtype=torch.bfloat16, enabled=a.amp)
     times, loss = [], 0.0
+    if world > 1:
+        dist.barrier()
     torch.cuda.synchronize()
     t0 = time.perf_counter()
     for i in range(a.steps):
@@ -90,7 +107,7 @@ def main():
         step = nvtx.range_start("step %d" % i)
         r = nvtx.range_start("forward")
         with amp():
-            loss_t = loss_fn(model(x), y)
+            loss_t = loss_fn(trained(x), y)
         nvtx.range_end(r)
         r = nvtx.range_start("backward")
         loss_t.backward()
@@ -107,8 +124,11 @@ def main():
         times.append(time.perf_counter() - ts)
     wall = time.perf_counter() - t0
     print("RESULT " + json.dumps({"model": "transformer", "steps": a.steps, "amp": a.amp,
-                                  "batch": a.batch, "seq": a.seq, "loss": loss,
-                                  "wall_s": wall, "median_step_s": statistics.median(times)}))
+                                  "rank": rank, "world_size": world, "batch": batch,
+                                  "seq": a.seq, "loss": loss, "wall_s": wall,
+                                  "median_step_s": statistics.median(times)}), flush=True)
+    if world > 1:
+        dist.destroy_process_group()
 
 
 if __name__ == "__main__":

@@ -15,12 +15,31 @@ namespace report {
 
 using nlohmann::json;
 
-std::string pathBelowStep(const std::string &Path) {
-  size_t Slash = Path.find('/');
-  return Slash == std::string::npos ? std::string() : Path.substr(Slash + 1);
+/// Where the step part of \p Path ends: after the first element with a
+/// digit in it ("train/step 11/forward" -> after "train/step 11"), else
+/// after the first element.
+static size_t stepEnd(const std::string &Path) {
+  size_t Begin = 0;
+  while (true) {
+    size_t End = Path.find('/', Begin);
+    size_t Stop = End == std::string::npos ? Path.size() : End;
+    for (size_t I = Begin; I < Stop; ++I)
+      if (Path[I] >= '0' && Path[I] <= '9')
+        return Stop;
+    if (End == std::string::npos)
+      return Path.find('/') == std::string::npos ? Path.size() : Path.find('/');
+    Begin = End + 1;
+  }
 }
 
-static std::string topOf(const std::string &Path) { return Path.substr(0, Path.find('/')); }
+std::string stepOf(const std::string &Path) { return Path.substr(0, stepEnd(Path)); }
+
+std::string pathBelowStep(const std::string &Path) {
+  size_t End = stepEnd(Path);
+  return End >= Path.size() ? std::string() : Path.substr(End + 1);
+}
+
+static std::string topOf(const std::string &Path) { return stepOf(Path); }
 
 static std::string label(const CommunicationKernel &C) {
   return C.Library + (C.Collective.empty() ? "" : " " + C.Collective);

@@ -4,7 +4,8 @@
 // A profile made with --timing-range (docs/runtime.md "Timing ranges") has a
 // "timing" section: kernel time per (range path, kernel, device) of launches
 // outside --range, in steps the counters did not touch. This reads it for
-// one device: the top-level ranges ("steps") that have no replayed launch,
+// one device: the steps (stepOf: "step 4", "train/step 11") that have no
+// replayed launch,
 // their compute and communication time per step, and the time per range
 // path below the step ("forward/layer0"), so `hroof report --by rank` and
 // `--by range` can take time and imbalance from those steps and counters
@@ -41,8 +42,12 @@ struct StepTiming {
 /// empty result when it has no "timing" section or no step without replay.
 StepTiming readStepTiming(const nlohmann::json &J, int64_t Device);
 
-/// \p Path without its first element ("step 3/forward/layer0" ->
-/// "forward/layer0"; "step 3" -> "").
+/// The step of range path \p Path: up to its first element with a digit
+/// ("step 3/forward/layer0" -> "step 3", "train/step 11/forward" ->
+/// "train/step 11"), else its first element.
+std::string stepOf(const std::string &Path);
+/// \p Path below its step ("step 3/forward/layer0" -> "forward/layer0";
+/// "step 3" -> "").
 std::string pathBelowStep(const std::string &Path);
 
 } // namespace report

@@ -3,11 +3,12 @@
 # The one-step recipe's cost and exactness on a machine with a GPU; builds
 # nothing (GPU test inputs: build/bin/hroof, build/lib/libhroof_rt.so).
 #   MODEL=nvtx|transformer   examples/pytorch_nvtx.py (20 steps, step 10) or
-#                            examples/pytorch_transformer.py (12 steps, step 3)
+#                            examples/pytorch_transformer.py (STEPS=16 steps, step 3)
 #   PREC="fp32 amp"          precisions to run
 #   RUNS=3                   plain and recipe runs each, interleaved
 #   EXACT=1                  kernel-replay runs of the same step (the exact path)
-# recipe: hroof run --range STEP --counters-per-shape 1 --replay passes
+# recipe: hroof run --range STEP --timing-range LATER --counters-per-shape 1
+#         --replay passes
 # exact:  hroof run --range STEP (kernel replay, every launch)
 # Wall times go to $OUT/cost-MODEL/times.txt (name, exit status, seconds);
 # profiles and logs under $OUT/cost-MODEL/, archived to $OUT/cost-MODEL.tgz
@@ -18,8 +19,10 @@ cd "$ROOT"
 MODEL=${MODEL:-transformer}
 HROOF=${HROOF:-build/bin/hroof}
 case $MODEL in
-  nvtx) PROG=(python3 examples/pytorch_nvtx.py --steps 20); STEP='step 10(/|$)' ;;
-  transformer) PROG=(python3 examples/pytorch_transformer.py --steps 12); STEP='step 3(/|$)' ;;
+  nvtx) PROG=(python3 examples/pytorch_nvtx.py --steps 20); STEP='step 10(/|$)'
+    LATER='^train/step (1[1-9])(/|$)' ;;
+  transformer) PROG=(python3 examples/pytorch_transformer.py --steps "${STEPS:-16}")
+    STEP='step 3(/|$)'; LATER='^step ([4-9]|[1-9][0-9])(/|$)' ;;
   *) echo "MODEL: nvtx or transformer" >&2; exit 2 ;;
 esac
 O=$OUT/cost-$MODEL
@@ -38,7 +41,8 @@ for P in ${PREC:-fp32 amp}; do
   for i in $(seq 1 "${RUNS:-3}"); do
     run "$P-plain-$i" "${PROG[@]}" "${A[@]}"
     run "$P-recipe-$i" "$HROOF" run --output "$O/$P-recipe-$i" --range "$STEP" \
-      --counters-per-shape 1 --replay passes --type-cache none -- "${PROG[@]}" "${A[@]}"
+      --timing-range "$LATER" --counters-per-shape 1 --replay passes --type-cache none \
+      -- "${PROG[@]}" "${A[@]}"
   done
   for i in $(seq 1 "${EXACT:-1}"); do
     run "$P-exact-$i" "$HROOF" run --output "$O/$P-exact-$i" --range "$STEP" --type-cache none \
