@@ -6,7 +6,7 @@ ranges") when every rank has one.
 
 Two fake ranks. In the profiled step the counters' replays distort time: rank 0
 shows the most compute there. The timing section holds steps 4-6: step 4 has a
-replayed launch (left out), steps 5 and 6 are clean and say rank 1 computes
+replayed launch on rank 0 (left out on both ranks), steps 5 and 6 are clean and say rank 1 computes
 more (it had the larger batch) while rank 0 waits in NCCL. Expected numbers are
 derived here from the entries written; then one rank without a timing section
 sends the verdict back to the profiled step.
@@ -68,7 +68,9 @@ def main():
     ms = 10 ** 6
     steps0 = {"step 4": (9 * ms, 80 * ms, True), "step 5": (2 * ms, 2 * ms, False),
               "step 6": (2 * ms, 3 * ms, False)}
-    steps1 = {"step 4": (3 * ms, 1 * ms, True), "step 5": (3 * ms, ms // 2, False),
+    # Rank 1 replayed nothing in step 4 but waited there for rank 0's
+    # replays: step 4 is left out of rank 1's steps too.
+    steps1 = {"step 4": (3 * ms, 70 * ms, False), "step 5": (3 * ms, ms // 2, False),
               "step 6": (3 * ms, ms // 2, False)}
     # Per step over the clean steps 5 and 6: 4 launches of compute, 2 of NCCL.
     want = {"0": (4 * (2 + 2) * ms / 2, 2 * (2 + 3) * ms / 2),

@@ -458,6 +458,25 @@ void addSummaryNotes(RankView &V) {
   bool Unprofiled = true;
   for (const RankRow &R : V.Rows)
     Unprofiled &= !R.Compared || R.Timing.usable();
+  if (Unprofiled) {
+    // Only the steps clean on every compared row: in a step where one rank
+    // replayed, the others wait for it in their collectives.
+    std::map<std::string, size_t> Clean;
+    size_t Rows = 0;
+    for (const RankRow &R : V.Rows)
+      if (R.Compared) {
+        ++Rows;
+        for (const std::string &St : R.Timing.Steps)
+          ++Clean[St];
+      }
+    std::vector<std::string> Common;
+    for (const auto &[St, N] : Clean)
+      if (N == Rows)
+        Common.push_back(St);
+    for (RankRow &R : V.Rows)
+      if (R.Compared)
+        Unprofiled &= R.Timing.useSteps(Common);
+  }
   for (const RankRow &R : V.Rows) {
     Cmp.push_back(R.Compared);
     N += R.Compared;

@@ -39,7 +39,6 @@ std::string pathBelowStep(const std::string &Path) {
   return End >= Path.size() ? std::string() : Path.substr(End + 1);
 }
 
-static std::string topOf(const std::string &Path) { return stepOf(Path); }
 
 static std::string label(const CommunicationKernel &C) {
   return C.Library + (C.Collective.empty() ? "" : " " + C.Collective);
@@ -86,6 +85,32 @@ std::vector<Entry> entriesOn(const json &T, int64_t Device) {
 
 } // namespace
 
+bool StepTiming::useSteps(const std::vector<std::string> &Names) {
+  std::set<std::string> Keep(Names.begin(), Names.end());
+  std::vector<std::string> Used;
+  for (const std::string &St : Steps)
+    (Keep.count(St) ? Used : LeftOut).push_back(St);
+  Steps = Used;
+  ComputeNs = CommNs = 0;
+  CommByLabel.clear();
+  RangeNs.clear();
+  Launches = 0;
+  if (Steps.empty())
+    return false;
+  double N = double(Steps.size());
+  for (const std::string &St : Steps) {
+    const StepTotals &T = Clean.at(St);
+    ComputeNs += T.ComputeNs / N;
+    CommNs += T.CommNs / N;
+    for (const auto &[L, Ns] : T.CommByLabel)
+      CommByLabel[L] += Ns / N;
+    for (const auto &[R, Ns] : T.RangeNs)
+      RangeNs[R] += Ns / N;
+    Launches += T.Launches;
+  }
+  return true;
+}
+
 StepTiming readStepTiming(const json &J, int64_t Device) {
   StepTiming S;
   if (!J.is_object() || !J.contains("timing") || !J["timing"].is_object())
@@ -93,11 +118,11 @@ StepTiming readStepTiming(const json &J, int64_t Device) {
   const json &T = J["timing"];
   S.Filter = T.value("range_filter", std::string());
   std::vector<Entry> Es = entriesOn(T, Device);
-  // Steps: top-level ranges; one with a replayed launch is left out whole.
+  // Steps (stepOf); one with a replayed launch is left out whole.
   std::map<std::string, uint64_t> FirstStart;
   std::set<std::string> Replayed;
   for (const Entry &E : Es) {
-    std::string Top = topOf(E.Range);
+    std::string Top = stepOf(E.Range);
     auto [It, New] = FirstStart.emplace(Top, E.FirstStart);
     if (!New)
       It->second = std::min(It->second, E.FirstStart);
@@ -110,22 +135,21 @@ StepTiming readStepTiming(const json &J, int64_t Device) {
   std::sort(Order.begin(), Order.end());
   for (const auto &[Start, Top] : Order)
     (Replayed.count(Top) ? S.LeftOut : S.Steps).push_back(Top);
-  if (S.Steps.empty())
-    return S;
-  std::set<std::string> Used(S.Steps.begin(), S.Steps.end());
-  double N = double(S.Steps.size());
   for (const Entry &E : Es) {
-    if (!Used.count(topOf(E.Range)))
+    std::string Top = stepOf(E.Range);
+    if (Replayed.count(Top))
       continue;
-    S.Launches += E.Launches;
-    S.RangeNs[pathBelowStep(E.Range)] += E.Ns / N;
+    StepTotals &St = S.Clean[Top];
+    St.Launches += E.Launches;
+    St.RangeNs[pathBelowStep(E.Range)] += E.Ns;
     if (CommunicationKernel C = communicationKernel(E.Kernel)) {
-      S.CommNs += E.Ns / N;
-      S.CommByLabel[label(C)] += E.Ns / N;
+      St.CommNs += E.Ns;
+      St.CommByLabel[label(C)] += E.Ns;
     } else {
-      S.ComputeNs += E.Ns / N;
+      St.ComputeNs += E.Ns;
     }
   }
+  S.useSteps(std::vector<std::string>(S.Steps));
   return S;
 }
 

@@ -24,16 +24,30 @@
 namespace hroof {
 namespace report {
 
+/// The kernel time of one step.
+struct StepTotals {
+  double ComputeNs = 0, CommNs = 0;
+  std::map<std::string, double> CommByLabel; ///< "NCCL AllReduce" -> ns
+  std::map<std::string, double> RangeNs;     ///< path below the step -> ns
+  uint64_t Launches = 0;
+};
+
 struct StepTiming {
-  std::string Filter;              ///< the profile's --timing-range
-  std::vector<std::string> Steps;  ///< top-level ranges used, in time order
-  std::vector<std::string> LeftOut; ///< top-level ranges with a replayed launch
+  std::string Filter;               ///< the profile's --timing-range
+  std::vector<std::string> Steps;   ///< steps used, in time order
+  std::vector<std::string> LeftOut; ///< steps with a replayed launch, or not in useSteps' set
   double ComputeNs = 0, CommNs = 0; ///< per step (mean over Steps)
-  std::map<std::string, double> CommByLabel;  ///< "NCCL AllReduce" -> ns per step
-  std::map<std::string, double> RangeNs;      ///< path below the step -> ns per step
-  uint64_t Launches = 0;                       ///< over Steps
+  std::map<std::string, double> CommByLabel; ///< "NCCL AllReduce" -> ns per step
+  std::map<std::string, double> RangeNs;     ///< path below the step -> ns per step
+  uint64_t Launches = 0;                     ///< over Steps
+  /// Every step without a replayed launch, by name.
+  std::map<std::string, StepTotals> Clean;
   /// Some steps to take time from.
   bool usable() const { return !Steps.empty(); }
+  /// Keeps only the clean steps in \p Names (the steps clean on every rank:
+  /// in a step where one rank replayed, the others wait for it) and
+  /// recomputes the means; false when none is left.
+  bool useSteps(const std::vector<std::string> &Names);
   /// "step 4..step 11 (8 unprofiled steps)" or "step 5 (1 unprofiled step)".
   std::string describe() const;
 };
