@@ -70,6 +70,8 @@ public:
     /// but other parameter bytes (takeSlot): the record's counters of those
     /// passes are estimates.
     uint64_t ShapeMatched = 0;
+    /// A launch of its own work key served it in some pass.
+    bool KeyCame = false;
   };
 
   /// No round under way.
@@ -141,9 +143,12 @@ public:
   /// whose key is no record's (kernels that pass host pointers, random-number
   /// offsets or uninitialized padding by value never repeat their bytes)
   /// may serve the oldest record of its launch shape instead, and that pass
-  /// of the record is marked (Entry::ShapeMatched). A launch of a record's
-  /// key never serves another record: a persistent GEMM kernel keeps its
-  /// shape across problem sizes, and each size's own launches come back.
+  /// of the record is marked (Entry::ShapeMatched). A persistent GEMM kernel
+  /// keeps its shape across problem sizes, and each size's own launches
+  /// come back: so from pass 1 on, a record whose own key came back in an
+  /// earlier pass is served by its own key only, and a launch of a record's
+  /// key that has served all its records in this pass may serve a record of
+  /// its shape whose key never came back (in pass 0 it is not known yet).
   long takeSlot(const std::string &Key) {
     if (Pass < 0 || !Started)
       return -1;
@@ -154,19 +159,22 @@ public:
       Known = true;
       if (Entries[I].LastPass < Pass) {
         Entries[I].LastPass = Pass;
+        Entries[I].KeyCame = true;
         return long(I);
       }
     }
-    if (Known)
+    if (Known && Pass == 0)
       return -1;
     std::string Shape = workKeyShape(Key);
-    for (size_t I = 0; I < Entries.size(); ++I)
-      if (Entries[I].LastPass < Pass && workKeyShape(Entries[I].Shape) == Shape) {
-        Entries[I].LastPass = Pass;
-        if (Pass < 64)
-          Entries[I].ShapeMatched |= uint64_t(1) << Pass;
-        return long(I);
-      }
+    for (size_t I = 0; I < Entries.size(); ++I) {
+      Entry &E = Entries[I];
+      if (E.LastPass >= Pass || (Pass > 0 && E.KeyCame) || workKeyShape(E.Shape) != Shape)
+        continue;
+      E.LastPass = Pass;
+      if (Pass < 64)
+        E.ShapeMatched |= uint64_t(1) << Pass;
+      return long(I);
+    }
     return -1;
   }
   /// Every record had its range in the started pass: stop it now. From

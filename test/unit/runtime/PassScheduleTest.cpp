@@ -230,3 +230,37 @@ TEST(PassSchedule, LaterPassesDoNotWaitForRecordsNeverServed) {
   EXPECT_EQ(S.takeSlot("a"), 0);
   EXPECT_TRUE(S.passComplete()) << "pass 1: b was never served, a is";
 }
+
+// From pass 1 on, pass 0 has shown whose keys come back.
+TEST(PassSchedule, FromPass1AKnownKeyServesRecordsWhoseKeyNeverCame) {
+  PassSchedule S;
+  S.record("ew g=64,1,1 p=aaaa ctx=1", 1);
+  S.record("ew g=64,1,1 p=bbbb ctx=1", 2); // its bytes never repeat
+  S.beginRound();
+  S.passStarted();
+  EXPECT_EQ(S.takeSlot("ew g=64,1,1 p=aaaa ctx=1"), 0);
+  EXPECT_EQ(S.takeSlot("ew g=64,1,1 p=aaaa ctx=1"), -1) << "pass 0: not known yet";
+  S.passStopped(false);
+  S.passStarted();
+  EXPECT_EQ(S.takeSlot("ew g=64,1,1 p=aaaa ctx=1"), 0);
+  EXPECT_EQ(S.takeSlot("ew g=64,1,1 p=aaaa ctx=1"), 1) << "b's key never came";
+  EXPECT_EQ(S.entries()[1].ShapeMatched, 2u); // pass 1
+  EXPECT_EQ(S.entries()[0].ShapeMatched, 0u);
+}
+
+TEST(PassSchedule, FromPass1ARecordWhoseKeyCameIsServedByItsKeyOnly) {
+  PassSchedule S;
+  S.record("gemm g=2,64,1 p=aaaa ctx=1", 1); // 2048^3
+  S.record("gemm g=2,64,1 p=bbbb ctx=1", 2); // 1024^3
+  S.beginRound();
+  S.passStarted();
+  EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=aaaa ctx=1"), 0);
+  EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=bbbb ctx=1"), 1);
+  S.passStopped(false);
+  S.passStarted();
+  EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=cccc ctx=1"), -1) << "an unknown size";
+  EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=aaaa ctx=1"), 0);
+  EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=aaaa ctx=1"), -1) << "b's own launch comes";
+  EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=bbbb ctx=1"), 1);
+  EXPECT_EQ(S.entries()[0].ShapeMatched | S.entries()[1].ShapeMatched, 0u);
+}
