@@ -6,7 +6,9 @@
 #                            examples/pytorch_transformer.py (STEPS=16 steps, step 3)
 #   PREC="fp32 amp"          precisions to run
 #   RUNS=3                   plain and recipe runs each, interleaved
-#   EXACT=1                  kernel-replay runs of the same step (the exact path)
+#   EXACT=1                  kernel-replay runs of the same step (the exact path);
+#                            each recipe profile is compared with the first per
+#                            range (range_compare.py), in $OUT/cost-MODEL/*.compare.md
 # recipe: hroof run --range STEP --timing-range LATER --counters-per-shape 1
 #         --replay passes
 # exact:  hroof run --range STEP (kernel replay, every launch)
@@ -49,3 +51,18 @@ for P in ${PREC:-fp32 amp}; do
       -- "${PROG[@]}" "${A[@]}"
   done
 done
+# Exactness per range: every recipe profile against the precision's first
+# kernel-replay profile (range_compare.py: recipe over exact).
+for P in ${PREC:-fp32 amp}; do
+  for d in "$O/$P"-exact-1 "$O/$P"-recipe-*; do
+    [ -d "$d" ] && ls "$d"/hroof-*.json >/dev/null 2>&1 || continue
+    timeout 120 "$HROOF" report --by range --range-json "$d.range.json" "$d"/hroof-*.json \
+      >"$d.range.txt" 2>&1
+  done
+  [ -f "$O/$P-exact-1.range.json" ] || continue
+  for r in "$O/$P"-recipe-*.range.json; do
+    [ -f "$r" ] && python3 test/gpu/deep-learning/range_compare.py "$O/$P-exact-1.range.json" "$r" \
+      --markdown >"${r%.range.json}.compare.md" 2>&1 && tail -1 "${r%.range.json}.compare.md"
+  done
+done
+save
