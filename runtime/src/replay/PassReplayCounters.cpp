@@ -197,9 +197,16 @@ void HardwareCounters::stopPass(HwContext &C, std::vector<LaunchRecord> &Done) {
   bool All = false;
   std::string E = C.Target.stop(All);
   PassStopNs += nowNs() - T0;
-  if (Host->S.Verbose >= 2)
-    logLine("pass replay: pass %d stopped, all submitted %d%s%s", C.Passes.pass(), int(All),
-            E.empty() ? "" : ": ", E.c_str());
+  if (Host->S.Verbose >= 2) {
+    logLine("pass replay: pass %d stopped after %zu launches, all submitted %d%s%s",
+            C.Passes.pass(), C.Passes.passLaunches(), int(All), E.empty() ? "" : ": ", E.c_str());
+    // The records this pass did not serve: why a pass ran to its patience.
+    size_t Shown = 0;
+    for (const PassSchedule::Entry &En : C.Passes.entries())
+      if (En.LastPass < C.Passes.pass() && Shown++ < 8)
+        logLine("pass replay:   no launch for record r%llu (last pass %d): %s",
+                (unsigned long long)En.Id, En.LastPass, En.Shape.c_str());
+  }
   ++PassPassesRun;
   size_t Before = C.Passes.missing();
   C.Passes.passStopped(All || !E.empty());

@@ -138,6 +138,8 @@ public:
   }
   /// Counts a launch of the started pass.
   void launched() { Launches += Started; }
+  /// Launches the started (or just stopped) pass has seen.
+  size_t passLaunches() const { return Launches; }
   /// The oldest record of work key \p Key without a range in the started
   /// pass gets this launch (its index in entries()), or none (-1). A launch
   /// whose key is no record's (kernels that pass host pointers, random-number
