@@ -193,6 +193,8 @@ struct HardwareCounters {
   /// ranges, record-passes without their launch, host time of the first
   /// Start of each round, of every other Start, of Stop and of decoding.
   std::atomic<uint64_t> PassRounds{0}, PassPassesRun{0}, PassRanges{0}, PassMissing{0};
+  /// Launches in the range that got no record because the round was full.
+  std::atomic<uint64_t> PassFullSkips{0};
   std::atomic<uint64_t> PassOpenNs{0}, PassStartNs{0}, PassStopNs{0}, PassDecodeNs{0};
   std::atomic<int> PassRoundsOpen{0}; ///< contexts with a round under way (kernel activity kind)
   /// Pass mode's takeApp: under the context's lock, which a launch given a

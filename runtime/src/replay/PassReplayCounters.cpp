@@ -59,7 +59,10 @@ std::string shapeMatchedNote(uint64_t Mask, int Passes) {
 /// "what a counter range costs; application replay in batched sessions");
 /// one launch per shape and step (--counters-per-shape 1) stays well below
 /// 128 in the PyTorch example.
-size_t roundCapacity(int64_t CountersPerShape) { return CountersPerShape > 0 ? 128 : 512; }
+/// Records a round holds: one range each per pass in the counter-data
+/// image, whose size the round's first Start pays for. A training step of a
+/// transformer has over 128 work keys, so 256 with a per-shape limit.
+size_t roundCapacity(int64_t CountersPerShape) { return CountersPerShape > 0 ? 256 : 512; }
 
 /// Pass 0 ends after this many launches in a row that recorded nothing (and
 /// as many as it saw before them: PassSchedule::endsPassBefore); a later
@@ -304,7 +307,9 @@ AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool
     E = startPass(C);
   // A new record only between rounds: its own launch runs in a batched
   // session, on an object of another config than the round's.
-  bool TookRecord = E.empty() && !C.Failed && S.idle() && InRange && S.canRecord() && Take();
+  bool Full = E.empty() && !C.Failed && S.idle() && InRange && !S.canRecord();
+  PassFullSkips += Full;
+  bool TookRecord = E.empty() && !C.Failed && S.idle() && InRange && !Full && Take();
   if (E.empty() && !C.Failed && S.idle() && C.PassCfg &&
       S.startsRound(InRange, Host->S.Range.empty(), TookRecord, Shape))
     E = openRound(C, Ctx, Corr, Done);
@@ -450,6 +455,11 @@ std::string passReplayNote(HardwareCounters &H) {
   snprintf(Buf + strlen(Buf), sizeof Buf - strlen(Buf),
            "; %llu records started, %llu completed, %llu completed with metrics not evaluated",
            U(S.Records), U(S.Completed), U(S.NotEvaluated));
+  if (uint64_t Full = H.PassFullSkips.load())
+    snprintf(Buf + strlen(Buf), sizeof Buf - strlen(Buf),
+             "; %llu launch(es) in the range got no record because the round was full (%zu "
+             "records): the report counts them at their kernel's mean",
+             U(Full), roundCapacity(H.Host->S.CountersPerShape));
   return Buf;
 }
 
