@@ -167,10 +167,7 @@ void onContextCreated(CUcontext Ctx) {
     cuDeviceGetAttribute(&Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Dev);
     cuDeviceGetAttribute(&Sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Dev);
     if (T.P)
-      T.P->addDevice({{"ordinal", int(Dev)},
-                      {"name", Name},
-                      {"compute_capability", std::to_string(Major) + "." + std::to_string(Minor)},
-                      {"sms", Sms}});
+      T.P->addDevice(deviceToJson(int(Dev), Name, Major, Minor, Sms));
   }
   CUcontext Old;
   cuCtxPopCurrent(&Old);
@@ -476,15 +473,9 @@ int initialize() {
   char Host[256] = {0};
   gethostname(Host, sizeof Host - 1);
   std::string Rank = rankFromEnvironment();
-  nlohmann::json H = {{"hroof_profile", 1},
-                      {"pid", long(getpid())},
-                      {"rank", Rank.empty() ? nlohmann::json(nullptr) : nlohmann::json(Rank)},
-                      {"host", Host},
-                      {"command", Cmd},
-                      {"start_time", long(std::time(nullptr))},
-                      {"run_id", rtEnvText(RtEnv::RunId)},
-                      {"counters", NumCounters},
-                      {"settings", T.S.toJson()}};
+  ProfileHeader PH{long(getpid()), Rank, Host, Cmd, rtEnvText(RtEnv::RunId),
+                   long(std::time(nullptr))};
+  nlohmann::json H = headerToJson(PH, T.S);
   H.update(distributedFromEnvironment());
   std::string Path = profilePath(T.S.Output, long(getpid()), Rank);
   std::string E = T.P->open(Path, H);

@@ -1,6 +1,8 @@
 //===- Profile.cpp - settings, records and the incremental profile file ---===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "profile/Profile.h"
+
+#include "hroof/ProfileKeys.h"
 #include "metrics/HwMetrics.h"
 
 #include <cxxabi.h>
@@ -16,6 +18,8 @@
 
 namespace hroof {
 namespace rt {
+
+namespace pk = hroof::profile_keys;
 
 //===--- Settings ---------------------------------------------------------===//
 
@@ -69,23 +73,25 @@ Settings Settings::fromEnvironment() {
 }
 
 nlohmann::json Settings::toJson() const {
-  return {{"enable", Enable},
-          {"output", Output},
-          {"kernel_filter", KernelFilter},
-          {"launch_limit", LaunchLimit},
-          {"counting", Counting},
-          {"static_eval", StaticEval},
-          {"eval_limit", EvalLimit},
-          {"warp_eval_limit", WarpEvalLimit},
-          {"flush_ms", FlushMs},
-          {"verbose", Verbose},
-          {"counters", Counters},
-          {"type_cache", TypeCache},
-          {"range", Range},
-          {"timing_range", TimingRange},
-          {"cache_control", FlushL2 ? "all" : "none"},
-          {"counters_per_shape", CountersPerShape},
-          {"replay", PassReplay ? "passes" : AppReplay ? "application" : "kernel"}};
+  return {{pk::Enable, Enable},
+          {pk::Output, Output},
+          {pk::KernelFilter, KernelFilter},
+          {pk::LaunchLimit, LaunchLimit},
+          {pk::Counting, Counting},
+          {pk::StaticEval, StaticEval},
+          {pk::EvalLimit, EvalLimit},
+          {pk::WarpEvalLimit, WarpEvalLimit},
+          {pk::FlushMs, FlushMs},
+          {pk::Verbose, Verbose},
+          {pk::Counters, Counters},
+          {pk::TypeCache, TypeCache},
+          {pk::Range, Range},
+          {pk::TimingRange, TimingRange},
+          {pk::CacheControl, FlushL2 ? "all" : "none"},
+          {pk::CountersPerShape, CountersPerShape},
+          {pk::Replay, PassReplay  ? "passes"
+                       : AppReplay ? "application"
+                                   : "kernel"}};
 }
 
 /// The first of \p Vars that is set and not empty, with its name.
@@ -113,14 +119,34 @@ std::string rankFromEnvironment() { return rankAndVariable().first; }
 
 nlohmann::json distributedFromEnvironment() {
   auto [Rank, RankVar] = rankAndVariable();
-  auto [Local, LocalVar] = firstSet(
-      {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});
+  auto [Local, LocalVar] =
+      firstSet({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});
   auto [World, WorldVar] =
       firstSet({"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"});
   auto Text = [](const std::string &V) {
     return V.empty() ? nlohmann::json(nullptr) : nlohmann::json(V);
   };
-  return {{"rank_from", Text(RankVar)}, {"local_rank", Text(Local)}, {"world_size", Text(World)}};
+  return {
+      {pk::RankFrom, Text(RankVar)}, {pk::LocalRank, Text(Local)}, {pk::WorldSize, Text(World)}};
+}
+
+nlohmann::json headerToJson(const ProfileHeader &H, const Settings &S) {
+  return {{pk::Version, pk::FormatVersion},
+          {pk::Pid, H.Pid},
+          {pk::Rank, H.Rank.empty() ? nlohmann::json(nullptr) : nlohmann::json(H.Rank)},
+          {pk::Host, H.Host},
+          {pk::Command, H.Command},
+          {pk::StartTime, H.StartTime},
+          {pk::RunId, H.RunId},
+          {pk::Counters, NumCounters},
+          {pk::Settings, S.toJson()}};
+}
+
+nlohmann::json deviceToJson(int Ordinal, const std::string &Name, int Major, int Minor, int Sms) {
+  return {{pk::Ordinal, Ordinal},
+          {pk::Name, Name},
+          {pk::ComputeCapability, std::to_string(Major) + "." + std::to_string(Minor)},
+          {pk::Sms, Sms}};
 }
 
 static bool endsWith(const std::string &S, const std::string &Tail) {
@@ -213,76 +239,76 @@ static bool sameCounts(const CountVector &D, const TotalVector &S) {
 //===--- Records and aggregates -------------------------------------------===//
 
 nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
-  nlohmann::json J = {{"index", Index},
-                      {"kernel", R.Name},
-                      {"mangled", R.Mangled},
-                      {"api", R.Api},
-                      {"correlation", R.Correlation},
-                      {"thread", R.Thread},
-                      {"device", R.Device},
-                      {"stream", R.Stream},
-                      {"grid", R.Grid},
-                      {"block", R.Block},
-                      {"shared_mem", R.SharedMem},
-                      {"instrumented", R.Instrumented},
-                      {"graph", R.Graph},
-                      {"range", R.Range}};
+  nlohmann::json J = {{pk::Index, Index},
+                      {pk::Kernel, R.Name},
+                      {pk::Mangled, R.Mangled},
+                      {pk::Api, R.Api},
+                      {pk::Correlation, R.Correlation},
+                      {pk::Thread, R.Thread},
+                      {pk::Device, R.Device},
+                      {pk::Stream, R.Stream},
+                      {pk::Grid, R.Grid},
+                      {pk::Block, R.Block},
+                      {pk::SharedMem, R.SharedMem},
+                      {pk::Instrumented, R.Instrumented},
+                      {pk::Graph, R.Graph},
+                      {pk::Range, R.Range}};
   if (R.Timed && R.DurationFromCounters) {
-    J["duration_ns"] = R.DurationNs;
-    J["duration_source"] = "counters";
+    J[pk::DurationNs] = R.DurationNs;
+    J[pk::DurationSource] = "counters";
   } else if (R.Timed) {
-    J["start_ns"] = R.StartNs;
-    J["duration_ns"] = R.DurationNs;
+    J[pk::StartNs] = R.StartNs;
+    J[pk::DurationNs] = R.DurationNs;
   } else {
-    J["duration_ns"] = nullptr;
+    J[pk::DurationNs] = nullptr;
   }
   if (R.Instrumented) {
     nlohmann::json A = nlohmann::json::object();
     for (const auto &[Name, V] : R.Args)
       A[Name] = V;
-    J["args"] = A;
+    J[pk::Args] = A;
     if (R.Dynamic) {
-      J["dynamic"] = countsToJson(*R.Dynamic);
+      J[pk::Dynamic] = countsToJson(*R.Dynamic);
       if (R.DynamicFromModel)
-        J["dynamic_source"] = "model";
+        J[pk::DynamicSource] = "model";
     } else {
-      J["dynamic"] = nullptr;
-      J["dynamic_problem"] = R.DynamicProblem;
+      J[pk::Dynamic] = nullptr;
+      J[pk::DynamicProblem] = R.DynamicProblem;
     }
     if (R.Static) {
-      J["static"] = countsToJson(*R.Static, NumThreadCounters);
-      J["static_exact"] = R.StaticExact;
+      J[pk::Static] = countsToJson(*R.Static, NumThreadCounters);
+      J[pk::StaticExact] = R.StaticExact;
       if (R.StaticBounds)
-        J["static_bounds"] = totalBoundsToJson(*R.StaticBounds);
+        J[pk::StaticBounds] = totalBoundsToJson(*R.StaticBounds);
       if (R.Dynamic)
-        J["static_matches_dynamic"] = sameCounts(*R.Dynamic, *R.Static);
+        J[pk::StaticMatchesDynamic] = sameCounts(*R.Dynamic, *R.Static);
     } else {
-      J["static"] = nullptr;
-      J["static_problem"] = R.StaticProblem;
+      J[pk::Static] = nullptr;
+      J[pk::StaticProblem] = R.StaticProblem;
     }
     if (R.StaticWarp)
-      J["static_warp"] = warpTrafficToJson(*R.StaticWarp);
+      J[pk::StaticWarp] = warpTrafficToJson(*R.StaticWarp);
     else if (!R.StaticWarpProblem.empty())
-      J["static_warp"] = {{"problem", R.StaticWarpProblem}};
+      J[pk::StaticWarp] = {{pk::Problem, R.StaticWarpProblem}};
   }
   if (R.Hw) {
-    J["counters"] = *R.Hw;
+    J[pk::Counters] = *R.Hw;
     if (!R.HwIncomplete.empty())
-      J["counters_incomplete"] = R.HwIncomplete;
+      J[pk::CountersIncomplete] = R.HwIncomplete;
     if (R.CountersFrom)
-      J["counters_from"] = R.CountersFrom;
+      J[pk::CountersFrom] = R.CountersFrom;
     if (!R.CountersEstimated.empty())
-      J["counters_estimated"] = R.CountersEstimated;
+      J[pk::CountersEstimated] = R.CountersEstimated;
   } else if (R.HwTried) {
-    J["counters"] = nullptr;
-    J["counters_problem"] = R.HwProblem;
+    J[pk::Counters] = nullptr;
+    J[pk::CountersProblem] = R.HwProblem;
   }
   if (!R.WorkKey.empty()) { // the digest: the shape is in the record already
     size_t P = R.WorkKey.rfind(" p=");
-    J["work_key"] = P == std::string::npos ? R.WorkKey : R.WorkKey.substr(P + 3);
+    J[pk::WorkKey] = P == std::string::npos ? R.WorkKey : R.WorkKey.substr(P + 3);
   }
   if (!R.Error.empty())
-    J["error"] = R.Error;
+    J[pk::Error] = R.Error;
   return J;
 }
 
@@ -364,38 +390,38 @@ void KernelAggregate::add(const LaunchRecord &R) {
 }
 
 nlohmann::json KernelAggregate::toJson() const {
-  nlohmann::json J = {{"kernel", Name},
-                      {"mangled", Mangled},
-                      {"instrumented", Instrumented},
-                      {"launches", Launches},
-                      {"recorded_launches", Recorded},
-                      {"graph_launches", GraphLaunches},
-                      {"errors", Errors}};
-  nlohmann::json D = {{"timed_launches", Timed}, {"total", TotalNs}};
+  nlohmann::json J = {{pk::Kernel, Name},
+                      {pk::Mangled, Mangled},
+                      {pk::Instrumented, Instrumented},
+                      {pk::Launches, Launches},
+                      {pk::RecordedLaunches, Recorded},
+                      {pk::GraphLaunches, GraphLaunches},
+                      {pk::Errors, Errors}};
+  nlohmann::json D = {{pk::TimedLaunches, Timed}, {pk::Total, TotalNs}};
   if (Timed) {
-    D["min"] = MinNs;
-    D["max"] = MaxNs;
-    D["mean"] = double(TotalNs) / double(Timed);
+    D[pk::Min] = MinNs;
+    D[pk::Max] = MaxNs;
+    D[pk::Mean] = double(TotalNs) / double(Timed);
   }
-  J["duration_ns"] = D;
+  J[pk::DurationNs] = D;
   if (HwLaunches)
-    J["counters"] = {{"launches", HwLaunches}, {"total", HwTotal}};
+    J[pk::Counters] = {{pk::Launches, HwLaunches}, {pk::Total, HwTotal}};
   if (ByDevice.size() == 1)
-    J["device"] = ByDevice.begin()->first;
+    J[pk::Device] = ByDevice.begin()->first;
   else if (ByDevice.size() > 1)
-    J["by_device"] = byDeviceJson();
+    J[pk::ByDevice] = byDeviceJson();
   if (Instrumented) {
-    J["dynamic"] = {{"launches", Counted}, {"total", countsToJson(Dynamic)}};
+    J[pk::Dynamic] = {{pk::Launches, Counted}, {pk::Total, countsToJson(Dynamic)}};
     if (FromModel)
-      J["dynamic"]["from_model"] = FromModel;
-    J["static"] = {{"launches", StaticEvaluated},
-                   {"exact", StaticExact},
-                   {"total", countsToJson(Static, NumThreadCounters)},
-                   {"matches_dynamic", StaticMatches},
-                   {"differs_from_dynamic", StaticDiffers},
-                   {"problems", StaticProblems}};
+      J[pk::Dynamic][pk::FromModel] = FromModel;
+    J[pk::Static] = {{pk::Launches, StaticEvaluated},
+                     {pk::Exact, StaticExact},
+                     {pk::Total, countsToJson(Static, NumThreadCounters)},
+                     {pk::MatchesDynamic, StaticMatches},
+                     {pk::DiffersFromDynamic, StaticDiffers},
+                     {pk::Problems, StaticProblems}};
     if (!StaticExact && StaticEvaluated)
-      J["static"]["bounds"] = totalBoundsToJson(StaticBounds);
+      J[pk::Static][pk::Bounds] = totalBoundsToJson(StaticBounds);
   }
   if (WarpEvaluated) {
     // Sums over the launches with warp-level numbers: lower and upper
@@ -409,7 +435,8 @@ nlohmann::json KernelAggregate::toJson() const {
       Lo[Key.substr(0, P1)][Key.substr(P1 + 1, P2 - P1 - 1)][Key.substr(P2 + 1)] = Num(B.Lo);
       Hi[Key.substr(0, P1)][Key.substr(P1 + 1, P2 - P1 - 1)][Key.substr(P2 + 1)] = Num(B.Hi);
     }
-    J["static_warp"] = {{"launches", WarpEvaluated}, {"exact", WarpExact}, {"lo", Lo}, {"hi", Hi}};
+    J[pk::StaticWarp] = {
+        {pk::Launches, WarpEvaluated}, {pk::Exact, WarpExact}, {pk::Lo, Lo}, {pk::Hi, Hi}};
   }
   return J;
 }
@@ -417,13 +444,13 @@ nlohmann::json KernelAggregate::toJson() const {
 nlohmann::json KernelAggregate::byDeviceJson() const {
   nlohmann::json Out = nlohmann::json::array();
   for (const auto &[Device, Dv] : ByDevice) {
-    nlohmann::json E = {{"device", Device},
-                        {"launches", Dv.Launches},
-                        {"duration_ns", {{"timed_launches", Dv.Timed}, {"total", Dv.TotalNs}}}};
+    nlohmann::json E = {{pk::Device, Device},
+                        {pk::Launches, Dv.Launches},
+                        {pk::DurationNs, {{pk::TimedLaunches, Dv.Timed}, {pk::Total, Dv.TotalNs}}}};
     if (Dv.HwLaunches)
-      E["counters"] = {{"launches", Dv.HwLaunches}, {"total", Dv.HwTotal}};
+      E[pk::Counters] = {{pk::Launches, Dv.HwLaunches}, {pk::Total, Dv.HwTotal}};
     if (Instrumented)
-      E["dynamic"] = {{"launches", Dv.Counted}, {"total", countsToJson(Dv.Dynamic)}};
+      E[pk::Dynamic] = {{pk::Launches, Dv.Counted}, {pk::Total, countsToJson(Dv.Dynamic)}};
     Out.push_back(std::move(E));
   }
   return Out;
@@ -442,6 +469,9 @@ Profile::~Profile() {
   if (Fd >= 0)
     ::close(Fd);
 }
+
+/// `"KEY": ` for the sections written as text.
+static std::string quotedKey(const char *Key) { return std::string("\"") + Key + "\": "; }
 
 static bool writeAll(int Fd, const std::string &S, uint64_t Offset) {
   const char *P = S.data();
@@ -471,7 +501,7 @@ std::string Profile::open(const std::string &Path, const nlohmann::json &Header)
   H.erase(H.rfind('}')); // the object's own closing brace, nothing nested
   while (!H.empty() && (H.back() == '\n' || H.back() == ' '))
     H.pop_back();
-  H += Header.empty() ? "\"launches\": [" : ",\n \"launches\": [";
+  H += (Header.empty() ? "" : ",\n ") + quotedKey(pk::Launches) + "[";
   if (!writeAll(Fd, H, 0)) {
     std::string E = "cannot write the profile '" + Path + "': " + std::strerror(errno);
     ::close(Fd);
@@ -488,13 +518,13 @@ nlohmann::json Profile::trailerLocked(bool Complete) const {
   nlohmann::json K = nlohmann::json::array();
   for (const auto &[Name, A] : Kernels)
     K.push_back(A.toJson());
-  T["kernels"] = K;
-  T["devices"] = Devices;
-  T["graph_launches"] = GraphLaunches;
-  T["launch_records"] = {
-      {"written", Written}, {"dropped", DroppedRecords}, {"limit_per_kernel", LaunchLimit}};
-  T["notes"] = Notes;
-  T["complete"] = Complete;
+  T[pk::Kernels] = K;
+  T[pk::Devices] = Devices;
+  T[pk::GraphLaunches] = GraphLaunches;
+  T[pk::LaunchRecords] = {
+      {pk::Written, Written}, {pk::Dropped, DroppedRecords}, {pk::LimitPerKernel, LaunchLimit}};
+  T[pk::Notes] = Notes;
+  T[pk::Complete] = Complete;
   return T;
 }
 
@@ -506,7 +536,7 @@ nlohmann::json Profile::rangesLocked() const {
       K.push_back(A.toJson());
     for (const auto &[Kind, A] : RA.Transfers)
       T.push_back(A.toJson(Kind));
-    Out.push_back({{"range", Path}, {"kernels", K}, {"transfers", T}});
+    Out.push_back({{pk::Range, Path}, {pk::Kernels, K}, {pk::Transfers, T}});
   }
   return Out;
 }
@@ -515,7 +545,7 @@ nlohmann::json Profile::transfersLocked() const {
   nlohmann::json Kinds = nlohmann::json::array();
   for (const auto &[Kind, A] : TransferKinds)
     Kinds.push_back(A.toJson(Kind));
-  return {{"by_kind", Kinds}, {"records", TransferRecords}};
+  return {{pk::ByKind, Kinds}, {pk::Records, TransferRecords}};
 }
 
 std::string Profile::growingSectionsLocked(bool Force) {
@@ -524,11 +554,11 @@ std::string Profile::growingSectionsLocked(bool Force) {
       (Force || GrowingText.empty() || Now - GrowingAt >= std::chrono::milliseconds(FlushMs))) {
     GrowingText = "";
     if (AnyRange)
-      GrowingText += ",\n \"ranges\": " + rangesLocked().dump() +
-                     ",\n \"ranges_dropped\": " + std::to_string(RangesDropped);
-    GrowingText += ",\n \"transfers\": " + transfersLocked().dump();
+      GrowingText += ",\n " + quotedKey(pk::Ranges) + rangesLocked().dump() + ",\n " +
+                     quotedKey(pk::RangesDropped) + std::to_string(RangesDropped);
+    GrowingText += ",\n " + quotedKey(pk::Transfers) + transfersLocked().dump();
     if (Timing.any())
-      GrowingText += ",\n \"timing\": " + Timing.toJson().dump();
+      GrowingText += ",\n " + quotedKey(pk::Timing) + Timing.toJson().dump();
     GrowingAt = Now;
     GrowingDirty = false;
   }
@@ -551,12 +581,12 @@ nlohmann::json Profile::trailerJson() const {
   std::lock_guard<std::mutex> L(M);
   nlohmann::json T = trailerLocked(Finished);
   if (AnyRange) {
-    T["ranges"] = rangesLocked();
-    T["ranges_dropped"] = RangesDropped;
+    T[pk::Ranges] = rangesLocked();
+    T[pk::RangesDropped] = RangesDropped;
   }
-  T["transfers"] = transfersLocked();
+  T[pk::Transfers] = transfersLocked();
   if (Timing.any())
-    T["timing"] = Timing.toJson();
+    T[pk::Timing] = Timing.toJson();
   return T;
 }
 

@@ -71,6 +71,19 @@ std::string rankFromEnvironment();
 /// the rank came from), "local_rank" and "world_size" (null when unset).
 nlohmann::json distributedFromEnvironment();
 
+/// The profile's fixed top-level fields (docs/profile-format.md "Top level"):
+/// version, the process, its rank fields (distributedFromEnvironment() is
+/// the caller's to add), the settings.
+struct ProfileHeader {
+  long Pid = 0;
+  std::string Rank; ///< "" for none (written as null)
+  std::string Host, Command, RunId;
+  long StartTime = 0; ///< Unix seconds
+};
+nlohmann::json headerToJson(const ProfileHeader &H, const Settings &S);
+/// One entry of the profile's "devices".
+nlohmann::json deviceToJson(int Ordinal, const std::string &Name, int Major, int Minor, int Sms);
+
 /// The profile's path for \p Output (a directory, or a name ending in .json
 /// where %p is the pid and %r the rank), \p Pid and \p Rank ("" for none).
 std::string profilePath(const std::string &Output, long Pid, const std::string &Rank);
@@ -155,7 +168,7 @@ struct KernelAggregate {
   bool Instrumented = false;
   uint64_t Launches = 0, Recorded = 0, Timed = 0, GraphLaunches = 0, Errors = 0;
   uint64_t TotalNs = 0, MinNs = UINT64_MAX, MaxNs = 0;
-  uint64_t Counted = 0; ///< launches with dynamic counts
+  uint64_t Counted = 0;   ///< launches with dynamic counts
   uint64_t FromModel = 0; ///< ... of which from the exact model (not instrumented)
   TotalVector Dynamic{};
   uint64_t StaticEvaluated = 0; ///< launches with static totals

@@ -5,10 +5,14 @@
 //===----------------------------------------------------------------------===//
 #include "profile/Timing.h"
 
+#include "hroof/ProfileKeys.h"
+
 #include <algorithm>
 
 namespace hroof {
 namespace rt {
+
+namespace pk = hroof::profile_keys;
 
 void TimingAggregate::add(const TimingLaunch &L) {
   auto Key = std::make_tuple(L.Range, L.Kernel, L.Device);
@@ -33,16 +37,16 @@ void TimingAggregate::add(const TimingLaunch &L) {
 nlohmann::json TimingAggregate::toJson() const {
   nlohmann::json Out = nlohmann::json::array();
   for (const auto &[Key, E] : Entries)
-    Out.push_back({{"range", std::get<0>(Key)},
-                   {"kernel", std::get<1>(Key)},
-                   {"device", std::get<2>(Key)},
-                   {"launches", E.Launches},
-                   {"replayed", E.Replayed},
-                   {"total_ns", E.TotalNs},
-                   {"first_start_ns", E.FirstStartNs},
-                   {"last_end_ns", E.LastEndNs},
-                   {"communication", E.Communication}});
-  return {{"range_filter", Filter}, {"entries", Out}, {"dropped", Dropped}};
+    Out.push_back({{pk::Range, std::get<0>(Key)},
+                   {pk::Kernel, std::get<1>(Key)},
+                   {pk::Device, std::get<2>(Key)},
+                   {pk::Launches, E.Launches},
+                   {pk::Replayed, E.Replayed},
+                   {pk::TotalNs, E.TotalNs},
+                   {pk::FirstStartNs, E.FirstStartNs},
+                   {pk::LastEndNs, E.LastEndNs},
+                   {pk::Communication, E.Communication}});
+  return {{pk::RangeFilter, Filter}, {pk::Entries, Out}, {pk::Dropped, Dropped}};
 }
 
 } // namespace rt

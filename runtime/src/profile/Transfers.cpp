@@ -2,32 +2,36 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "profile/Transfers.h"
 
+#include "hroof/ProfileKeys.h"
+
 namespace hroof {
 namespace rt {
 
+namespace pk = hroof::profile_keys;
+
 nlohmann::json transferToJson(const TransferRecord &R) {
-  nlohmann::json J = {{"kind", R.Kind},
-                      {"bytes", R.Bytes},
-                      {"start_ns", R.StartNs},
-                      {"duration_ns", R.DurationNs},
-                      {"gbytes_per_s", achievedGBps(R.Bytes, R.DurationNs)},
-                      {"device", R.Device},
-                      {"stream", R.Stream},
-                      {"correlation", R.Correlation},
-                      {"range", R.Range}};
+  nlohmann::json J = {{pk::Kind, R.Kind},
+                      {pk::Bytes, R.Bytes},
+                      {pk::StartNs, R.StartNs},
+                      {pk::DurationNs, R.DurationNs},
+                      {pk::GBytesPerS, achievedGBps(R.Bytes, R.DurationNs)},
+                      {pk::Device, R.Device},
+                      {pk::Stream, R.Stream},
+                      {pk::Correlation, R.Correlation},
+                      {pk::Range, R.Range}};
   if (R.Kind == "PtoP") {
-    J["src_device"] = R.SrcDevice;
-    J["dst_device"] = R.DstDevice;
+    J[pk::SrcDevice] = R.SrcDevice;
+    J[pk::DstDevice] = R.DstDevice;
   }
   return J;
 }
 
 nlohmann::json TransferAggregate::toJson(const std::string &Kind) const {
-  return {{"kind", Kind},
-          {"count", Count},
-          {"bytes", Bytes},
-          {"duration_ns", TotalNs},
-          {"gbytes_per_s", achievedGBps(Bytes, TotalNs)}};
+  return {{pk::Kind, Kind},
+          {pk::Count, Count},
+          {pk::Bytes, Bytes},
+          {pk::DurationNs, TotalNs},
+          {pk::GBytesPerS, achievedGBps(Bytes, TotalNs)}};
 }
 
 } // namespace rt
