@@ -58,7 +58,7 @@ public:
   /// range that matches every step (or none, no HROOF_RANGE) never ends,
   /// and a step may repeat its shapes for long (an LSTM's time steps)
   /// before a new one. \p Patience: launches a pass waits for its records'
-  /// shapes, at least, and at least 1.5 times the launches of pass 0.
+  /// shapes, at least, and at least 1.25 times a step's launches.
   explicit PassSchedule(size_t Capacity = 128, size_t IdleLimit = 256, size_t Patience = 512)
       : Capacity(Capacity), IdleLimit(IdleLimit), Patience(Patience) {}
 
@@ -122,19 +122,22 @@ public:
     Pending.clear();
     StepLaunches = Seen; // the launches while they waited: about a step
     Launches = Pass0Launches = Seen = Idle = 0;
+    Pass0Complete = false;
   }
   /// True when the started pass has waited too long for its records' shapes
   /// and is to be stopped before this launch: Patience launches, and at
-  /// least one and a half times as many as came while the records waited
-  /// (about a step) or as pass 0 saw: a step of thousands of launches
+  /// least 1.25 times as many as came while the records waited (about a
+  /// step) or as a complete pass 0 saw: a step of thousands of launches
   /// spreads its records over all of them, and the step after it brings
   /// each record's launch back within one step. Waiting longer costs a
   /// step of the program per pass whenever a record's launch never comes,
   /// and a round needs one step per pass (8 on GH100) to end before the
   /// program does.
   bool endsPassBefore() const {
-    size_t Step = std::max(StepLaunches, Pass0Launches);
-    return Pass >= 0 && Started && Launches >= std::max(Patience, Step + Step / 2);
+    // Pass 0's own length only when it was complete: a pass 0 that ran to
+    // its patience would stretch every later pass.
+    size_t Step = Pass0Complete ? std::max(StepLaunches, Pass0Launches) : StepLaunches;
+    return Pass >= 0 && Started && Launches >= std::max(Patience, Step + Step / 4);
   }
   /// Counts a launch of the started pass.
   void launched() { Launches += Started; }
@@ -167,16 +170,21 @@ public:
     }
     if (Known && Pass == 0)
       return -1;
+    // Records the pass waits for (served in an earlier pass) first: given
+    // to a record never served, the launch would leave one the pass waits
+    // for without its launch until the patience runs out.
     std::string Shape = workKeyShape(Key);
-    for (size_t I = 0; I < Entries.size(); ++I) {
-      Entry &E = Entries[I];
-      if (E.LastPass >= Pass || (Pass > 0 && E.KeyCame) || workKeyShape(E.Shape) != Shape)
-        continue;
-      E.LastPass = Pass;
-      if (Pass < 64)
-        E.ShapeMatched |= uint64_t(1) << Pass;
-      return long(I);
-    }
+    for (bool Waited : {true, false})
+      for (size_t I = 0; I < Entries.size(); ++I) {
+        Entry &E = Entries[I];
+        if (E.LastPass >= Pass || (Pass > 0 && E.KeyCame) || (Waited && E.LastPass < 0) ||
+            workKeyShape(E.Shape) != Shape)
+          continue;
+        E.LastPass = Pass;
+        if (Pass < 64)
+          E.ShapeMatched |= uint64_t(1) << Pass;
+        return long(I);
+      }
     return -1;
   }
   /// Every record had its range in the started pass: stop it now. From
@@ -201,9 +209,11 @@ public:
   /// pass (then the caller decodes and calls roundDone), else the next pass
   /// is to be started.
   void passStopped(bool AllSubmitted) {
-    Started = false;
-    if (Pass == 0)
+    if (Pass == 0) {
       Pass0Launches = Launches;
+      Pass0Complete = passComplete();
+    }
+    Started = false;
     for (const Entry &E : Entries)
       Missing += E.LastPass < Pass;
     if (!AllSubmitted)
@@ -225,6 +235,7 @@ private:
   bool Started = false;
   std::vector<Entry> Entries, Pending;
   size_t Launches = 0, Pass0Launches = 0, Missing = 0, Seen = 0, Idle = 0, StepLaunches = 0;
+  bool Pass0Complete = false;
 };
 
 } // namespace rt

@@ -113,39 +113,45 @@ TEST(PassSchedule, ImpatientPassCountsItsMissingRanges) {
   EXPECT_EQ(S.missing(), 1u) << "record b had no launch in pass 0";
 }
 
-TEST(PassSchedule, PatienceIsAtLeastOneAndAHalfPass0) {
-  PassSchedule S = inRound({"a"}, 4);
+TEST(PassSchedule, WithoutAStepPatienceIsAtLeast1_25Pass0) {
+  PassSchedule S = inRound({"a"}, 4); // the round started at once: no step seen
   for (int I = 0; I < 9; ++I)
     S.launched();
   EXPECT_EQ(S.takeSlot("a"), 0);
   S.launched(); // pass 0: 10 launches
   S.passStopped(false);
   S.passStarted();
-  for (int I = 0; I < 14; ++I) {
+  for (int I = 0; I < 11; ++I) {
     EXPECT_FALSE(S.endsPassBefore()) << I;
     S.launched();
   }
-  S.launched(); // 15 = 10 + 10 / 2
+  S.launched(); // 12 = 10 + 10 / 4
   EXPECT_TRUE(S.endsPassBefore());
 }
 
-TEST(PassSchedule, Pass0WaitsOneAndAHalfTheLaunchesTheRecordsWaited) {
+TEST(PassSchedule, EveryPassWaits1_25TheLaunchesTheRecordsWaited) {
   // A step of 2000 launches, records spread over it: pass 0 (the next
   // step) must not give up after Patience (512) launches, nor wait two
-  // steps for a record whose launch never comes.
+  // steps for a record whose launch never comes; and a pass 0 that ran to
+  // its patience does not stretch the later passes.
   PassSchedule S(128, SIZE_MAX, 512);
   S.record("a", 1);
+  S.record("b", 2); // never comes back
   for (int I = 0; I < 1999; ++I)
     EXPECT_FALSE(S.startsRound(true, false, false, "x"));
   EXPECT_TRUE(S.startsRound(false, false, false, "x"));
   S.beginRound();
-  S.passStarted();
-  for (int I = 0; I < 2999; ++I) {
-    ASSERT_FALSE(S.endsPassBefore()) << I;
-    S.launched();
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    S.passStarted();
+    EXPECT_EQ(S.takeSlot("a"), 0);
+    for (int I = 0; I < 2499; ++I) {
+      ASSERT_FALSE(S.endsPassBefore()) << Pass << " " << I;
+      S.launched();
+    }
+    S.launched(); // 2500 = 2000 + 2000 / 4
+    EXPECT_TRUE(S.endsPassBefore()) << Pass;
+    S.passStopped(false);
   }
-  S.launched(); // 3000 = 2000 + 2000 / 2
-  EXPECT_TRUE(S.endsPassBefore());
 }
 
 TEST(PassSchedule, ASecondRoundStartsAfresh) {
@@ -263,4 +269,20 @@ TEST(PassSchedule, FromPass1ARecordWhoseKeyCameIsServedByItsKeyOnly) {
   EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=aaaa ctx=1"), -1) << "b's own launch comes";
   EXPECT_EQ(S.takeSlot("gemm g=2,64,1 p=bbbb ctx=1"), 1);
   EXPECT_EQ(S.entries()[0].ShapeMatched | S.entries()[1].ShapeMatched, 0u);
+}
+
+// A record never served is not waited for (passComplete): a launch of its
+// shape goes to a record the pass waits for first.
+TEST(PassSchedule, AShapeLaunchServesARecordThePassWaitsForFirst) {
+  PassSchedule S;
+  S.record("drop g=8,1,1 p=0001 ctx=1", 1); // its shape comes back once a step
+  S.record("drop g=8,1,1 p=0002 ctx=1", 2);
+  S.beginRound();
+  S.passStarted();
+  EXPECT_EQ(S.takeSlot("drop g=8,1,1 p=1001 ctx=1"), 0);
+  S.passStopped(false); // record 2 never served
+  S.passStarted();
+  EXPECT_EQ(S.takeSlot("drop g=8,1,1 p=2001 ctx=1"), 0) << "record 1 is waited for";
+  EXPECT_TRUE(S.passComplete());
+  EXPECT_EQ(S.takeSlot("drop g=8,1,1 p=2002 ctx=1"), 1) << "then the one never served";
 }
