@@ -143,6 +143,8 @@ std::optional<Issued> takeIssued(uint32_t Correlation, std::initializer_list<Iss
 
 void finalize(PendingLaunch &&PL) {
   Runtime &T = rt();
+  if (!PL.R.Collective)
+    PL.R.Collective = T.Ranges.takeCollective(PL.R.Correlation);
   // HROOF_REPLAY=application: a record waits for its counters' other groups.
   if (T.Hw.appMode() && T.Hw.App.hold(PL.R))
     return;

@@ -309,6 +309,8 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
       replayOutsideRange(A, std::move(F), CB);
     return;
   }
+  if (!F->Communication.empty() && T.Ranges.active()) // its call's bytes (NCCL's NVTX payload)
+    T.Ranges.communicationLaunch(threadId(), CB->correlationId);
   bool Count = F->Instrumented && !F->ByModel && T.Counting;
   bool ByModel = F->ByModel && T.Counting; // a record, counts from the model
   if (!Count && !ByModel && !T.Hw.Enabled)

@@ -10,9 +10,12 @@
 // InitializeInjectionNvtx2. `hroof run` sets that variable to this library,
 // whose InitializeInjectionNvtx2 (below) starts the runtime (NVTX may come
 // before cuInit) and hands over to libcupti's own. NVTX's payload extension
-// (nvtxRangePushPayload / nvtxRangePopPayload: NCCL closes its ranges with
-// the latter) is not reported by CUPTI; NVTX asks the injection library for
-// it through InitializeInjectionNvtxExtension, which this library answers.
+// (schema and enum registration, nvtxRangePushPayload / nvtxRangePopPayload:
+// NCCL closes its init ranges with the latter) is not reported by CUPTI;
+// NVTX asks the injection library for it through
+// InitializeInjectionNvtxExtension, which this library answers. The schemas
+// let NvtxRanges read the bytes of NCCL's collectives from the payloads of
+// their ranges (nvtx/NvtxPayload.h).
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
 #include "nvtx/NvtxCallbacks.h"
@@ -55,8 +58,16 @@ InitializeInjectionNvtx2(const void *GetExportTable) {
 
 namespace {
 
-int NVTX_API payloadPush(nvtxDomainHandle_t Domain, const nvtxPayloadData_t *, size_t) {
-  payloadRangePush(rt().Ranges, threadId(), reinterpret_cast<uint64_t>(Domain));
+uint64_t NVTX_API schemaRegister(nvtxDomainHandle_t Domain, const nvtxPayloadSchemaAttr_t *A) {
+  return rt().Ranges.registerSchema(reinterpret_cast<uint64_t>(Domain), A);
+}
+
+uint64_t NVTX_API enumRegister(nvtxDomainHandle_t Domain, const nvtxPayloadEnumAttr_t *A) {
+  return rt().Ranges.registerEnum(reinterpret_cast<uint64_t>(Domain), A);
+}
+
+int NVTX_API payloadPush(nvtxDomainHandle_t Domain, const nvtxPayloadData_t *Data, size_t Count) {
+  payloadRangePush(rt().Ranges, threadId(), reinterpret_cast<uint64_t>(Domain), Data, Count);
   return 0;
 }
 
@@ -67,8 +78,9 @@ int NVTX_API payloadPop(nvtxDomainHandle_t Domain, const nvtxPayloadData_t *, si
 
 } // namespace
 
-/// NVTX's extension entry: for the payload extension, the range push and
-/// pop slots (the others stay unimplemented: NVTX makes them no-ops).
+/// NVTX's extension entry: for the payload extension, the schema and enum
+/// registration and the range push and pop slots (the others stay
+/// unimplemented: NVTX makes them no-ops).
 extern "C" __attribute__((visibility("default"))) int
 InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *Info) {
   if (!Info || Info->moduleId != NVTX_EXT_PAYLOAD_MODULEID || !Info->segments)
@@ -77,6 +89,9 @@ InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *Info) {
     nvtxExtModuleSegment_t &Seg = Info->segments[I];
     if (!Seg.functionSlots || Seg.slotCount <= NVTX3EXT_CBID_nvtxRangePopPayload)
       continue;
+    Seg.functionSlots[NVTX3EXT_CBID_nvtxPayloadSchemaRegister] =
+        reinterpret_cast<intptr_t>(&schemaRegister);
+    Seg.functionSlots[NVTX3EXT_CBID_nvtxPayloadEnumRegister] = reinterpret_cast<intptr_t>(&enumRegister);
     Seg.functionSlots[NVTX3EXT_CBID_nvtxRangePushPayload] = reinterpret_cast<intptr_t>(&payloadPush);
     Seg.functionSlots[NVTX3EXT_CBID_nvtxRangePopPayload] = reinterpret_cast<intptr_t>(&payloadPop);
   }

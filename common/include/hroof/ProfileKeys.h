@@ -168,6 +168,12 @@ inline constexpr const char *TotalNs = "total_ns";
 inline constexpr const char *FirstStartNs = "first_start_ns";
 inline constexpr const char *LastEndNs = "last_end_ns";
 inline constexpr const char *Communication = "communication";
+// A communication launch's collective (NCCL's NVTX payload).
+inline constexpr const char *Collective = "collective";
+inline constexpr const char *Call = "call";
+inline constexpr const char *Comm = "comm";
+inline constexpr const char *Op = "op";
+inline constexpr const char *Calls = "calls";
 
 /// One key: the object that holds it, the key, its JSON type, what it holds.
 /// Types: "int", "number", "string", "bool", "object", "array", "counts" (a
@@ -262,6 +268,12 @@ inline constexpr ProfileKeyInfo ProfileKeyTable[] = {
     {"launch", CountersProblem, "string", "why no counters"},
     {"launch", WorkKey, "string", "digest of the by-value parameter bytes"},
     {"launch", Error, "string", "launch failure or kernel fault"},
+    {"launch", Collective, "object", "communication kernel: its library call (NVTX payload)"},
+    {"collective", Call, "string", "the call's NVTX range message (ncclAllReduce)"},
+    {"collective", Bytes, "int", "message size (NCCL: count x type size)"},
+    {"collective", Comm, "string", "the communicator's hash, hex"},
+    {"collective", Op, "string", "reduction operation"},
+    {"collective", Calls, "int", "grouped calls launched together (bytes summed)"},
 
     {"bounds", Lo, "counts", "lower bounds"},
     {"bounds", Hi, "object", "upper bounds, null for a counter with none"},

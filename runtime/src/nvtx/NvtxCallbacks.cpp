@@ -3,6 +3,7 @@
 #include "nvtx/NvtxCallbacks.h"
 
 #include <generated_nvtx_meta.h>
+#include <nvtx3/nvToolsExtPayload.h>
 
 namespace hroof {
 namespace rt {
@@ -36,6 +37,18 @@ NvtxMessage messageOf(const nvtxEventAttributes_t *A) {
 
 uint64_t handle(const void *P) { return reinterpret_cast<uint64_t>(P); }
 
+/// A push with its event attributes: an NVTX_PAYLOAD_TYPE_EXT payload
+/// (payload.ullValue points to reserved0 nvtxPayloadData_t, NCCL's
+/// collectives) goes to pushPayload, to be decoded.
+void pushEx(NvtxRanges &R, uint64_t Thread, uint64_t Domain, const nvtxEventAttributes_t *A) {
+  if (A && A->payloadType == NVTX_PAYLOAD_TYPE_EXT && A->payload.ullValue && A->reserved0 > 0)
+    R.pushPayload(Thread, Domain, messageOf(A),
+                  reinterpret_cast<const nvtxPayloadData_t *>(A->payload.ullValue),
+                  size_t(A->reserved0));
+  else
+    R.push(Thread, Domain, messageOf(A));
+}
+
 /// The value NVTX returned (range id, domain or string handle); CUPTI passes
 /// it when it is NVTX's implementation.
 template <typename T> bool returned(const CUpti_NvtxData *D, T &Out) {
@@ -68,11 +81,11 @@ bool dispatchNvtx(NvtxRanges &R, uint64_t Thread, CUpti_CallbackId Id, const CUp
            NvtxMessage::text(fromWide(static_cast<const nvtxRangePushW_params *>(P)->message)));
     break;
   case CUPTI_CBID_NVTX_nvtxRangePushEx:
-    R.push(Thread, 0, messageOf(static_cast<const nvtxRangePushEx_params *>(P)->eventAttrib));
+    pushEx(R, Thread, 0, static_cast<const nvtxRangePushEx_params *>(P)->eventAttrib);
     break;
   case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
     auto *Q = static_cast<const nvtxDomainRangePushEx_params *>(P);
-    R.push(Thread, handle(Q->domain), messageOf(Q->core.eventAttrib));
+    pushEx(R, Thread, handle(Q->domain), Q->core.eventAttrib);
     break;
   }
   case CUPTI_CBID_NVTX_nvtxRangePop:
@@ -120,9 +133,10 @@ bool dispatchNvtx(NvtxRanges &R, uint64_t Thread, CUpti_CallbackId Id, const CUp
   return true;
 }
 
-void payloadRangePush(NvtxRanges &R, uint64_t Thread, uint64_t Domain) {
-  // The name is in the payload's schema, which is not decoded here.
-  R.push(Thread, Domain, NvtxMessage::text("(payload range)"));
+void payloadRangePush(NvtxRanges &R, uint64_t Thread, uint64_t Domain,
+                      const nvtxPayloadData_t *Data, size_t Count) {
+  // No message: a name would be an entry of the payload's schema.
+  R.pushPayload(Thread, Domain, NvtxMessage::text("(payload range)"), Data, Count);
 }
 
 void payloadRangePop(NvtxRanges &R, uint64_t Thread, uint64_t Domain) { R.pop(Thread, Domain); }

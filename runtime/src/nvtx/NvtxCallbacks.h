@@ -24,8 +24,10 @@ bool dispatchNvtx(NvtxRanges &R, uint64_t Thread, CUpti_CallbackId Id, const CUp
 /// The payload extension's range calls (nvtxRangePushPayload,
 /// nvtxRangePopPayload), which CUPTI does not report; \p Domain is the
 /// domain handle as a number (0: the default domain). NCCL closes its
-/// init range with nvtxRangePopPayload.
-void payloadRangePush(NvtxRanges &R, uint64_t Thread, uint64_t Domain);
+/// init range with nvtxRangePopPayload. A push's payloads are decoded
+/// (NvtxRanges::pushPayload); a pop's are not needed.
+void payloadRangePush(NvtxRanges &R, uint64_t Thread, uint64_t Domain,
+                      const nvtxPayloadData_t *Data, size_t Count);
 void payloadRangePop(NvtxRanges &R, uint64_t Thread, uint64_t Domain);
 
 } // namespace rt

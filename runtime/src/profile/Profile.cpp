@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -238,6 +239,17 @@ static bool sameCounts(const CountVector &D, const TotalVector &S) {
 
 //===--- Records and aggregates -------------------------------------------===//
 
+static nlohmann::json collectiveToJson(const CollectiveCall &C) {
+  char Hex[19];
+  snprintf(Hex, sizeof Hex, "0x%016llx", static_cast<unsigned long long>(C.Comm));
+  nlohmann::json J = {{pk::Call, C.Call}, {pk::Bytes, C.Bytes}, {pk::Calls, C.Calls}};
+  if (C.HasComm)
+    J[pk::Comm] = Hex;
+  if (!C.Op.empty())
+    J[pk::Op] = C.Op;
+  return J;
+}
+
 nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
   nlohmann::json J = {{pk::Index, Index},
                       {pk::Kernel, R.Name},
@@ -253,6 +265,8 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
                       {pk::Instrumented, R.Instrumented},
                       {pk::Graph, R.Graph},
                       {pk::Range, R.Range}};
+  if (R.Collective)
+    J[pk::Collective] = collectiveToJson(*R.Collective);
   if (R.Timed && R.DurationFromCounters) {
     J[pk::DurationNs] = R.DurationNs;
     J[pk::DurationSource] = "counters";

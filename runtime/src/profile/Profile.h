@@ -13,6 +13,7 @@
 #ifndef HROOF_RUNTIME_PROFILE_H
 #define HROOF_RUNTIME_PROFILE_H
 
+#include "nvtx/NvtxPayload.h"
 #include "profile/Timing.h"
 #include "profile/Transfers.h"
 
@@ -151,6 +152,7 @@ struct LaunchRecord {
   /// ("counters_incomplete"; Hw then holds only the keys of the groups it has).
   std::vector<std::string> HwIncomplete;
   std::string Range; ///< NVTX range path at the launch (hroof/RangePath.h)
+  std::optional<CollectiveCall> Collective; ///< communication kernel: its call's payload
   /// Per-shape sampling (replay/CounterLoans.h): the launch's work key, and
   /// for a launch past the limit the correlation id of the launch of equal
   /// work whose counters it carries ("counters_from"; 0: its own), and why
