@@ -146,7 +146,7 @@ void finalize(PendingLaunch &&PL) {
   if (!PL.R.Collective)
     PL.R.Collective = T.Ranges.takeCollective(PL.R.Correlation);
   // HROOF_REPLAY=application: a record waits for its counters' other groups.
-  if (T.Hw.appMode() && T.Hw.App.hold(PL.R))
+  if (T.Hw.replay().hold(PL.R))
     return;
   if (T.P)
     for (LaunchRecord &R : T.Hw.Loans.settle(std::move(PL.R)))
@@ -248,8 +248,8 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
         // whose slots a sum left zero, so arrays are zeroed before each
         // counted launch from now on (as after a graph launch).
         T.UnseenLaunches = true;
-        if (T.Hw.SessionsOpen > 0 && CB->callbackSite == CUPTI_API_ENTER)
-          T.Hw.sessionClose(CB->context); // kernels it cannot count
+        if (T.Hw.replay().batchesOpen() && CB->callbackSite == CUPTI_API_ENTER)
+          T.Hw.replay().closeBatch(CB->context); // kernels it cannot count
         return;
       }
       if (const char *Api = memorySharingApi(Id)) {
@@ -262,8 +262,8 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       if (Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
           Id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
         if (CB->callbackSite == CUPTI_API_ENTER) {
-          if (T.Hw.SessionsOpen > 0) // a graph's kernels: not one range each it knows of
-            T.Hw.sessionClose(CB->context);
+          if (T.Hw.replay().batchesOpen()) // a graph's kernels: not one range each it knows of
+            T.Hw.replay().closeBatch(CB->context);
           T.UnseenLaunches = true; // counter arrays: zeroed before each launch
           noteIssued(CB->correlationId, IssueKind::Graph, Range);
         } else
@@ -273,16 +273,16 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       // Application replay's batched session: every kernel is one of its
       // ranges (GroupSession.cpp); a launch that failed runs in none (one
       // with a session range of its own: sessionExit).
-      if (T.Hw.SessionsOpen > 0 && CB->callbackSite == CUPTI_API_ENTER) {
-        T.Hw.sessionLaunch(CB->context, CB->correlationId, Id, CB->functionParams);
-      } else if (T.Hw.SessionsOpen > 0 && !InOwnDriverCalls && CB->functionReturnValue &&
+      if (T.Hw.replay().batchesOpen() && CB->callbackSite == CUPTI_API_ENTER) {
+        T.Hw.replay().launchIssued(CB->context, CB->correlationId, Id, CB->functionParams);
+      } else if (T.Hw.replay().batchesOpen() && !InOwnDriverCalls && CB->functionReturnValue &&
                  *static_cast<const CUresult *>(CB->functionReturnValue) != CUDA_SUCCESS) {
         // A launch with a range of its own: in a session, sessionExit drops
         // it; a kernel-replay range holds the context's M and closed its
         // session when it began (nothing to drop, and locking would hang).
         const auto *IF = reinterpret_cast<const InFlight *>(*CB->correlationData);
         if (!IF || (!IF->HwSession && !IF->Hw))
-          T.Hw.sessionDrop(CB->context, CB->correlationId);
+          T.Hw.replay().launchFailed(CB->context, CB->correlationId);
       }
       if (InOwnDriverCalls)
         return; // the runtime's own kernel (counter sum, L2 flush of cache-control all)
@@ -347,7 +347,7 @@ void finish() {
   }
   // Records still missing one-pass groups: written with what they have and
   // counters_incomplete, never silently partial.
-  std::vector<LaunchRecord> Incomplete = T.Hw.App.takeIncomplete();
+  std::vector<LaunchRecord> Incomplete = T.Hw.replay().takeIncomplete();
   if (T.P && !Incomplete.empty()) {
     for (const LaunchRecord &R : Incomplete)
       T.P->addLaunch(R);

@@ -297,15 +297,15 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   RelaxedCapture Relax;
   std::shared_ptr<FuncInfo> F = funcInfo(A.F, CB->context);
   UncountedMark Mark{F->Array};
-  if (!F->Communication.empty() && T.Hw.SessionsOpen > 0) // never inside a session
-    T.Hw.sessionClose(CB->context, CB->correlationId);
+  if (!F->Communication.empty() && T.Hw.replay().batchesOpen()) // never inside a session
+    T.Hw.replay().closeBatch(CB->context, CB->correlationId);
   if (!F->Selected)
     return;
   std::string Range;
   if (!noteIssued(CB->correlationId, IssueKind::Launch, Range)) {
     // Outside the ranges HROOF_RANGE selects: ignored entirely, except as a
     // replay launch of application replay.
-    if (T.Hw.appMode() && T.Hw.Enabled && F->Communication.empty())
+    if (T.Hw.replay().replaysOutsideRange() && T.Hw.Enabled && F->Communication.empty())
       replayOutsideRange(A, std::move(F), CB);
     return;
   }
@@ -324,27 +324,24 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   std::unique_lock<std::mutex> ArrayLock;
   if (Count)
     ArrayLock = std::unique_lock<std::mutex>(F->Array->Lock);
-  AppTicket Ticket;
-  AppRole Role = AppRole::None;
-  std::string Shape, WorkKey;
+  CounterReplay &Replay = T.Hw.replay(); // the mode that admits the launch enters it
+  LaunchAdmission Adm; // Adm.Lender: a launch of equal work whose counters this one carries
+  std::string WorkKey;
   bool Hw = false;
-  uint32_t Lender = 0; // a launch of equal work whose counters this one carries
   if (T.Hw.Enabled && F->Communication.empty()) {
-    if (T.Hw.appMode() || T.Hw.PerShape > 0)
+    if (Replay.usesWorkKey())
       WorkKey = workKeyOf(*F, A, T.S.Verbose >= 3);
-    Hw = T.Hw.appMode() ? (Role = T.Hw.takeApp(*F, CB->context, WorkKey, true, Ticket, Shape,
-                                             CB->correlationId)) != AppRole::None
-                        : T.Hw.take(*F, CB->context, WorkKey, CB->correlationId, Lender);
+    Hw = Replay.admit(*F, CB->context, WorkKey, CB->correlationId, true, Adm);
   }
-  if (!Count && !ByModel && !Hw && !Lender)
+  if (!Count && !ByModel && !Hw && !Adm.Lender)
     return;
   auto IF = std::make_unique<InFlight>();
-  IF->R.CountersFrom = Lender;
+  IF->R.CountersFrom = Adm.Lender;
   IF->R.WorkKey = std::move(WorkKey);
-  if (Role == AppRole::Replay)
-    IF->App = Ticket;
-  IF->AppNewRecord = Role == AppRole::Record;
-  IF->AppShape = std::move(Shape);
+  if (Adm.Role == AppRole::Replay)
+    IF->App = Adm.Ticket;
+  IF->AppNewRecord = Adm.Role == AppRole::Record;
+  IF->AppShape = std::move(Adm.Shape);
   IF->F = F;
   IF->Stream = Stream;
   IF->Ctx = CB->context;
@@ -395,7 +392,7 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   }
   // Last: nothing of the runtime's own runs inside the range.
   if (Hw)
-    T.Hw.onLaunchEnter(*IF);
+    Replay.enter(*IF);
   *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());
 }
 
@@ -408,23 +405,23 @@ void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
   CUstream Stream = launchStream(A);
   if (streamCapturing(Stream))
     return;
-  AppTicket Ticket;
-  std::string Shape;
-  if (T.Hw.takeApp(*F, CB->context, workKeyOf(*F, A, T.S.Verbose >= 3), false, Ticket, Shape, CB->correlationId) !=
-      AppRole::ReplayOnly)
+  CounterReplay &Replay = T.Hw.replay();
+  LaunchAdmission Adm;
+  Replay.admit(*F, CB->context, workKeyOf(*F, A, T.S.Verbose >= 3), CB->correlationId, false, Adm);
+  if (Adm.Role != AppRole::ReplayOnly)
     return;
   auto IF = std::make_unique<InFlight>();
   IF->F = F;
   IF->Stream = Stream;
   IF->Ctx = CB->context;
   IF->PerThread = A.PerThread;
-  IF->App = Ticket;
+  IF->App = Adm.Ticket;
   IF->NoRecord = true;
-  IF->AppShape = std::move(Shape);
+  IF->AppShape = std::move(Adm.Shape);
   IF->R.Mangled = F->Mangled;
   IF->R.Name = F->Name;
   IF->R.Correlation = CB->correlationId;
-  if (!T.Hw.onLaunchEnter(*IF)) {
+  if (!Replay.enter(*IF)) {
     if (IF->AppDone) { // a group given up (no range) completed an earlier record
       PendingLaunch Completed;
       Completed.R = std::move(*IF->AppDone);
@@ -644,7 +641,7 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
   // First: close the range (it covers the launch only).
   bool HadRange = IF->Hw != nullptr;
   if (HadRange)
-    T.Hw.onLaunchExit(*IF, LaunchResult);
+    IF->Replay->exit(*IF, LaunchResult);
   if (IF->AppDone) { // an earlier launch's record, complete with this group
     PendingLaunch Completed;
     Completed.R = std::move(*IF->AppDone);

@@ -1,17 +1,18 @@
 //===- AppReplayCounters.cpp - application replay on the range profiler ---===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The CUDA side of HROOF_REPLAY=application (ApplicationReplay.h has the
-// records and the grouping): which role a launch takes, the one-pass groups
-// of a context planned once with CUPTI's own pass counts
-// (cuptiProfilerHostGetNumOfPasses, no GPU work) for every tensor type and
-// shared by the kernels' metric lists, the config of the group a
-// launch collects, and the delivery of its values. A one-pass group's range
-// is one of a batched user-replay session (GroupSession.cpp); a group that
-// needs more passes alone gets a kernel-replay range of its own, as in
-// kernel mode (HardwareCounters.cpp). Either runs on an object whose first
-// config was the group's (freshObject).
+// SessionReplay (SessionReplay.h), the CUDA side of HROOF_REPLAY=application
+// (ApplicationReplay.h has the records and the grouping): which role a
+// launch takes, the one-pass groups of a context planned once with CUPTI's
+// own pass counts (cuptiProfilerHostGetNumOfPasses, no GPU work) for every
+// tensor type and shared by the kernels' metric lists, the config of the
+// group a launch collects, and the delivery of its values. A one-pass
+// group's range is one of a batched user-replay session (GroupSession.cpp);
+// a group that needs more passes alone gets a kernel-replay range of its
+// own, as in kernel mode (HardwareCounters.cpp). Either runs on an object
+// whose first config was the group's (freshObject).
 //===----------------------------------------------------------------------===//
+#include "replay/SessionReplay.h"
 #include "replay/HardwareCounters.h"
 #include "launches/WorkKey.h"
 
@@ -22,65 +23,58 @@
 namespace hroof {
 namespace rt {
 
-AppRole HardwareCounters::takeApp(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey,
-                                  bool InRange, AppTicket &T, std::string &Shape, uint32_t Corr) {
+SessionReplay::SessionReplay(HardwareCounters &H) : H(H) {
+  // A kernel's tensor types are checked (or learned) on the assembled
+  // counters of a record, as kernel mode does on one range's.
+  App.setTypeCheck([&H](const AppTypes &K, const std::map<std::string, double> &V,
+                        std::vector<std::string> &Zero) {
+    return H.Set.LearnTensorTypes ? H.checkTypes(K, V, Zero) : std::string();
+  });
+}
+
+bool SessionReplay::takeRecord(const FuncInfo &F, CUcontext Ctx, const std::string &Shape) {
+  std::lock_guard<std::mutex> L(H.M);
+  int64_t &N = H.Taken[{F.Mangled, Ctx}];
+  if (N >= H.Limit)
+    return false;
+  if (H.PerShape > 0) {
+    int64_t &S = TakenPerShape[{Shape, Ctx}];
+    if (S >= H.PerShape)
+      return false;
+    // Records of other parameter bytes per launch shape: a kernel whose
+    // bytes never repeat (host pointers, random-number offsets, padding)
+    // would otherwise start a record at every launch.
+    int64_t &K = KeysPerShape[{workKeyShape(Shape), Ctx}];
+    if (S == 0 && K >= KeysPerShapeLimit)
+      return false;
+    K += S == 0;
+    ++S;
+  }
+  ++N;
+  return true;
+}
+
+std::string SessionReplay::shapeKey(const std::string &WorkKey, CUcontext Ctx) {
   char CtxText[32];
   snprintf(CtxText, sizeof CtxText, " ctx=%p", (void *)Ctx);
-  Shape = WorkKey + CtxText;
-  // The limits of take(), counting records only: a replay launch is a pass
-  // of an earlier record, not a launch profiled on its own.
-  auto Take = [&] {
-    std::lock_guard<std::mutex> L(M);
-    int64_t &N = Taken[{F.Mangled, Ctx}];
-    if (N >= Limit)
-      return false;
-    if (PerShape > 0) {
-      int64_t &S = TakenPerShape[{Shape, Ctx}];
-      if (S >= PerShape)
-        return false;
-      // Records of other parameter bytes per launch shape: a kernel whose
-      // bytes never repeat (host pointers, random-number offsets, padding)
-      // would otherwise start a record at every launch.
-      int64_t &K = KeysPerShape[{workKeyShape(Shape), Ctx}];
-      if (S == 0 && K >= KeysPerShapeLimit)
-        return false;
-      K += S == 0;
-      ++S;
-    }
-    ++N;
-    return true;
-  };
+  return WorkKey + CtxText;
+}
+
+bool SessionReplay::admit(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey,
+                          uint32_t, bool InRange, LaunchAdmission &A) {
+  A.Shape = shapeKey(WorkKey, Ctx);
+  // The limits of kernel replay, counting records only: a replay launch is
+  // a pass of an earlier record, not a launch profiled on its own.
+  auto Take = [&] { return takeRecord(F, Ctx, A.Shape); };
   // The group the context's object runs now, if a record of this shape
   // misses it: any other group costs a fresh object (freshObject). In a
   // loop whose steps launch the same shapes, the object then changes group
   // about once a step, not at every launch.
-  if (passMode())
-    return takePass(Ctx, Shape, InRange, Take, T, Corr);
-  const HwConfig *Obj = context(Ctx).ObjCfg;
-  AppRole Role = App.role(Shape, InRange, Take, T, Obj ? &Obj->Metrics : nullptr);
-  if (Role == AppRole::ReplayOnly)
+  const HwConfig *Obj = H.context(Ctx).ObjCfg;
+  A.Role = App.role(A.Shape, InRange, Take, A.Ticket, Obj ? &Obj->Metrics : nullptr);
+  if (A.Role == AppRole::ReplayOnly)
     ++AppReplayOutside;
-  return Role;
-}
-
-std::string HardwareCounters::makeConfig(HwContext &C, const std::vector<std::string> &Metrics,
-                                         std::unique_ptr<HwConfig> &Out) {
-  auto H = std::make_unique<HwConfig>();
-  H->Metrics = Metrics;
-  H->Sorted = Metrics;
-  std::sort(H->Sorted.begin(), H->Sorted.end());
-  for (const std::string &Name : H->Metrics) {
-    H->Names.push_back(Name.c_str());
-    H->Sass = H->Sass || sassMetric(Name);
-  }
-  if (std::string E = H->Host.initialize(C.Chip, C.Avail); !E.empty())
-    return E;
-  HwConfig &X = *H;
-  Out = std::move(H); // owned from here on (torn down with the context)
-  // The counter-data image is sized when a range first uses this list
-  // (startRange, openSession): sizing here, on the object a batched session
-  // may be running on, would change the list that session's image takes.
-  return X.Host.configure(X.Names, X.Config, X.Passes);
+  return A.Role != AppRole::None;
 }
 
 std::vector<std::string> listOfMask(const std::vector<std::string> &Metrics, unsigned Mask) {
@@ -91,7 +85,7 @@ std::vector<std::string> listOfMask(const std::vector<std::string> &Metrics, uns
   return metricsForTypes(Metrics, Types);
 }
 
-std::string HardwareCounters::appPlan(HwContext &C) {
+std::string SessionReplay::plan(HwContext &C) {
   uint64_t T0 = nowNs();
   // Every tensor type's list, the metrics without a type first: they fill
   // the groups as a list without types alone would, so a kernel with no
@@ -136,9 +130,9 @@ std::string HardwareCounters::appPlan(HwContext &C) {
     return "application replay: planning the one-pass groups: " + OracleError;
   for (const auto &G : Plan.Groups) {
     std::unique_ptr<HwConfig> Cfg;
-    std::string E = makeConfig(C, G, Cfg);
+    std::string E = H.makeConfig(C, G, Cfg);
     if (Cfg)
-      C.AppPlan.push_back(std::move(Cfg));
+      C.Sessions.Plan.push_back(std::move(Cfg));
     if (!E.empty())
       return E;
   }
@@ -153,35 +147,32 @@ std::string HardwareCounters::appPlan(HwContext &C) {
     for (const std::string &N : Plan.MultiPass)
       Line += " " + N;
   }
-  std::lock_guard<std::mutex> L(M);
+  std::lock_guard<std::mutex> L(H.M);
   if (AppPlans.size() < 2048)
     AppPlans += (AppPlans.empty() ? "" : "; ") + Line;
-  if (Host->S.Verbose >= 1)
+  if (H.Host->S.Verbose >= 1)
     logLine("application replay on device %d: %s", C.Device, Line.c_str());
   return "";
 }
 
-std::string HardwareCounters::appGroups(HwContext &C, unsigned Key,
-                                        std::vector<HwConfig *> &Out) {
-  auto &Slot = C.AppGroups[Key];
+std::string SessionReplay::groups(HwContext &C, unsigned Key, std::vector<HwConfig *> &Out) {
+  auto &Slot = C.Sessions.Groups[Key];
   if (Slot.empty()) {
-    if (C.AppPlan.empty())
-      if (std::string E = appPlan(C); !E.empty())
+    if (C.Sessions.Plan.empty())
+      if (std::string E = plan(C); !E.empty())
         return E;
     std::vector<std::vector<std::string>> Lists;
-    for (const auto &Cfg : C.AppPlan)
+    for (const auto &Cfg : C.Sessions.Plan)
       Lists.push_back(Cfg->Metrics);
     for (size_t G : groupsFor(Lists, listOfMask(C.Metrics, Key & ~OnePassOnly)))
-      if (!(Key & OnePassOnly) || C.AppPlan[G]->Passes == 1)
-        Slot.push_back(C.AppPlan[G].get());
+      if (!(Key & OnePassOnly) || C.Sessions.Plan[G]->Passes == 1)
+        Slot.push_back(C.Sessions.Plan[G].get());
   }
   Out = Slot;
   return "";
 }
 
-std::string HardwareCounters::appConfig(CounterLaunch &IF, HwContext &C, HwConfig *&Cfg) {
-  if (passMode() && IF.AppNewRecord)
-    return passRecordConfig(IF, C, Cfg);
+std::string SessionReplay::groupConfig(CounterLaunch &IF, HwContext &C, HwConfig *&Cfg) {
   std::vector<HwConfig *> Groups;
   if (IF.AppNewRecord) {
     // A new record: its metric list as kernel mode would choose it (every
@@ -189,9 +180,9 @@ std::string HardwareCounters::appConfig(CounterLaunch &IF, HwContext &C, HwConfi
     // groups of the context's plan that hold it.
     // With memory others write, the groups of several passes are left out
     // (skipMultiPassGroup says why) and their metrics named not evaluated.
-    unsigned Mask = typeMask(IF, C);
+    unsigned Mask = H.typeMask(IF, C);
     unsigned Key = Mask | (SharedMemory ? OnePassOnly : 0);
-    if (std::string E = appGroups(C, Key, Groups); !E.empty())
+    if (std::string E = groups(C, Key, Groups); !E.empty())
       return E;
     if (Groups.empty())
       return "application replay: no metric of the set can be collected in one pass, and "
@@ -206,11 +197,11 @@ std::string HardwareCounters::appConfig(CounterLaunch &IF, HwContext &C, HwConfi
       if (std::find(Kept.begin(), Kept.end(), M) == Kept.end())
         Left.push_back(M);
     IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, Key, std::move(Lists),
-                             kernelTypes(IF, C), std::move(Wanted));
+                             H.kernelTypes(IF, C), std::move(Wanted));
     App.leaveOut(IF.App->Record, Left,
                  "they need several passes: not collected while other GPUs or processes "
                  "write this memory");
-  } else if (std::string E = appGroups(C, IF.App->Mask, Groups); !E.empty()) {
+  } else if (std::string E = groups(C, IF.App->Mask, Groups); !E.empty()) {
     return E;
   }
   if (IF.App->Group >= Groups.size())
@@ -220,9 +211,79 @@ std::string HardwareCounters::appConfig(CounterLaunch &IF, HwContext &C, HwConfi
   return "";
 }
 
-void HardwareCounters::appDeliver(CounterLaunch &IF, size_t GroupPasses,
-                                  std::map<std::string, double> Values,
-                                  const std::string &NotEvaluated) {
+bool SessionReplay::enter(CounterLaunch &IF) {
+  IF.Replay = this;
+  bool Ok = enterGroup(IF);
+  if (!Ok && IF.App)
+    App.failed(*IF.App); // a later launch of the shape collects the group
+  return Ok;
+}
+
+bool SessionReplay::enterGroup(CounterLaunch &IF) {
+  std::unique_lock<std::mutex> Lock;
+  uint64_t T0 = 0;
+  HwContext *C = H.lockContext(IF, Lock, T0);
+  if (!C)
+    return false;
+  if (std::string Why = refuseGroup(IF, *C); !Why.empty()) {
+    IF.R.HwProblem = Why;
+    return false;
+  }
+  // A launch that starts a record has no ticket yet: groupConfig gives it one.
+  HwConfig *Cfg = nullptr;
+  std::string E = groupConfig(IF, *C, Cfg);
+  if (E.empty() && Cfg->Passes > 1 && SharedMemory) {
+    skipMultiPassGroup(IF, *Cfg);
+    return false;
+  }
+  // A one-pass group joins a batched session (GroupSession.cpp); anything
+  // else closes the open one first (openRange).
+  if (E.empty() && Cfg->Passes == 1 && !Cfg->Sass) {
+    if (!joinSession(IF, *C, *Cfg))
+      return false;
+    IF.Hw = C;
+    IF.HwCfg = Cfg;
+    IF.Device = C->Device;
+    IF.HwLock = std::move(Lock);
+    return true; // its cost: SessionOpenNs (the per-range notes count kernel-replay ranges)
+  }
+  return H.openRange(IF, *C, Lock, Cfg, E, T0);
+}
+
+void SessionReplay::exit(CounterLaunch &IF, CUresult LaunchResult) {
+  if (IF.HwSession) {
+    sessionExit(IF, LaunchResult);
+    IF.Hw = nullptr;
+    IF.HwCfg = nullptr;
+    return;
+  }
+  H.closeRange(IF, LaunchResult);
+}
+
+bool SessionReplay::freshObject(HwContext &C, const HwConfig &Cfg, bool Fits) {
+  // Each group is a list of its own: a change of group is a fresh object,
+  // which the choice of groups keeps rare (admit).
+  bool Fresh = !Fits || C.ObjPasses != Cfg.Passes;
+  AppSwitches += Fresh;
+  return Fresh;
+}
+
+void SessionReplay::rangeValues(CounterLaunch &IF, HwContext &C, const HwConfig &Cfg,
+                                std::map<std::string, double> Values,
+                                const std::string &NotEvaluated) {
+  if (IF.App)
+    deliver(IF, Cfg.Passes, std::move(Values), NotEvaluated);
+  else // a launch admitted by kernel replay before the switch
+    H.launchValues(IF, C, Values, NotEvaluated);
+}
+
+void SessionReplay::rangeFailed(CounterLaunch &IF) {
+  if (IF.App)
+    App.failed(*IF.App);
+}
+
+void SessionReplay::deliver(CounterLaunch &IF, size_t GroupPasses,
+                            std::map<std::string, double> Values, const std::string &NotEvaluated) {
   // What the GPU check reads: a one-pass group at more passes means it ran
   // on an object of another config (CUPTI then saves and restores memory).
   if (GroupPasses > 1)
@@ -237,7 +298,7 @@ void HardwareCounters::appDeliver(CounterLaunch &IF, size_t GroupPasses,
   IF.AppDone = App.deliver(*IF.App, std::move(Values), NotEvaluated);
 }
 
-void HardwareCounters::skipMultiPassGroup(CounterLaunch &IF, const HwConfig &Cfg) {
+void SessionReplay::skipMultiPassGroup(CounterLaunch &IF, const HwConfig &Cfg) {
   // Kernel replay of several passes restores memory between passes, and
   // with NCCL kernels of other GPUs writing this process's buffers that
   // hung a DDP job (measured: docs/validation/multi-gpu.md, "multi-GPU runs
@@ -263,8 +324,8 @@ void HardwareCounters::skipMultiPassGroup(CounterLaunch &IF, const HwConfig &Cfg
 }
 
 /// The finish note of application mode: what the records cost in launches.
-std::string appReplayNote(HardwareCounters &H) {
-  ApplicationReplay::Stats S = H.App.stats();
+std::string SessionReplay::note() {
+  ApplicationReplay::Stats S = App.stats();
   auto U = [](uint64_t V) { return (unsigned long long)V; };
   char Buf[1536];
   snprintf(Buf, sizeof Buf,
@@ -276,26 +337,41 @@ std::string appReplayNote(HardwareCounters &H) {
            "collected (the tensor pipes that issue them were idle); group ranges: %llu one-pass at 1 pass, %llu one-pass at "
            "more passes, %llu of groups needing more passes alone; %llu fresh range profiler "
            "objects for a change of group; planning the groups took %.0f ms (%llu pass counts)",
-           U(S.Records), U(S.Completed), U(S.ReplayLaunches), U(H.AppReplayOutside.load()),
-           U(S.Failed), U(S.NotEvaluated), U(H.AppSharedSkips.load()), U(S.OtherWork), U(S.IdleTypeGroups), U(H.AppOnePass.load()), U(H.AppOverPasses.load()),
-           U(H.AppMultiPass.load()), U(H.AppSwitches.load()), double(H.AppPlanNs.load()) / 1e6,
-           U(H.AppOracleCalls.load()));
+           U(S.Records), U(S.Completed), U(S.ReplayLaunches), U(AppReplayOutside.load()),
+           U(S.Failed), U(S.NotEvaluated), U(AppSharedSkips.load()), U(S.OtherWork), U(S.IdleTypeGroups), U(AppOnePass.load()), U(AppOverPasses.load()),
+           U(AppMultiPass.load()), U(AppSwitches.load()), double(AppPlanNs.load()) / 1e6,
+           U(AppOracleCalls.load()));
   std::string Note = Buf;
-  if (uint64_t N = H.Sessions.load()) {
+  if (uint64_t N = Sessions.load()) {
     snprintf(Buf, sizeof Buf,
              "; batched sessions: %llu (%llu ranges, %llu of them collected a group, %llu "
              "session(s) whose range count did not match the launches seen, %llu group(s) "
              "given back to be collected again), %.2f ms to start (%.2f ms of it sizing the "
              "counter data) and %.2f ms to stop+decode+evaluate each",
-             U(N), U(H.SessionRanges.load()), U(H.SessionUsed.load()),
-             U(H.SessionMismatches.load()), U(H.SessionRetries.load()),
-             double(H.SessionOpenNs.load()) / 1e6 / double(N),
-             double(H.SessionSizeNs.load()) / 1e6 / double(N),
-             double(H.SessionCloseNs.load()) / 1e6 / double(N));
+             U(N), U(SessionRanges.load()), U(SessionUsed.load()),
+             U(SessionMismatches.load()), U(SessionRetries.load()),
+             double(SessionOpenNs.load()) / 1e6 / double(N),
+             double(SessionSizeNs.load()) / 1e6 / double(N),
+             double(SessionCloseNs.load()) / 1e6 / double(N));
     Note += Buf;
   }
   std::lock_guard<std::mutex> L(H.M);
-  return Note + (H.AppPlans.empty() ? "" : "; " + H.AppPlans);
+  return Note + (AppPlans.empty() ? "" : "; " + AppPlans);
+}
+
+void SessionReplay::noteFinish(uint64_t Ranges, bool BeforeRanges) {
+  CounterHost &T = *H.Host;
+  if (!T.P)
+    return;
+  if (BeforeRanges) {
+    if (Sessions && !Ranges) // every group batched: no per-range notes
+      T.P->note(note());
+    return;
+  }
+  std::string Note = note();
+  T.P->note(Note);
+  if (T.S.Verbose >= 1)
+    logLine("%s", Note.c_str());
 }
 
 } // namespace rt

@@ -28,9 +28,13 @@ namespace rt {
 
 struct HwContext;
 struct HwConfig;
+class CounterReplay;
 
 struct CounterLaunch {
   std::shared_ptr<FuncInfo> F;
+  /// The replay mode that entered the launch (CounterReplay::enter), which
+  /// closes its range at exit, whatever the process's mode is by then.
+  CounterReplay *Replay = nullptr;
   CUstream Stream = nullptr;
   CUcontext Ctx = nullptr;
   HwContext *Hw = nullptr; ///< a range is open on this context

@@ -17,6 +17,7 @@
 // in order; a session whose range count differs from the launches it saw
 // gives its groups back (collected later) instead of guessing.
 //===----------------------------------------------------------------------===//
+#include "replay/SessionReplay.h"
 #include "replay/HardwareCounters.h"
 #include "launches/LaunchArgs.h"
 
@@ -43,44 +44,34 @@ constexpr size_t SessionCapacity = 32;
 /// inside a session (about 0.5 ms each).
 constexpr size_t SessionIdleLimit = 48;
 
-/// The context whose M this thread holds while it launches the runtime's
-/// own kernel inside a session (the L2 flush of cache-control all).
-thread_local HwContext *FlushingIn = nullptr;
-
 } // namespace
 
-void HardwareCounters::writeCompletedRecords(std::vector<LaunchRecord> &Done) {
-  for (LaunchRecord &R : Done)
-    Host->Write(std::move(R));
-  Done.clear();
-}
-
-std::string HardwareCounters::openSession(HwContext &C, HwConfig &Cfg) {
+std::string SessionReplay::openSession(HwContext &C, HwConfig &Cfg) {
   uint64_t T0 = nowNs();
   size_t Size = 0;
   std::string E = C.Target.counterDataSize(Cfg.Names, Size, SessionCapacity);
   C.DataCfg = nullptr; // sized for a session: a single range sizes again
   if (E.empty()) {
-    C.Session.Data.resize(Size);
-    E = C.Target.initCounterData(C.Session.Data);
+    C.Sessions.Session.Data.resize(Size);
+    E = C.Target.initCounterData(C.Sessions.Session.Data);
   }
   SessionSizeNs += nowNs() - T0;
   if (E.empty())
-    E = C.Target.setConfig(Cfg.Config, C.Session.Data, CUPTI_UserReplay, SessionCapacity);
+    E = C.Target.setConfig(Cfg.Config, C.Sessions.Session.Data, CUPTI_UserReplay, SessionCapacity);
   if (E.empty())
     E = C.Target.start();
   if (!E.empty())
     return E;
-  C.Session.Cfg = &Cfg;
-  C.Session.Entries.clear();
-  C.Session.Idle = 0;
+  C.Sessions.Session.Cfg = &Cfg;
+  C.Sessions.Session.Entries.clear();
+  C.Sessions.Session.Idle = 0;
   // Set after Start, cleared before Stop: no CUPTI call of this thread runs
   // while the hooks would lock C.M (whether CUPTI's own work can reach a
   // launch callback is not documented), and contexts without a session
   // never take their lock in the hooks. The price: another thread's launch
   // issued while this one opens the session runs in it unlisted, and the
   // session's count check then gives its groups back.
-  C.SessionActive = true;
+  C.Sessions.Active = true;
   ++SessionsOpen;
   ++Sessions;
   SessionOpenNs += nowNs() - T0;
@@ -91,7 +82,7 @@ namespace {
 
 /// --verbose 3: every range of a decoded session, its first metrics.
 void logSessionRanges(HwContext &C, HwConfig &Cfg) {
-  HwSession &S = C.Session;
+  HwSession &S = C.Sessions.Session;
   std::vector<double> V(Cfg.Names.size(), 0.0);
   for (size_t I = 0; I < S.Entries.size(); ++I) {
     if (!Cfg.Host.evaluate(S.Data, I, Cfg.Names, V).empty())
@@ -106,14 +97,14 @@ void logSessionRanges(HwContext &C, HwConfig &Cfg) {
 
 } // namespace
 
-void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Done) {
-  HwSession &S = C.Session;
+void SessionReplay::closeSession(HwContext &C, std::vector<LaunchRecord> &Done) {
+  HwSession &S = C.Sessions.Session;
   if (!S.Cfg)
     return;
   uint64_t T0 = nowNs();
   HwConfig &Cfg = *S.Cfg;
   S.Cfg = nullptr;
-  C.SessionActive = false;
+  C.Sessions.Active = false;
   --SessionsOpen;
   bool All = false;
   size_t Ranges = 0;
@@ -128,12 +119,12 @@ void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Don
   bool Match = E.empty() && All && Ranges == S.Entries.size();
   if (E.empty() && !Match) {
     ++SessionMismatches;
-    if (Host->P)
-      Host->P->note("application replay: a batched session recorded " + std::to_string(Ranges) +
+    if (H.Host->P)
+      H.Host->P->note("application replay: a batched session recorded " + std::to_string(Ranges) +
                     " ranges for " + std::to_string(S.Entries.size()) +
                     " kernel launches seen; its groups are collected again on later launches");
   }
-  if (Host->S.Verbose >= 3 && Match)
+  if (H.Host->S.Verbose >= 3 && Match)
     logSessionRanges(C, Cfg);
   RangeEvaluator Evaluate = [&](size_t I, std::vector<double> &V) {
     return Cfg.Host.evaluate(S.Data, I, Cfg.Names, V);
@@ -145,16 +136,16 @@ void HardwareCounters::closeSession(HwContext &C, std::vector<LaunchRecord> &Don
   S.Entries.clear();
   if (!E.empty()) {
     C.Failed = true;
-    off("application replay: closing a batched session: " + E);
+    H.off("application replay: closing a batched session: " + E);
   }
   SessionCloseNs += nowNs() - T0;
 }
 
-bool HardwareCounters::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cfg) {
+bool SessionReplay::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cfg) {
   std::vector<LaunchRecord> Done;
-  HwSession &S = C.Session;
+  HwSession &S = C.Sessions.Session;
   std::string E;
-  bool Flush = Host->S.FlushL2;
+  bool Flush = H.Host->S.FlushL2;
   // This launch's entry (sessionLaunch) is put back below, after the
   // flush's: this thread holds C.M until the launch is issued, so no other
   // launch comes between.
@@ -167,8 +158,8 @@ bool HardwareCounters::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cf
       E = "application replay: the previous batched session failed";
     bool First = !C.ObjCfg;
     uint64_t RecreateNs = 0;
-    if (E.empty() && freshObject(C, Cfg, true))
-      E = recreate(C, IF.Ctx, RecreateNs);
+    if (E.empty() && H.freshObject(C, Cfg, *this))
+      E = H.recreate(C, IF.Ctx, RecreateNs);
     if (E.empty() && (First || !C.ObjCfg)) {
       C.ObjPasses = Cfg.Passes;
       C.ObjCfg = &Cfg;
@@ -177,7 +168,7 @@ bool HardwareCounters::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cf
       E = openSession(C, Cfg);
   }
   if (E.empty() && Flush)
-    E = flushLocked(IF, C); // its kernel: one more entry (sessionLaunch)
+    E = H.flushLocked(IF, C); // its kernel: one more entry (sessionLaunch)
   if (E.empty()) {
     S.Entries.push_back({IF.R.Correlation, IF.App});
     S.Idle = 0;
@@ -186,7 +177,7 @@ bool HardwareCounters::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cf
     closeSession(C, Done); // if open: this launch's kernel would run in it unlisted
     C.Failed = true;
     IF.R.HwProblem = E;
-    off(E);
+    H.off(E);
   }
   IF.HwSession = E.empty();
   IF.HwPasses = 1;
@@ -197,27 +188,20 @@ bool HardwareCounters::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cf
   return E.empty();
 }
 
-std::string HardwareCounters::flushLocked(CounterLaunch &IF, HwContext &C) {
-  FlushingIn = &C;
-  std::string E = flushL2(IF);
-  FlushingIn = nullptr;
-  return E;
-}
-
-void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr, CUpti_CallbackId Id,
-                                     const void *Params) {
-  HwContext &C = context(Ctx);
-  if (FlushingIn == &C) { // this thread holds C.M: the runtime's own flush
-    if (C.Session.Cfg)
-      C.Session.Entries.push_back({0, std::nullopt});
+void SessionReplay::launchIssued(CUcontext Ctx, uint32_t Corr, CUpti_CallbackId Id,
+                                 const void *Params) {
+  HwContext &C = H.context(Ctx);
+  if (H.flushingIn(C)) { // this thread holds C.M: the runtime's own flush
+    if (C.Sessions.Session.Cfg)
+      C.Sessions.Session.Entries.push_back({0, std::nullopt});
     return;
   }
-  if (!C.SessionActive || launchCaptured(Id, Params))
+  if (!C.Sessions.Active || launchCaptured(Id, Params))
     return; // no session here; or a captured launch, which runs no kernel now
   std::vector<LaunchRecord> Done;
   {
     std::lock_guard<std::mutex> L(C.M);
-    HwSession &S = C.Session;
+    HwSession &S = C.Sessions.Session;
     std::swap(Done, S.Completed);
     if (S.Cfg && (S.Idle >= SessionIdleLimit || S.Entries.size() >= SessionCapacity))
       closeSession(C, Done); // this launch runs outside any session
@@ -226,35 +210,35 @@ void HardwareCounters::sessionLaunch(CUcontext Ctx, uint32_t Corr, CUpti_Callbac
       ++S.Idle;
     }
   }
-  writeCompletedRecords(Done);
+  H.writeCompletedRecords(Done);
 }
 
-void HardwareCounters::sessionDrop(CUcontext Ctx, uint32_t Corr) {
-  HwContext &C = context(Ctx);
-  if (FlushingIn == &C || !C.SessionActive)
+void SessionReplay::launchFailed(CUcontext Ctx, uint32_t Corr) {
+  HwContext &C = H.context(Ctx);
+  if (H.flushingIn(C) || !C.Sessions.Active)
     return;
   std::lock_guard<std::mutex> L(C.M);
-  C.Session.forget(Corr, true);
+  C.Sessions.Session.forget(Corr, true);
 }
 
-void HardwareCounters::sessionClose(CUcontext Ctx, uint32_t Forget) {
-  HwContext &C = context(Ctx);
-  if (FlushingIn == &C || !C.SessionActive)
+void SessionReplay::closeBatch(CUcontext Ctx, uint32_t Forget) {
+  HwContext &C = H.context(Ctx);
+  if (H.flushingIn(C) || !C.Sessions.Active)
     return;
   std::vector<LaunchRecord> Done;
   {
     std::lock_guard<std::mutex> L(C.M);
-    std::swap(Done, C.Session.Completed);
+    std::swap(Done, C.Sessions.Session.Completed);
     if (Forget)
-      C.Session.forget(Forget, true);
+      C.Sessions.Session.forget(Forget, true);
     closeSession(C, Done);
   }
-  writeCompletedRecords(Done);
+  H.writeCompletedRecords(Done);
 }
 
-void HardwareCounters::sessionExit(CounterLaunch &IF, CUresult LaunchResult) {
+void SessionReplay::sessionExit(CounterLaunch &IF, CUresult LaunchResult) {
   HwContext &C = *IF.Hw;
-  HwSession &S = C.Session;
+  HwSession &S = C.Sessions.Session;
   if (LaunchResult != CUDA_SUCCESS) {
     // No kernel ran: no range. Its group is collected by a later launch.
     S.forget(IF.R.Correlation);
@@ -267,39 +251,59 @@ void HardwareCounters::sessionExit(CounterLaunch &IF, CUresult LaunchResult) {
   if (S.Entries.size() >= SessionCapacity)
     closeSession(C, Done);
   IF.HwLock.unlock();
-  writeCompletedRecords(Done);
+  H.writeCompletedRecords(Done);
 }
 
-void HardwareCounters::closeSessions() {
-  std::vector<HwContext *> All;
-  {
-    std::lock_guard<std::mutex> L(M);
-    for (auto &[Ctx, C] : Ctxs)
-      All.push_back(C.get());
-  }
+void SessionReplay::closeAll() {
   std::vector<LaunchRecord> Done;
-  for (HwContext *C : All) {
+  for (HwContext *C : H.contexts()) {
     // At exit a launch of another thread may still be inside its range
     // (its lock is never released): that session stays open, its groups
     // missing (onFinish says so).
     std::unique_lock<std::mutex> L(C->M, std::try_to_lock);
-    if (!L.owns_lock())
-      continue;
-    closeRoundOf(*C, Done); // pass replay's round, if one is under way
-    for (LaunchRecord &R : C->Session.Completed)
-      Done.push_back(std::move(R));
-    C->Session.Completed.clear();
-    closeSession(*C, Done);
+    if (L.owns_lock())
+      closeOpen(*C, Done);
   }
-  writeCompletedRecords(Done);
+  H.writeCompletedRecords(Done);
 }
 
-void HardwareCounters::closeSessionOf(HwContext &C) {
+void SessionReplay::closeOpen(HwContext &C, std::vector<LaunchRecord> &Done) {
+  for (LaunchRecord &R : C.Sessions.Session.Completed)
+    Done.push_back(std::move(R));
+  C.Sessions.Session.Completed.clear();
+  closeSession(C, Done);
+}
+
+bool SessionReplay::closeForRange(HwContext &C, uint32_t Corr) {
+  HwSession &S = C.Sessions.Session;
+  if (!S.Cfg)
+    return true;
+  S.forget(Corr);
+  closeSession(C, S.Completed);
+  return !C.Failed;
+}
+
+void SessionReplay::takeCompleted(HwContext &C, std::vector<LaunchRecord> &Done) {
+  std::swap(Done, C.Sessions.Session.Completed);
+}
+
+void SessionReplay::closeContext(HwContext &C, std::vector<LaunchRecord> &Done) {
+  closeSessionOf(C); // its records completed before the object goes
+  std::swap(Done, C.Sessions.Session.Completed);
+}
+
+void SessionReplay::releaseContext(HwContext &C) {
+  for (auto &Cfg : C.Sessions.Plan)
+    if (Cfg->Host.initialized())
+      Cfg->Host.deinitialize();
+}
+
+void SessionReplay::closeSessionOf(HwContext &C) {
   std::vector<LaunchRecord> Done;
-  std::swap(Done, C.Session.Completed);
+  std::swap(Done, C.Sessions.Session.Completed);
   closeSession(C, Done);
   for (LaunchRecord &R : Done) // written after C.M is released (onContextDestroy)
-    C.Session.Completed.push_back(std::move(R));
+    C.Sessions.Session.Completed.push_back(std::move(R));
 }
 
 } // namespace rt

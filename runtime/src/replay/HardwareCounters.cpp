@@ -1,11 +1,11 @@
 //===- HardwareCounters.cpp - hardware counters of the selected launches --===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// HardwareCounters (HardwareCounters.h): per context, the range profiler
-// object and the host objects and config images of its metric lists; per
-// launch, one range opened at launch enter and closed, decoded and evaluated
-// at exit; the tensor types learned per kernel. The CUPTI calls are
-// RangeProfiler.cpp's.
+// HardwareCounters (HardwareCounters.h): the replay mode made at start and
+// its one switch; per context, the range profiler object and the host
+// objects and config images of its metric lists; the kernel-replay range,
+// opened at launch enter and closed, decoded and evaluated at exit; the
+// tensor types learned per kernel. The CUPTI calls are RangeProfiler.cpp's.
 //===----------------------------------------------------------------------===//
 #include "replay/HardwareCounters.h"
 #include "launches/WorkKey.h"
@@ -22,7 +22,32 @@ namespace {
 /// Every tensor type metric (a mask over tensorTypeMetrics()).
 const unsigned AllTypes = (1u << tensorTypeMetrics().size()) - 1;
 
+/// The context whose M this thread holds while it launches the runtime's
+/// own kernel (the L2 flush of cache-control all).
+thread_local const HwContext *FlushingIn = nullptr;
+
 } // namespace
+
+HardwareCounters::HardwareCounters() : Kernel(std::make_unique<KernelReplay>(*this)) {
+  Mode.set(Kernel.get(), nullptr); // until onInit
+}
+
+HardwareCounters::~HardwareCounters() = default;
+
+void HardwareCounters::writeCompletedRecords(std::vector<LaunchRecord> &Done) {
+  for (LaunchRecord &R : Done)
+    Host->Write(std::move(R));
+  Done.clear();
+}
+
+bool HardwareCounters::flushingIn(const HwContext &C) { return FlushingIn == &C; }
+
+std::string HardwareCounters::flushLocked(CounterLaunch &IF, HwContext &C) {
+  FlushingIn = &C;
+  std::string E = flushL2(IF);
+  FlushingIn = nullptr;
+  return E;
+}
 
 void HardwareCounters::off(const std::string &Why) {
   CounterHost &T = *Host;
@@ -36,9 +61,8 @@ void HardwareCounters::off(const std::string &Why) {
 void HardwareCounters::toApplicationReplay(const std::string &Cause) {
   if (!Enabled)
     return;
-  SharedMemory = true; // even when application replay was asked for
-  ReplayMode Was = ReplayMode::Kernel;
-  if (!Mode.compare_exchange_strong(Was, ReplayMode::Application))
+  Sessions->SharedMemory = true; // even when application replay was asked for
+  if (!Mode.toSuccessor())
     return; // already application or pass replay
   std::string Why = "hardware counters: " + Cause +
                     ", so from here on each launch is profiled by application replay (one pass "
@@ -56,11 +80,18 @@ void HardwareCounters::onInit() {
   Set = parseCountersSetting(T.S.Counters);
   Limit = T.S.LaunchLimit;
   PerShape = T.S.CountersPerShape;
-  Loans.Lending = !T.S.PassReplay && !T.S.AppReplay && PerShape > 0;
-  Mode = T.S.PassReplay  ? ReplayMode::Passes
-         : T.S.AppReplay ? ReplayMode::Application
-                         : ReplayMode::Kernel;
-  if (passMode()) {
+  ReplayMode Asked = replayModeOf(T.S);
+  Loans.Lending = Asked == ReplayMode::Kernel && PerShape > 0;
+  // Application replay is made in kernel mode too: toApplicationReplay may
+  // switch to it later.
+  if (Asked == ReplayMode::Passes)
+    Sessions = std::make_unique<PassReplay>(*this);
+  else
+    Sessions = std::make_unique<SessionReplay>(*this);
+  Mode.set(Asked == ReplayMode::Kernel ? static_cast<CounterReplay *>(Kernel.get())
+                                       : Sessions.get(),
+           Sessions.get());
+  if (Asked == ReplayMode::Passes) {
     const char *Warn = "HROOF_REPLAY=passes is experimental: a record's duration, clocks, L2 and "
                        "DRAM bytes come from its own launch, every other counter from the next "
                        "launches of its work key (one counter pass each, after --range), which "
@@ -70,7 +101,7 @@ void HardwareCounters::onInit() {
     logLine("%s", Warn);
     if (T.P)
       T.P->note(Warn);
-  } else if (appMode()) {
+  } else if (Asked == ReplayMode::Application) {
     // Said where the user looks: what the mode does and its assumption (its
     // cost: docs/runtime.md, "Application replay").
     const char *Warn = "HROOF_REPLAY=application is experimental: it takes a record's counter "
@@ -83,13 +114,6 @@ void HardwareCounters::onInit() {
     if (T.P)
       T.P->note(Warn);
   }
-  // Application mode checks (or learns) a kernel's tensor types on the
-  // assembled counters of a record, as kernel mode does on one range's (set
-  // in kernel mode too: toApplicationReplay may switch later).
-  App.setTypeCheck([this](const AppTypes &K, const std::map<std::string, double> &V,
-                            std::vector<std::string> &Zero) {
-      return Set.LearnTensorTypes ? checkTypes(K, V, Zero) : std::string();
-    });
   if (!Set.Problem.empty()) {
     logLine("%s; ignored", Set.Problem.c_str());
     if (T.P)
@@ -134,32 +158,6 @@ uint64_t HardwareCounters::codeHash(const std::string &Mangled) {
   std::lock_guard<std::mutex> L(CodeM);
   auto It = CodeHash.find(Mangled);
   return It == CodeHash.end() ? 0 : It->second;
-}
-
-bool HardwareCounters::take(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey,
-                            uint32_t Corr, uint32_t &Lender) {
-  Lender = 0;
-  std::lock_guard<std::mutex> L(M);
-  int64_t &N = Taken[{F.Mangled, Ctx}];
-  if (PerShape > 0) { // the work key only when asked for: every launch comes here
-    int64_t &S = TakenPerShape[{WorkKey, Ctx}];
-    if (S >= PerShape) {
-      auto It = FirstOfWork.find({WorkKey, Ctx});
-      if (It != FirstOfWork.end() && workKeyHasParams(WorkKey))
-        Lender = It->second;
-      return false;
-    }
-    if (N >= Limit)
-      return false;
-    ++S;
-    FirstOfWork.emplace(std::make_pair(WorkKey, Ctx), Corr);
-    ++N;
-    return true;
-  }
-  if (N >= Limit)
-    return false;
-  ++N;
-  return true;
 }
 
 std::string HardwareCounters::setup(HwContext &C, CUcontext Ctx) {
@@ -263,12 +261,40 @@ std::string HardwareCounters::config(HwContext &C, unsigned TypeMask, HwConfig *
   return "";
 }
 
+std::string HardwareCounters::makeConfig(HwContext &C, const std::vector<std::string> &Metrics,
+                                         std::unique_ptr<HwConfig> &Out) {
+  auto H = std::make_unique<HwConfig>();
+  H->Metrics = Metrics;
+  H->Sorted = Metrics;
+  std::sort(H->Sorted.begin(), H->Sorted.end());
+  for (const std::string &Name : H->Metrics) {
+    H->Names.push_back(Name.c_str());
+    H->Sass = H->Sass || sassMetric(Name);
+  }
+  if (std::string E = H->Host.initialize(C.Chip, C.Avail); !E.empty())
+    return E;
+  HwConfig &X = *H;
+  Out = std::move(H); // owned from here on (torn down with the context)
+  // The counter-data image is sized when a range first uses this list
+  // (startRange, openSession): sizing here, on the object a batched session
+  // may be running on, would change the list that session's image takes.
+  return X.Host.configure(X.Names, X.Config, X.Passes);
+}
+
 HwContext &HardwareCounters::context(CUcontext Ctx) {
   std::lock_guard<std::mutex> L(M);
   auto &P = Ctxs[Ctx];
   if (!P)
     P = std::make_unique<HwContext>();
   return *P;
+}
+
+std::vector<HwContext *> HardwareCounters::contexts() {
+  std::vector<HwContext *> All;
+  std::lock_guard<std::mutex> L(M);
+  for (auto &[Ctx, C] : Ctxs)
+    All.push_back(C.get());
+  return All;
 }
 
 unsigned HardwareCounters::typeMask(CounterLaunch &IF, const HwContext &C) {
@@ -310,26 +336,11 @@ std::string HardwareCounters::recreate(HwContext &C, CUcontext Ctx, uint64_t &Re
   return E;
 }
 
-bool HardwareCounters::freshObject(HwContext &C, const HwConfig &Cfg, bool App) {
+bool HardwareCounters::freshObject(HwContext &C, const HwConfig &Cfg, CounterReplay &Mode) {
   const HwConfig *Obj = C.ObjCfg;
   if (!Obj)
     return false; // no range yet: this config is the object's first
-  bool Fits = listFitsObject(Obj->Sorted, Cfg.Sorted);
-  // Application replay: a group's range must run at the group's own pass
-  // count (one pass: no memory save and restore by CUPTI), so on an object
-  // whose first config was that group (or a list of the same passes it is
-  // within). Each group is a list of its own: a change of group is a fresh
-  // object, which the choice of groups keeps rare (takeApp).
-  if (App) {
-    bool Fresh = !Fits || C.ObjPasses != Cfg.Passes;
-    AppSwitches += Fresh;
-    return Fresh;
-  }
-  if (!Fits) {
-    ++ListRecreates;
-    return true;
-  }
-  return C.Policy.recreate(C.ObjPasses, Cfg.Passes);
+  return Mode.freshObject(C, Cfg, listFitsObject(Obj->Sorted, Cfg.Sorted));
 }
 
 std::string HardwareCounters::startRange(HwContext &C, HwConfig &Cfg, uint64_t (&Ts)[4]) {
@@ -375,62 +386,33 @@ std::string HardwareCounters::flushL2(CounterLaunch &IF) {
   return E;
 }
 
-bool HardwareCounters::onLaunchEnter(CounterLaunch &IF) {
-  if (passMode() && IF.App && !IF.AppNewRecord)
-    return passEnter(IF); // a pass round's range (a record's own launch: a session)
-  bool Ok = enterRange(IF);
-  if (!Ok && IF.App)
-    App.failed(*IF.App); // a later launch of the shape collects the group
-  return Ok;
-}
-
-bool HardwareCounters::enterRange(CounterLaunch &IF) {
+HwContext *HardwareCounters::lockContext(CounterLaunch &IF, std::unique_lock<std::mutex> &Lock,
+                                         uint64_t &T0) {
   HwContext *C = &context(IF.Ctx);
-  std::unique_lock<std::mutex> Lock(C->M);
+  Lock = std::unique_lock<std::mutex>(C->M);
   if (!Enabled || C->Failed)
-    return false;
+    return nullptr;
   IF.R.HwTried = true;
-  uint64_t T0 = nowNs();
+  T0 = nowNs();
   if (!C->Ready) {
     std::string E = setup(*C, IF.Ctx);
     if (!E.empty()) {
       C->Failed = true;
       IF.R.HwProblem = E;
       off(E);
-      return false;
+      return nullptr;
     }
   }
-  // Pass replay: a record's own launch runs in a batched session, which
-  // would take the object of a round under way (another thread's).
-  if (passMode() && IF.AppNewRecord && !C->Passes.idle()) {
-    IF.R.HwProblem = "pass replay: a round of counter passes was under way";
+  return C;
+}
+
+bool HardwareCounters::openRange(CounterLaunch &IF, HwContext &C,
+                                 std::unique_lock<std::mutex> &Lock, HwConfig *Cfg,
+                                 const std::string &ConfigError, uint64_t T0) {
+  std::string E = ConfigError;
+  // A batched session and a range of its own cannot share the object.
+  if (E.empty() && !Sessions->closeForRange(C, IF.R.Correlation))
     return false;
-  }
-  HwConfig *Cfg = nullptr;
-  // A launch that starts a record has no ticket yet: appConfig gives it one.
-  bool UseApp = IF.App || IF.AppNewRecord;
-  std::string E = UseApp ? appConfig(IF, *C, Cfg) : config(*C, typeMask(IF, *C), Cfg);
-  if (E.empty() && UseApp && Cfg->Passes > 1 && SharedMemory) {
-    skipMultiPassGroup(IF, *Cfg);
-    return false;
-  }
-  // Application replay: a one-pass group joins a batched session
-  // (GroupSession.cpp); anything else closes the open one first.
-  if (E.empty() && UseApp && Cfg->Passes == 1 && !Cfg->Sass) {
-    if (!joinSession(IF, *C, *Cfg))
-      return false;
-    IF.Hw = C;
-    IF.HwCfg = Cfg;
-    IF.Device = C->Device;
-    IF.HwLock = std::move(Lock);
-    return true; // its cost: SessionOpenNs (the per-range notes count kernel-replay ranges)
-  }
-  if (E.empty() && C->Session.Cfg) {
-    C->Session.forget(IF.R.Correlation);
-    closeSession(*C, C->Session.Completed);
-    if (C->Failed)
-      return false;
-  }
   // A range profiler object collects the counters of the first config it
   // ran, at that config's pass count (seen on the H100: 2-pass ranges after
   // an 8-pass one cost as much as 8-pass ones, with the right values; more
@@ -438,33 +420,33 @@ bool HardwareCounters::enterRange(CounterLaunch &IF) {
   // after the first came back NaN). A list outside the first config's gets
   // a fresh object; in kernel mode one within it with fewer passes too, when
   // the passes it wasted cost a fresh object (ReplayPolicy.h).
-  bool First = !C->ObjCfg; // no range on the context's object yet
-  bool Recreate = E.empty() && freshObject(*C, *Cfg, UseApp);
+  bool First = !C.ObjCfg; // no range on the context's object yet
+  bool Recreate = E.empty() && freshObject(C, *Cfg, *IF.Replay);
   uint64_t RecreateNs = 0;
   if (Recreate)
-    E = recreate(*C, IF.Ctx, RecreateNs);
+    E = recreate(C, IF.Ctx, RecreateNs);
   if (E.empty() && (Recreate || First)) {
-    C->ObjPasses = Cfg->Passes;
-    C->ObjCfg = Cfg;
+    C.ObjPasses = Cfg->Passes;
+    C.ObjCfg = Cfg;
   }
-  IF.HwPasses = C->ObjPasses;
-  bool NewList = C->DataCfg != Cfg;
+  IF.HwPasses = C.ObjPasses;
+  bool NewList = C.DataCfg != Cfg;
   uint64_t Ts[4] = {0, 0, 0, 0};
   if (E.empty() && Host->S.FlushL2)
-    E = flushLocked(IF, *C);
+    E = flushLocked(IF, C);
   if (E.empty())
-    E = startRange(*C, *Cfg, Ts);
+    E = startRange(C, *Cfg, Ts);
   if (!E.empty()) {
-    C->Failed = true;
+    C.Failed = true;
     IF.R.HwProblem = E;
     off(E);
     return false;
   }
   uint64_t P4 = nowNs();
   if (First)
-    C->Policy.seed(P4 - Ts[3]);
+    C.Policy.seed(P4 - Ts[3]);
   else if (Recreate) {
-    C->Policy.recreated(RecreateNs + (P4 - Ts[3]));
+    C.Policy.recreated(RecreateNs + (P4 - Ts[3]));
     ReenableNs += RecreateNs + (P4 - Ts[3]);
   }
   SizeNs += Ts[1] - Ts[0];
@@ -472,9 +454,9 @@ bool HardwareCounters::enterRange(CounterLaunch &IF) {
   (NewList || Recreate ? SetNewNs : SetSameNs) += Ts[3] - Ts[2];
   SetNews += NewList || Recreate;
   StartNs += P4 - Ts[3];
-  IF.Hw = C;
+  IF.Hw = &C;
   IF.HwCfg = Cfg;
-  IF.Device = C->Device;
+  IF.Device = C.Device;
   IF.HwLock = std::move(Lock);
   EnterNs += nowNs() - T0;
   IF.HwT = nowNs();
@@ -540,10 +522,13 @@ void HardwareCounters::evaluate(CounterLaunch &IF, HwContext &C, HwConfig &Cfg, 
     std::lock_guard<std::mutex> L(M);
     ++RangesByPasses[IF.HwPasses];
   }
-  if (IF.App) {
-    appDeliver(IF, Cfg.Passes, std::move(Values), NotEvaluated);
-    return;
-  }
+  IF.Replay->rangeValues(IF, C, Cfg, std::move(Values), NotEvaluated);
+}
+
+void HardwareCounters::launchValues(CounterLaunch &IF, HwContext &C,
+                                    const std::map<std::string, double> &Values,
+                                    const std::string &NotEvaluated) {
+  LaunchRecord &LR = IF.R;
   std::vector<std::string> InferredZero;
   std::string TypesProblem;
   if (Set.LearnTensorTypes)
@@ -555,17 +540,7 @@ void HardwareCounters::evaluate(CounterLaunch &IF, HwContext &C, HwConfig &Cfg, 
     (*LR.Hw)["not_evaluated"] = NotEvaluated;
 }
 
-void HardwareCounters::onLaunchExit(CounterLaunch &IF, CUresult LaunchResult) {
-  if (IF.PassEntry >= 0) {
-    passExit(IF, LaunchResult);
-    return;
-  }
-  if (IF.HwSession) {
-    sessionExit(IF, LaunchResult);
-    IF.Hw = nullptr;
-    IF.HwCfg = nullptr;
-    return;
-  }
+void HardwareCounters::closeRange(CounterLaunch &IF, CUresult LaunchResult) {
   HwContext &C = *IF.Hw;
   HwConfig &Cfg = *IF.HwCfg;
   IF.Hw = nullptr;
@@ -590,8 +565,7 @@ void HardwareCounters::onLaunchExit(CounterLaunch &IF, CUresult LaunchResult) {
       LR.Error = std::string("kernel failed: ") + cuErr(Q);
     LR.HwProblem = E;
     C.Failed = true;
-    if (IF.App)
-      App.failed(*IF.App);
+    IF.Replay->rangeFailed(IF);
     IF.HwLock.unlock();
     off("kernel " + LR.Name + " (launch " + std::to_string(LR.Correlation) + "): " + E +
         (LR.Error.empty() ? "" : " after " + LR.Error));
@@ -604,13 +578,13 @@ void HardwareCounters::onLaunchExit(CounterLaunch &IF, CUresult LaunchResult) {
                                : "not all replay passes were submitted";
   else
     evaluate(IF, C, Cfg, Ranges);
-  if (IF.App && !LR.HwProblem.empty())
-    App.failed(*IF.App);
+  if (!LR.HwProblem.empty())
+    IF.Replay->rangeFailed(IF);
   ExitNs += nowNs() - T1;
   // Records that the session closed at this range's start completed: written
   // now, not at the context's next session or at exit.
   std::vector<LaunchRecord> Done;
-  std::swap(Done, C.Session.Completed);
+  Sessions->takeCompleted(C, Done);
   IF.HwLock.unlock();
   writeCompletedRecords(Done);
 }
@@ -629,20 +603,15 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
   std::vector<LaunchRecord> Done;
   {
     std::lock_guard<std::mutex> L(C->M);
-    closeSessionOf(*C); // its records completed before the object goes
-    closeRoundOf(*C, C->Session.Completed);
-    std::swap(Done, C->Session.Completed);
+    if (Sessions) // its session and round closed, their records completed
+      Sessions->closeContext(*C, Done);
     if (C->Target.enabled())
       C->Target.disable();
     for (auto &[Mask, Cfg] : C->Configs)
       if (Cfg->Host.initialized())
         Cfg->Host.deinitialize();
-    for (auto &Cfg : C->AppPlan)
-      if (Cfg->Host.initialized())
-        Cfg->Host.deinitialize();
-    for (auto &Cfg : C->PassConfigs)
-      if (Cfg->Host.initialized())
-        Cfg->Host.deinitialize();
+    if (Sessions)
+      Sessions->releaseContext(*C);
   }
   writeCompletedRecords(Done);
 }
@@ -651,68 +620,86 @@ void HardwareCounters::onContextDestroy(CUcontext Ctx) {
 /// another thread still inside its range loses its counters, said once.
 void HardwareCounters::onFinish() {
   CounterHost &T = *Host;
-  closeSessions(); // and pass replay's rounds
-  if (passMode() && T.P) {
-    std::string Note = passReplayNote(*this);
-    T.P->note(Note);
-    if (T.S.Verbose >= 1)
-      logLine("%s", Note.c_str());
-  } else if (appMode() && Sessions && !Ranges && T.P) { // every group batched: no per-range notes
-    T.P->note(appReplayNote(*this));
-  }
+  if (Sessions)
+    Sessions->closeAll(); // and pass replay's rounds
+  CounterReplay &R = replay();
+  R.noteFinish(Ranges, true);
   if (Ranges && T.P) {
-    char Buf[512];
-    snprintf(Buf, sizeof Buf,
-             "hardware counters: %llu ranges; host time per range: %.2f ms "
-             "configure+start, %.2f ms launch with replay, %.2f ms "
-             "stop+decode+evaluate",
-             (unsigned long long)Ranges.load(), EnterNs / 1e6 / Ranges, LaunchNs / 1e6 / Ranges,
-             ExitNs / 1e6 / Ranges);
-    std::string Msg = Buf;
-    {
-      std::lock_guard<std::mutex> L(M);
-      if (!RangesByPasses.empty()) {
-        Msg += "; ranges by replay passes:";
-        for (auto &[Passes, N] : RangesByPasses)
-          Msg += " " + std::to_string(N) + " x " + std::to_string(Passes);
-        Msg += "; range profiler re-created " + std::to_string(Reenables.load()) +
-               " times (pass count or counter set changed)";
-        if (ListRecreates)
-          Msg += ", " + std::to_string(ListRecreates.load()) +
-                 " of them for a list outside the object's first";
-        if (Reenables) {
-          snprintf(Buf, sizeof Buf, ", %.1f ms each with its first Start",
-                   double(ReenableNs.load()) / 1e6 / double(Reenables.load()));
-          Msg += Buf;
-        }
+    noteRanges();
+    R.noteFinish(Ranges, false);
+  }
+  noteTypeCache();
+  std::lock_guard<std::mutex> L(M);
+  size_t Busy = 0;
+  for (auto &[Ctx, C] : Ctxs) {
+    if (C->M.try_lock())
+      C->M.unlock();
+    else
+      ++Busy;
+  }
+  if (Busy && T.P) {
+    std::string Msg = "the process exited while " + std::to_string(Busy) +
+                      " launch(es) were inside a hardware-counter range; "
+                      "their counters are lost";
+    logLine("%s", Msg.c_str());
+    T.P->note(Msg);
+  }
+}
+
+/// The notes of the kernel-replay ranges: host time per range, ranges by
+/// passes, fresh objects, where configure+start goes.
+void HardwareCounters::noteRanges() {
+  CounterHost &T = *Host;
+  char Buf[512];
+  snprintf(Buf, sizeof Buf,
+           "hardware counters: %llu ranges; host time per range: %.2f ms "
+           "configure+start, %.2f ms launch with replay, %.2f ms "
+           "stop+decode+evaluate",
+           (unsigned long long)Ranges.load(), EnterNs / 1e6 / Ranges, LaunchNs / 1e6 / Ranges,
+           ExitNs / 1e6 / Ranges);
+  std::string Msg = Buf;
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (!RangesByPasses.empty()) {
+      Msg += "; ranges by replay passes:";
+      for (auto &[Passes, N] : RangesByPasses)
+        Msg += " " + std::to_string(N) + " x " + std::to_string(Passes);
+      Msg += "; range profiler re-created " + std::to_string(Reenables.load()) +
+             " times (pass count or counter set changed)";
+      if (Kernel->ListRecreates)
+        Msg += ", " + std::to_string(Kernel->ListRecreates.load()) +
+               " of them for a list outside the object's first";
+      if (Reenables) {
+        snprintf(Buf, sizeof Buf, ", %.1f ms each with its first Start",
+                 double(ReenableNs.load()) / 1e6 / double(Reenables.load()));
+        Msg += Buf;
       }
     }
-    T.P->note(Msg);
-    if (T.S.Verbose >= 1)
-      logLine("%s", Msg.c_str());
-    auto Ms = [](uint64_t Ns, uint64_t N) { return N ? double(Ns) / 1e6 / double(N) : 0.0; };
-    uint64_t Same = Ranges - SetNews;
-    snprintf(Buf, sizeof Buf,
-             "hardware counters: configure+start per range: %.2f ms counter-data "
-             "sizing (%llu list changes, %.2f ms each), %.2f ms image init, "
-             "SetConfig %.2f ms after a list change or new object (%llu), %.2f ms "
-             "otherwise (%llu), %.2f ms Start",
-             Ms(SizeNs, Ranges), (unsigned long long)Sizings.load(), Ms(SizeNs, Sizings),
-             Ms(InitNs, Ranges), Ms(SetNewNs, SetNews), (unsigned long long)SetNews.load(),
-             Ms(SetSameNs, Same), (unsigned long long)Same, Ms(StartNs, Ranges));
-    T.P->note(Buf);
-    if (T.S.Verbose >= 1)
-      logLine("%s", Buf);
-    if (appMode()) {
-      std::string Note = appReplayNote(*this);
-      T.P->note(Note);
-      if (T.S.Verbose >= 1)
-        logLine("%s", Note.c_str());
-    }
   }
+  T.P->note(Msg);
+  if (T.S.Verbose >= 1)
+    logLine("%s", Msg.c_str());
+  auto Ms = [](uint64_t Ns, uint64_t N) { return N ? double(Ns) / 1e6 / double(N) : 0.0; };
+  uint64_t Same = Ranges - SetNews;
+  snprintf(Buf, sizeof Buf,
+           "hardware counters: configure+start per range: %.2f ms counter-data "
+           "sizing (%llu list changes, %.2f ms each), %.2f ms image init, "
+           "SetConfig %.2f ms after a list change or new object (%llu), %.2f ms "
+           "otherwise (%llu), %.2f ms Start",
+           Ms(SizeNs, Ranges), (unsigned long long)Sizings.load(), Ms(SizeNs, Sizings),
+           Ms(InitNs, Ranges), Ms(SetNewNs, SetNews), (unsigned long long)SetNews.load(),
+           Ms(SetSameNs, Same), (unsigned long long)Same, Ms(StartNs, Ranges));
+  T.P->note(Buf);
+  if (T.S.Verbose >= 1)
+    logLine("%s", Buf);
+}
+
+void HardwareCounters::noteTypeCache() {
+  CounterHost &T = *Host;
   std::lock_guard<std::mutex> L(M);
   if (CacheOn) {
-    // Saved before the busy check: what was learned is complete either way.
+    // Saved before the busy check (onFinish): what was learned is complete
+    // either way.
     std::string E = Cache.save();
     std::string Msg = "tensor-type cache " + Cache.path() + ": " + std::to_string(FromCache) +
                       " kernel(s) taken from it, " + std::to_string(Cache.puts()) +
@@ -728,20 +715,6 @@ void HardwareCounters::onFinish() {
       logLine("%s", Msg.c_str());
     if (T.P && (FromCache || Cache.puts() || !E.empty()))
       T.P->note(Msg);
-  }
-  size_t Busy = 0;
-  for (auto &[Ctx, C] : Ctxs) {
-    if (C->M.try_lock())
-      C->M.unlock();
-    else
-      ++Busy;
-  }
-  if (Busy && T.P) {
-    std::string Msg = "the process exited while " + std::to_string(Busy) +
-                      " launch(es) were inside a hardware-counter range; "
-                      "their counters are lost";
-    logLine("%s", Msg.c_str());
-    T.P->note(Msg);
   }
 }
 

@@ -11,7 +11,7 @@
 // next launch of its shape; when CUPTI has every pass the round is decoded
 // and each record's values go to ApplicationReplay, which holds the records
 // until both groups are in. A launch with a pass range keeps the context's
-// lock from takePass (its role) to passExit (its pop), so no other launch
+// lock from admit (its role) to passExit (its pop), so no other launch
 // runs inside the range and no pass ends under it.
 //
 // CUPTI's concurrent-kernel activity zeroes SASS-patched metrics in user
@@ -22,6 +22,7 @@
 // kind: the durations keep coming, and kernels of different streams run
 // one after another meanwhile.
 //===----------------------------------------------------------------------===//
+#include "replay/PassReplay.h"
 #include "replay/HardwareCounters.h"
 
 #include <cmath>
@@ -34,7 +35,7 @@ namespace rt {
 
 namespace {
 
-/// The lock (and the record's index) that takePass hands to passEnter on
+/// The lock (and the record's index) that admit hands to passEnter on
 /// the same thread: the launch callback's enter runs both in a row.
 struct PassHold {
   std::unique_lock<std::mutex> Lock;
@@ -94,8 +95,8 @@ long entryOfRange(const std::string &Name) {
 
 } // namespace
 
-std::string HardwareCounters::passConfigs(HwContext &C) {
-  if (C.PassCfg)
+std::string PassReplay::passConfigs(HwContext &C) {
+  if (C.Pass.Cfg)
     return "";
   // The own group: what a user range inflates (its own work: time, L2 and
   // DRAM traffic) and the clock rates, in one pass.
@@ -107,145 +108,147 @@ std::string HardwareCounters::passConfigs(HwContext &C) {
          : Rest)
         .push_back(M);
   std::unique_ptr<HwConfig> O, R;
-  std::string E = makeConfig(C, Own, O);
+  std::string E = H.makeConfig(C, Own, O);
   if (O)
-    C.PassConfigs.push_back(std::move(O));
+    C.Pass.Configs.push_back(std::move(O));
   if (!E.empty())
     return E;
-  if (C.PassConfigs.back()->Passes != 1)
+  if (C.Pass.Configs.back()->Passes != 1)
     return "pass replay: the list of time, clocks, L2 and DRAM needs " +
-           std::to_string(C.PassConfigs.back()->Passes) + " passes, not 1";
-  E = makeConfig(C, Rest, R);
+           std::to_string(C.Pass.Configs.back()->Passes) + " passes, not 1";
+  E = H.makeConfig(C, Rest, R);
   if (R)
-    C.PassConfigs.push_back(std::move(R));
+    C.Pass.Configs.push_back(std::move(R));
   if (!E.empty())
     return E;
-  C.PassOwnCfg = C.PassConfigs[0].get();
-  C.PassCfg = C.PassConfigs[1].get();
-  C.Passes = PassSchedule(roundCapacity(Host->S.CountersPerShape), IdleLimit, Patience);
+  C.Pass.OwnCfg = C.Pass.Configs[0].get();
+  C.Pass.Cfg = C.Pass.Configs[1].get();
+  C.Pass.Schedule = PassSchedule(roundCapacity(H.Host->S.CountersPerShape), IdleLimit, Patience);
   return "";
 }
 
-std::string HardwareCounters::passRecordConfig(CounterLaunch &IF, HwContext &C, HwConfig *&Cfg) {
+std::string PassReplay::groupConfig(CounterLaunch &IF, HwContext &C, HwConfig *&Cfg) {
+  if (!IF.AppNewRecord) // never so: a pass round's launch enters passEnter
+    return SessionReplay::groupConfig(IF, C, Cfg);
   if (std::string E = passConfigs(C); !E.empty())
     return E;
   // typeMask first: it sets what kernelTypes reads (learning or known).
-  unsigned All = (1u << tensorTypeMetrics().size()) - 1, Mask = typeMask(IF, C);
+  unsigned All = (1u << tensorTypeMetrics().size()) - 1, Mask = H.typeMask(IF, C);
   IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, All,
-                           {C.PassOwnCfg->Metrics, C.PassCfg->Metrics}, kernelTypes(IF, C),
+                           {C.Pass.OwnCfg->Metrics, C.Pass.Cfg->Metrics}, H.kernelTypes(IF, C),
                            listOfMask(C.Metrics, Mask));
   AppTicket Rest = *IF.App;
   Rest.Group = 1;
   Rest.NewRecord = false;
-  C.PassTickets[IF.R.Correlation] = Rest;
-  C.Passes.record(IF.AppShape, IF.R.Correlation);
-  Cfg = C.PassOwnCfg;
+  C.Pass.Tickets[IF.R.Correlation] = Rest;
+  C.Pass.Schedule.record(IF.AppShape, IF.R.Correlation);
+  Cfg = C.Pass.OwnCfg;
   return "";
 }
 
-std::string HardwareCounters::openRound(HwContext &C, CUcontext Ctx, uint32_t Corr,
+std::string PassReplay::openRound(HwContext &C, CUcontext Ctx, uint32_t Corr,
                                         std::vector<LaunchRecord> &Done) {
   uint64_t T0 = nowNs();
   // The records' own groups, on the object about to go; this launch, listed
   // by the session's launch hook, runs after it.
-  C.Session.forget(Corr);
+  C.Sessions.Session.forget(Corr);
   closeSessionOf(C);
-  for (LaunchRecord &R : C.Session.Completed)
+  for (LaunchRecord &R : C.Sessions.Session.Completed)
     Done.push_back(std::move(R));
-  C.Session.Completed.clear();
+  C.Sessions.Session.Completed.clear();
   std::string E;
-  if (C.ObjCfg && C.ObjCfg != C.PassCfg) {
+  if (C.ObjCfg && C.ObjCfg != C.Pass.Cfg) {
     uint64_t Ns = 0;
-    E = recreate(C, Ctx, Ns);
+    E = H.recreate(C, Ctx, Ns);
     ++AppSwitches;
   }
-  HwConfig &Cfg = *C.PassCfg;
-  size_t Size = 0, Cap = roundCapacity(Host->S.CountersPerShape);
+  HwConfig &Cfg = *C.Pass.Cfg;
+  size_t Size = 0, Cap = roundCapacity(H.Host->S.CountersPerShape);
   if (E.empty())
     E = C.Target.counterDataSize(Cfg.Names, Size, Cap);
   C.DataCfg = nullptr;
   if (E.empty()) {
-    C.PassData.assign(Size, 0);
-    E = C.Target.initCounterData(C.PassData);
+    C.Pass.Data.assign(Size, 0);
+    E = C.Target.initCounterData(C.Pass.Data);
   }
   if (E.empty())
-    E = C.Target.setConfig(Cfg.Config, C.PassData, CUPTI_UserReplay, Cap, CUPTI_UserRange);
+    E = C.Target.setConfig(Cfg.Config, C.Pass.Data, CUPTI_UserReplay, Cap, CUPTI_UserRange);
   if (!E.empty())
     return E;
-  C.ObjCfg = C.PassCfg;
+  C.ObjCfg = C.Pass.Cfg;
   C.ObjPasses = Cfg.Passes;
   roundsOpen(PassRoundsOpen, +1);
-  C.Passes.beginRound();
+  C.Pass.Schedule.beginRound();
   ++PassRounds;
   E = startPass(C);
   PassOpenNs += nowNs() - T0;
   return E;
 }
 
-std::string HardwareCounters::startPass(HwContext &C) {
+std::string PassReplay::startPass(HwContext &C) {
   uint64_t T0 = nowNs();
   std::string E = C.Target.start();
   if (E.empty())
-    C.Passes.passStarted();
-  if (Host->S.Verbose >= 2)
-    logLine("pass replay: pass %d started (%zu records)%s%s", C.Passes.pass(),
-            C.Passes.entries().size(), E.empty() ? "" : ": ", E.c_str());
-  if (C.Passes.pass() > 0)
+    C.Pass.Schedule.passStarted();
+  if (H.Host->S.Verbose >= 2)
+    logLine("pass replay: pass %d started (%zu records)%s%s", C.Pass.Schedule.pass(),
+            C.Pass.Schedule.entries().size(), E.empty() ? "" : ": ", E.c_str());
+  if (C.Pass.Schedule.pass() > 0)
     PassStartNs += nowNs() - T0;
   return E;
 }
 
-void HardwareCounters::stopPass(HwContext &C, std::vector<LaunchRecord> &Done) {
+void PassReplay::stopPass(HwContext &C, std::vector<LaunchRecord> &Done) {
   uint64_t T0 = nowNs();
   bool All = false;
   std::string E = C.Target.stop(All);
   PassStopNs += nowNs() - T0;
-  if (Host->S.Verbose >= 2) {
+  if (H.Host->S.Verbose >= 2) {
     logLine("pass replay: pass %d stopped after %zu launches, all submitted %d%s%s",
-            C.Passes.pass(), C.Passes.passLaunches(), int(All), E.empty() ? "" : ": ", E.c_str());
+            C.Pass.Schedule.pass(), C.Pass.Schedule.passLaunches(), int(All), E.empty() ? "" : ": ", E.c_str());
     // The records this pass did not serve: why a pass ran to its patience.
     size_t Shown = 0;
-    for (const PassSchedule::Entry &En : C.Passes.entries())
-      if (En.LastPass < C.Passes.pass() && Shown++ < 8)
+    for (const PassSchedule::Entry &En : C.Pass.Schedule.entries())
+      if (En.LastPass < C.Pass.Schedule.pass() && Shown++ < 8)
         logLine("pass replay:   no launch for record r%llu (last pass %d): %s",
                 (unsigned long long)En.Id, En.LastPass, En.Shape.c_str());
   }
   ++PassPassesRun;
-  size_t Before = C.Passes.missing();
-  C.Passes.passStopped(All || !E.empty());
-  PassMissing += C.Passes.missing() - Before;
+  size_t Before = C.Pass.Schedule.missing();
+  C.Pass.Schedule.passStopped(All || !E.empty());
+  PassMissing += C.Pass.Schedule.missing() - Before;
   if (!E.empty()) {
     C.Failed = true;
-    off("pass replay: stopping a pass: " + E);
+    H.off("pass replay: stopping a pass: " + E);
   }
   if (All || !E.empty())
     decodeRound(C, Done);
 }
 
-void HardwareCounters::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done) {
+void PassReplay::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done) {
   uint64_t T0 = nowNs();
-  HwConfig &Cfg = *C.PassCfg;
+  HwConfig &Cfg = *C.Pass.Cfg;
   size_t Ranges = 0;
   std::string E = C.Failed ? "the range profiler failed" : C.Target.decode();
   if (E.empty())
-    E = RangeProfilerTarget::rangeCount(C.PassData, Ranges);
-  if (Host->S.Verbose >= 2)
+    E = RangeProfilerTarget::rangeCount(C.Pass.Data, Ranges);
+  if (H.Host->S.Verbose >= 2)
     logLine("pass replay: round decoded, %zu ranges for %zu records%s%s", Ranges,
-            C.PassTickets.size(), E.empty() ? "" : ": ", E.c_str());
+            C.Pass.Tickets.size(), E.empty() ? "" : ": ", E.c_str());
   std::set<uint64_t> Delivered;
   std::map<uint64_t, uint64_t> ShapeMatched; // record id -> passes from other bytes
-  for (const PassSchedule::Entry &En : C.Passes.entries())
+  for (const PassSchedule::Entry &En : C.Pass.Schedule.entries())
     if (En.ShapeMatched)
       ShapeMatched[En.Id] = En.ShapeMatched;
   for (size_t R = 0; E.empty() && R < Ranges; ++R) {
     std::string Name;
     std::vector<double> V(Cfg.Names.size(), 0.0);
-    if (!RangeProfilerTarget::rangeName(C.PassData, R, Name).empty())
+    if (!RangeProfilerTarget::rangeName(C.Pass.Data, R, Name).empty())
       continue;
     long Id = entryOfRange(Name);
-    auto It = Id < 0 ? C.PassTickets.end() : C.PassTickets.find(uint64_t(Id));
-    if (It == C.PassTickets.end() || C.PassSpoiled.count(It->first) ||
-        !Cfg.Host.evaluate(C.PassData, R, Cfg.Names, V).empty())
+    auto It = Id < 0 ? C.Pass.Tickets.end() : C.Pass.Tickets.find(uint64_t(Id));
+    if (It == C.Pass.Tickets.end() || C.Pass.Spoiled.count(It->first) ||
+        !Cfg.Host.evaluate(C.Pass.Data, R, Cfg.Names, V).empty())
       continue;
     std::map<std::string, double> Values;
     std::string NotEvaluated;
@@ -254,52 +257,59 @@ void HardwareCounters::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done
     ++AppOnePass;
     if (std::optional<LaunchRecord> Rec = App.deliver(It->second, std::move(Values), NotEvaluated)) {
       if (auto M = ShapeMatched.find(It->first); M != ShapeMatched.end())
-        Rec->CountersEstimated = shapeMatchedNote(M->second, C.Passes.pass() + 1);
+        Rec->CountersEstimated = shapeMatchedNote(M->second, C.Pass.Schedule.pass() + 1);
       Done.push_back(std::move(*Rec));
     }
   }
   // A record of the round without values (its range spoiled by a failed
   // launch, or not kept): its group is missing again; at exit the record is
   // written with counters_incomplete.
-  for (const PassSchedule::Entry &En : C.Passes.entries()) {
-    auto It = C.PassTickets.find(En.Id);
-    if (It == C.PassTickets.end())
+  for (const PassSchedule::Entry &En : C.Pass.Schedule.entries()) {
+    auto It = C.Pass.Tickets.find(En.Id);
+    if (It == C.Pass.Tickets.end())
       continue;
     if (!Delivered.count(En.Id))
       App.failed(It->second);
-    C.PassTickets.erase(It);
-    C.PassSpoiled.erase(En.Id);
+    C.Pass.Tickets.erase(It);
+    C.Pass.Spoiled.erase(En.Id);
   }
   if (!E.empty()) {
     C.Failed = true;
-    off("pass replay: decoding a round: " + E);
+    H.off("pass replay: decoding a round: " + E);
   }
-  C.Passes.roundDone();
+  C.Pass.Schedule.roundDone();
   roundsOpen(PassRoundsOpen, -1);
   PassDecodeNs += nowNs() - T0;
 }
 
-AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool InRange,
-                                   const std::function<bool()> &Take, AppTicket &T,
-                                   uint32_t Corr) {
-  HwContext &C = context(Ctx);
+bool PassReplay::admit(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey,
+                       uint32_t Corr, bool InRange, LaunchAdmission &A) {
+  A.Shape = shapeKey(WorkKey, Ctx);
+  A.Role = takePass(Ctx, A.Shape, InRange, [&] { return takeRecord(F, Ctx, A.Shape); },
+                    A.Ticket, Corr);
+  return A.Role != AppRole::None;
+}
+
+AppRole PassReplay::takePass(CUcontext Ctx, const std::string &Shape, bool InRange,
+                             const std::function<bool()> &Take, AppTicket &T, uint32_t Corr) {
+  HwContext &C = H.context(Ctx);
   if (Held.Lock.owns_lock()) // a role whose launch never entered: released
     Held.Lock.unlock();
   std::unique_lock<std::mutex> Lock(C.M);
-  if (!Enabled || C.Failed) {
+  if (!H.Enabled || C.Failed) {
     abandonRound(C); // a round cut short: the kernel activity goes back
     return AppRole::None;
   }
   if (!C.Ready) {
-    std::string E = setup(C, Ctx);
+    std::string E = H.setup(C, Ctx);
     if (!E.empty()) {
       C.Failed = true;
-      off(E);
+      H.off(E);
       return AppRole::None;
     }
   }
   std::vector<LaunchRecord> Done;
-  PassSchedule &S = C.Passes;
+  PassSchedule &S = C.Pass.Schedule;
   std::string E;
   if (S.endsPassBefore()) // waited too long: its missing ranges read NaN
     stopPass(C, Done);
@@ -310,22 +320,22 @@ AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool
   bool Full = E.empty() && !C.Failed && S.idle() && InRange && !S.canRecord();
   PassFullSkips += Full;
   bool TookRecord = E.empty() && !C.Failed && S.idle() && InRange && !Full && Take();
-  if (E.empty() && !C.Failed && S.idle() && C.PassCfg &&
-      S.startsRound(InRange, Host->S.Range.empty(), TookRecord, Shape))
+  if (E.empty() && !C.Failed && S.idle() && C.Pass.Cfg &&
+      S.startsRound(InRange, H.Host->S.Range.empty(), TookRecord, Shape))
     E = openRound(C, Ctx, Corr, Done);
   AppRole Role = TookRecord ? AppRole::Record : AppRole::None;
   long Entry = -1;
   if (E.empty() && !C.Failed && !TookRecord && S.started()) {
     Entry = S.takeSlot(Shape);
-    auto It = Entry < 0 ? C.PassTickets.end() : C.PassTickets.find(S.entries()[Entry].Id);
-    if (It != C.PassTickets.end()) {
+    auto It = Entry < 0 ? C.Pass.Tickets.end() : C.Pass.Tickets.find(S.entries()[Entry].Id);
+    if (It != C.Pass.Tickets.end()) {
       T = It->second;
       Role = InRange ? AppRole::Replay : AppRole::ReplayOnly;
     }
   }
   if (!E.empty()) {
     C.Failed = true;
-    off("pass replay: " + E);
+    H.off("pass replay: " + E);
     Role = AppRole::None;
   }
   S.launched();
@@ -335,44 +345,44 @@ AppRole HardwareCounters::takePass(CUcontext Ctx, const std::string &Shape, bool
   } else {
     Lock.unlock();
   }
-  writeCompletedRecords(Done);
+  H.writeCompletedRecords(Done);
   return Role;
 }
 
-bool HardwareCounters::passEnter(CounterLaunch &IF) {
+bool PassReplay::passEnter(CounterLaunch &IF) {
   std::unique_lock<std::mutex> Lock = std::move(Held.Lock);
   long I = Held.Entry;
   Held.Entry = -1;
-  HwContext &C = context(IF.Ctx);
-  if (!Lock.owns_lock() || Lock.mutex() != &C.M || !Enabled || C.Failed || I < 0 ||
-      size_t(I) >= C.Passes.entries().size())
+  HwContext &C = H.context(IF.Ctx);
+  if (!Lock.owns_lock() || Lock.mutex() != &C.M || !H.Enabled || C.Failed || I < 0 ||
+      size_t(I) >= C.Pass.Schedule.entries().size())
     return false;
   IF.R.HwTried = true;
   std::string E;
-  if (Host->S.FlushL2)
-    E = flushLocked(IF, C);
-  uint64_t Id = C.Passes.entries()[I].Id;
+  if (H.Host->S.FlushL2)
+    E = H.flushLocked(IF, C);
+  uint64_t Id = C.Pass.Schedule.entries()[I].Id;
   if (E.empty())
     E = C.Target.pushRange(PassSchedule::rangeName(Id).c_str());
-  if (Host->S.Verbose >= 2)
+  if (H.Host->S.Verbose >= 2)
     logLine("pass replay: launch %u in range r%llu of pass %d%s%s", IF.R.Correlation,
-            (unsigned long long)Id, C.Passes.pass(), E.empty() ? "" : ": ", E.c_str());
+            (unsigned long long)Id, C.Pass.Schedule.pass(), E.empty() ? "" : ": ", E.c_str());
   if (!E.empty()) {
     IF.R.HwProblem = E;
     C.Failed = true;
-    off("pass replay: " + E);
+    H.off("pass replay: " + E);
     return false;
   }
   IF.PassEntry = I;
   IF.Hw = &C;
-  IF.HwCfg = C.PassCfg;
-  IF.HwPasses = C.PassCfg->Passes;
+  IF.HwCfg = C.Pass.Cfg;
+  IF.HwPasses = C.Pass.Cfg->Passes;
   IF.Device = C.Device;
   IF.HwLock = std::move(Lock);
   return true;
 }
 
-void HardwareCounters::passExit(CounterLaunch &IF, CUresult LaunchResult) {
+void PassReplay::passExit(CounterLaunch &IF, CUresult LaunchResult) {
   HwContext &C = *IF.Hw;
   IF.Hw = nullptr;
   IF.HwCfg = nullptr;
@@ -381,43 +391,43 @@ void HardwareCounters::passExit(CounterLaunch &IF, CUresult LaunchResult) {
   ++PassRanges;
   if (LaunchResult != CUDA_SUCCESS) {
     IF.R.HwProblem = "the launch failed";
-    C.PassSpoiled.insert(C.Passes.entries()[I].Id); // its range holds no kernel
+    C.Pass.Spoiled.insert(C.Pass.Schedule.entries()[I].Id); // its range holds no kernel
   } else {
     IF.R.HwProblem = "pass replay: this launch ran counter pass " +
-                     std::to_string(C.Passes.pass() + 1) + " for launch " +
-                     std::to_string(C.Passes.entries()[I].Id);
+                     std::to_string(C.Pass.Schedule.pass() + 1) + " for launch " +
+                     std::to_string(C.Pass.Schedule.entries()[I].Id);
   }
   std::vector<LaunchRecord> Done;
   if (!E.empty()) {
     C.Failed = true;
-    off("pass replay: " + E);
-  } else if (C.Passes.passComplete()) {
+    H.off("pass replay: " + E);
+  } else if (C.Pass.Schedule.passComplete()) {
     stopPass(C, Done);
   }
   IF.HwLock.unlock();
-  writeCompletedRecords(Done);
+  H.writeCompletedRecords(Done);
 }
 
-void HardwareCounters::abandonRound(HwContext &C) {
-  PassSchedule &S = C.Passes;
+void PassReplay::abandonRound(HwContext &C) {
+  PassSchedule &S = C.Pass.Schedule;
   if (S.idle())
     return;
   for (const PassSchedule::Entry &En : S.entries())
-    if (auto It = C.PassTickets.find(En.Id); It != C.PassTickets.end()) {
+    if (auto It = C.Pass.Tickets.find(En.Id); It != C.Pass.Tickets.end()) {
       App.failed(It->second);
-      C.PassTickets.erase(It);
+      C.Pass.Tickets.erase(It);
     }
   S.roundDone();
   roundsOpen(PassRoundsOpen, -1);
 }
 
-void HardwareCounters::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Done) {
-  PassSchedule &S = C.Passes;
+void PassReplay::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Done) {
+  PassSchedule &S = C.Pass.Schedule;
   if (S.idle())
     return;
   // The passes the program did not run, run empty: CUPTI decodes only a
   // round with every pass, and a missing range only blanks its pass.
-  int Pass = S.pass(), Total = int(C.PassCfg ? C.PassCfg->Passes : 0);
+  int Pass = S.pass(), Total = int(C.Pass.Cfg ? C.Pass.Cfg->Passes : 0);
   size_t Records = S.entries().size();
   for (int Guard = 0; !S.idle() && !C.Failed && Guard < 64; ++Guard) {
     if (!S.started() && !startPass(C).empty())
@@ -425,7 +435,7 @@ void HardwareCounters::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Don
     stopPass(C, Done);
   }
   abandonRound(C); // failed on the way
-  if (Total > Pass && Host->P) {
+  if (Total > Pass && H.Host->P) {
     // Pass p was under way: p + 1 .. Total had no launch at all, and p's
     // own launches may not all have come.
     std::string Why = "pass replay: the program ended in counter pass " + std::to_string(Pass + 1) +
@@ -434,28 +444,81 @@ void HardwareCounters::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Don
                       "(not_evaluated); the program must repeat the profiled work once per pass "
                       "after it: profile an earlier step or run more steps";
     logLine("%s", Why.c_str());
-    Host->P->note(Why);
+    H.Host->P->note(Why);
   }
 }
 
-std::string passReplayNote(HardwareCounters &H) {
+bool PassReplay::enter(CounterLaunch &IF) {
+  if (IF.App && !IF.AppNewRecord) {
+    IF.Replay = this;
+    return passEnter(IF); // a pass round's range (a record's own launch: a session)
+  }
+  return SessionReplay::enter(IF);
+}
+
+void PassReplay::exit(CounterLaunch &IF, CUresult LaunchResult) {
+  if (IF.PassEntry >= 0)
+    passExit(IF, LaunchResult);
+  else
+    SessionReplay::exit(IF, LaunchResult);
+}
+
+std::string PassReplay::refuseGroup(CounterLaunch &IF, HwContext &C) {
+  if (IF.AppNewRecord && !C.Pass.Schedule.idle())
+    return "pass replay: a round of counter passes was under way";
+  return "";
+}
+
+void PassReplay::closeOpen(HwContext &C, std::vector<LaunchRecord> &Done) {
+  closeRoundOf(C, Done); // the round under way, if any, then the session
+  SessionReplay::closeOpen(C, Done);
+}
+
+void PassReplay::closeContext(HwContext &C, std::vector<LaunchRecord> &Done) {
+  closeSessionOf(C); // its records completed before the object goes
+  closeRoundOf(C, C.Sessions.Session.Completed);
+  std::swap(Done, C.Sessions.Session.Completed);
+}
+
+void PassReplay::releaseContext(HwContext &C) {
+  SessionReplay::releaseContext(C);
+  for (auto &Cfg : C.Pass.Configs)
+    if (Cfg->Host.initialized())
+      Cfg->Host.deinitialize();
+}
+
+void PassReplay::noteFinish(uint64_t Ranges, bool BeforeRanges) {
+  CounterHost &T = *H.Host;
+  if (!BeforeRanges) { // application replay's note too, after the ranges'
+    SessionReplay::noteFinish(Ranges, BeforeRanges);
+    return;
+  }
+  if (!T.P)
+    return;
+  std::string Note = passNote();
+  T.P->note(Note);
+  if (T.S.Verbose >= 1)
+    logLine("%s", Note.c_str());
+}
+
+std::string PassReplay::passNote() {
   auto U = [](uint64_t V) { return (unsigned long long)V; };
   auto Ms = [](uint64_t Ns, uint64_t N) { return N ? double(Ns) / 1e6 / double(N) : 0.0; };
-  uint64_t Rounds = H.PassRounds, Passes = H.PassPassesRun;
+  uint64_t Rounds = PassRounds, Passes = PassPassesRun;
   char Buf[768];
   snprintf(Buf, sizeof Buf,
            "pass replay: %llu round(s), %llu pass(es) run, %llu ranges, %llu record-pass(es) "
            "whose shape did not come back within the pass (those metrics not_evaluated); host "
            "time: %.2f ms to open a round (its first Start), %.2f ms a later Start, %.2f ms a "
            "Stop, %.2f ms to decode and deliver a round",
-           U(Rounds), U(Passes), U(H.PassRanges.load()), U(H.PassMissing.load()),
-           Ms(H.PassOpenNs, Rounds), Ms(H.PassStartNs, Passes > Rounds ? Passes - Rounds : 0),
-           Ms(H.PassStopNs, Passes), Ms(H.PassDecodeNs, Rounds));
-  ApplicationReplay::Stats S = H.App.stats();
+           U(Rounds), U(Passes), U(PassRanges.load()), U(PassMissing.load()),
+           Ms(PassOpenNs, Rounds), Ms(PassStartNs, Passes > Rounds ? Passes - Rounds : 0),
+           Ms(PassStopNs, Passes), Ms(PassDecodeNs, Rounds));
+  ApplicationReplay::Stats S = App.stats();
   snprintf(Buf + strlen(Buf), sizeof Buf - strlen(Buf),
            "; %llu records started, %llu completed, %llu completed with metrics not evaluated",
            U(S.Records), U(S.Completed), U(S.NotEvaluated));
-  if (uint64_t Full = H.PassFullSkips.load())
+  if (uint64_t Full = PassFullSkips.load())
     snprintf(Buf + strlen(Buf), sizeof Buf - strlen(Buf),
              "; %llu launch(es) in the range got no record because the round was full (%zu "
              "records): the report counts them at their kernel's mean",
