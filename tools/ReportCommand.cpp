@@ -617,16 +617,16 @@ std::vector<const KernelAnalysis *> chartPoints(const std::vector<const KernelAn
 
 int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   // --rank R: that rank's profiles alone, every view as for one process.
-  std::vector<std::string> Paths = O.Rank.empty() ? O.Inputs : inputsOfRank(O.Inputs, O.Rank);
-  Dataset D = loadInputs(Paths, O.By.rfind("rank", 0) == 0); // --by rank: unreadable ones are rows
+  std::vector<InputFile> Files = inputsOfRank(readInputFiles(O.Inputs), O.Rank); // read once
+  Dataset D = loadInputs(Files, O.By.rfind("rank", 0) == 0); // --by rank: unreadable ones are rows
   Machine M = chooseMachine(D, O.Machine, O.AnyMachine);
   std::vector<KernelAnalysis> As = analyze(D, &M);
   std::optional<RangeView> RV;
   std::optional<RankView> KV;
   if (O.By.rfind("rank", 0) == 0)
-    KV = buildRankView(Paths, M, parseByRank(O.By));
+    KV = buildRankView(Files, M, parseByRank(O.By));
   else if (!O.By.empty())
-    RV = buildRangeView(Paths, D, M, parseByRange(O.By));
+    RV = buildRangeView(Files, D, M, parseByRange(O.By));
   std::vector<Candidate> Tuning = kernelCandidates(As); // all kernels, before --top
   auto [Shown, Rest] = selectKernels(As, O);
   std::unique_ptr<OtherKernels> Other = otherKernels(Rest);
@@ -636,11 +636,10 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
   std::unique_ptr<Baseline> Base;
   if (!O.Baseline.empty()) {
     Base = std::make_unique<Baseline>();
-    std::vector<std::string> BasePaths =
-        O.Rank.empty() ? O.Baseline : inputsOfRank(O.Baseline, O.Rank);
-    Base->D = loadInputs(BasePaths);
+    std::vector<InputFile> BaseFiles = inputsOfRank(readInputFiles(O.Baseline), O.Rank);
+    Base->D = loadInputs(BaseFiles);
     if (RV) { // the ranges are compared, not the kernels (AMP and FP32 kernels differ)
-      Base->RV = buildRangeView(BasePaths, Base->D, M, RV->Depth);
+      Base->RV = buildRangeView(BaseFiles, Base->D, M, RV->Depth);
       Base->RC = compareRanges(*RV, *Base->RV, Base->D.Inputs);
     } else {
       Base->As = analyze(Base->D, &M);
@@ -683,7 +682,7 @@ int produceReport(const ReportOptions &O, std::set<std::string> &Written) {
     for (const KernelAnalysis *A : Base->C.OnlyOld)
       Notes.push_back(compactName(A->K->Name) + ": in the baseline only");
   }
-  for (const std::string &T : transferLines(Paths, totalTimeNs(Tuning)))
+  for (const std::string &T : transferLines(Files, totalTimeNs(Tuning)))
     Notes.push_back(T);
   if (std::string C = communicationNote(As); !C.empty())
     Notes.push_back(C);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Fuzzes the profile reader of hroof report and compare (report/ProfileReader.h,
-// report/TornProfile.h, report/ReportData.h): parse (a torn file rebuilt from
+// report/TornProfile.h, report/ProfileData.h, report/ReportData.h): parse (a torn file rebuilt from
 // its launch records), merge into a data set, analyse. Accepted
 // rejection: UserError, the message hroof prints for a malformed profile.
 #include "FuzzInput.h"
@@ -13,9 +13,9 @@ using namespace hroof;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   try {
-    nlohmann::json J = report::readProfileInput("fuzz.json", fuzz::text(Data, Size)).J;
+    report::Profile P = report::readProfileText("fuzz.json", fuzz::text(Data, Size));
     report::Dataset D;
-    report::addProfile(D, "fuzz.json", J);
+    report::addProfile(D, P);
     report::analyze(D, nullptr);
   } catch (const UserError &) {
   }

@@ -26,14 +26,16 @@ TEST(StepTiming, StepsWithAReplayedLaunchAreLeftOutAndOthersAveraged) {
                 {"replayed", Replayed}, {"total_ns", Ns}, {"first_start_ns", Start},
                 {"last_end_ns", Start + Ns}, {"communication", false}};
   };
-  json P = {{"timing",
+  json P = {{"hroof_profile", 1},
+            {"kernels", json::array()},
+            {"timing",
              {{"range_filter", "x"},
               {"dropped", 0},
               {"entries",
                {E("train/step 6/forward", "gemm", 300, 30), E("train/step 4/forward", "gemm", 900, 10, 1),
                 E("train/step 5/forward", "gemm", 100, 20),
                 E("train/step 5/backward", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 50, 25)}}}}};
-  StepTiming S = readStepTiming(P, -1);
+  StepTiming S = readStepTiming(readProfileData("p.json", P), -1);
   ASSERT_EQ(S.Steps, (std::vector<std::string>{"train/step 5", "train/step 6"}));
   EXPECT_EQ(S.LeftOut, (std::vector<std::string>{"train/step 4"}));
   EXPECT_DOUBLE_EQ(S.ComputeNs, (100 + 300) / 2.0);
@@ -41,5 +43,5 @@ TEST(StepTiming, StepsWithAReplayedLaunchAreLeftOutAndOthersAveraged) {
   EXPECT_DOUBLE_EQ(S.RangeNs["forward"], (100 + 300) / 2.0);
   EXPECT_DOUBLE_EQ(S.CommByLabel["NCCL AllReduce"], 25);
   EXPECT_EQ(S.describe(), "train/step 5 .. train/step 6 (2 unprofiled steps)");
-  EXPECT_FALSE(readStepTiming(json::object(), -1).usable());
+  EXPECT_FALSE(readStepTiming(Profile{}, -1).usable());
 }

@@ -11,11 +11,8 @@ namespace report {
 
 namespace {
 
-void keepHighest(std::map<std::string, double> &Out, const std::string &Key,
-                 const nlohmann::json &V) {
-  if (!V.is_number())
-    return;
-  double G = V.get<double>() / 1e9; // per second -> GFLOP/s, GB/s
+void keepHighest(std::map<std::string, double> &Out, const std::string &Key, double V) {
+  double G = V / 1e9; // per second -> GFLOP/s, GB/s
   if (G > 0)
     Out[Key] = std::max(Out[Key], G);
 }
@@ -35,30 +32,21 @@ std::string shellWord(const std::string &S) {
 
 } // namespace
 
-void addCounterPeaks(CounterPeaks &P, const nlohmann::json &Launches) {
-  for (const nlohmann::json &L : Launches) {
-    if (!L.is_object() || !L.contains("counters") || !L["counters"].is_object())
+void addCounterPeaks(CounterPeaks &P, const std::vector<ProfileLaunch> &Launches) {
+  for (const ProfileLaunch &L : Launches) {
+    if (!L.Peak)
       continue;
-    auto It = L["counters"].find("peak");
-    if (It == L["counters"].end() || !It->is_object())
-      continue;
-    const nlohmann::json &Pk = *It;
     ++P.Records;
-    if (Pk.contains("flops_per_s") && Pk["flops_per_s"].is_object())
-      for (auto F = Pk["flops_per_s"].begin(); F != Pk["flops_per_s"].end(); ++F) {
-        keepHighest(P.Flops, F.key(), *F);
-        // The counters count bf16 under f16 (one HFMA2 pipe, one peak).
-        if (F.key() == "f16")
-          keepHighest(P.Flops, "bf16", *F);
-      }
-    if (Pk.contains("tensor_flops_per_s") && Pk["tensor_flops_per_s"].is_object())
-      for (auto T = Pk["tensor_flops_per_s"].begin(); T != Pk["tensor_flops_per_s"].end(); ++T)
-        keepHighest(P.Flops, "tensor_" + T.key(), *T);
-    for (const auto &[Key, Level] :
-         {std::pair{"l1_bytes_per_s", "l1"}, std::pair{"l2_bytes_per_s", "l2"},
-          std::pair{"dram_bytes_per_s", "hbm"}})
-      if (Pk.contains(Key))
-        keepHighest(P.Bandwidth, Level, Pk[Key]);
+    for (const auto &[Prec, V] : L.Peak->FlopsPerS) {
+      keepHighest(P.Flops, Prec, V);
+      // The counters count bf16 under f16 (one HFMA2 pipe, one peak).
+      if (Prec == "f16")
+        keepHighest(P.Flops, "bf16", V);
+    }
+    for (const auto &[Type, V] : L.Peak->TensorFlopsPerS)
+      keepHighest(P.Flops, "tensor_" + Type, V);
+    for (const auto &[Level, V] : L.Peak->BytesPerS)
+      keepHighest(P.Bandwidth, Level, V);
   }
 }
 

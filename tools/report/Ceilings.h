@@ -35,7 +35,7 @@ Machine chooseMachine(Dataset &D, const std::string &MachinePath, bool AnyMachin
 
 /// Adds the "peak" objects of launch records \p Launches to \p P (the
 /// highest value of each roof: the clock varies from launch to launch).
-void addCounterPeaks(CounterPeaks &P, const nlohmann::json &Launches);
+void addCounterPeaks(CounterPeaks &P, const std::vector<ProfileLaunch> &Launches);
 
 /// The ceilings of \p P as a machine named \p Device; none without at least
 /// one FLOP and one bandwidth peak. \p Missing gets the roofs the report

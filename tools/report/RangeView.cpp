@@ -1,11 +1,9 @@
 //===- RangeView.cpp - `hroof report --by range[:DEPTH]` ------------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "RangeView.h"
-#include "ProfileReader.h"
 #include "RangeBaseline.h"
 #include "Insights.h"
 #include "TextTable.h"
-#include "TornProfile.h"
 
 #include "../Toolchain.h"
 
@@ -21,33 +19,22 @@
 namespace hroof {
 namespace report {
 
-std::vector<std::string> transferLines(const std::vector<std::string> &Inputs, double KernelNs) {
+std::vector<std::string> transferLines(const std::vector<InputFile> &Inputs, double KernelNs) {
   struct Kind {
     uint64_t Count = 0;
     double Bytes = 0, Ns = 0;
   };
   std::map<std::string, Kind> Kinds;
   double TotalNs = 0;
-  for (const std::string &Path : Inputs) {
-    std::string Text = readFile(Path);
-    if (looksLikeNcuCsv(Text))
-      continue;
-    nlohmann::json J;
-    try {
-      J = readProfileInput(Path, Text).J;
-    } catch (const UserError &) {
+  for (const InputFile &In : Inputs) {
+    if (!In.P || !In.Unreadable.empty())
       continue; // unreadable: loadInputs has said so
-    }
-    if (!J.contains("transfers") || !J["transfers"].contains("by_kind"))
-      continue;
-    ProfileFields F(Path);
-    for (const auto &T : J["transfers"]["by_kind"]) {
-      Kind &K = Kinds[F.text(T, "/transfers/by_kind", "kind", "?")];
-      K.Count += F.count(T, "/transfers/by_kind", "count");
-      K.Bytes += F.number(T, "/transfers/by_kind", "bytes");
-      double Ns = F.number(T, "/transfers/by_kind", "duration_ns");
-      K.Ns += Ns;
-      TotalNs += Ns;
+    for (const TransferSum &T : In.P->TransferKinds) {
+      Kind &K = Kinds[T.Kind];
+      K.Count += T.Count;
+      K.Bytes += T.Bytes;
+      K.Ns += T.DurationNs;
+      TotalNs += T.DurationNs;
     }
   }
   std::vector<std::string> Out;
@@ -236,33 +223,29 @@ void addRowPoint(std::deque<KernelData> &Data, std::vector<KernelAnalysis> &Poin
 namespace {
 
 /// The "ranges" sections of every profile input, cut to \p Depth.
-std::map<std::string, RangeGroup> readGroups(const std::vector<std::string> &Inputs, size_t Depth,
+std::map<std::string, RangeGroup> readGroups(const std::vector<InputFile> &Inputs, size_t Depth,
                                              std::vector<std::string> &Notes) {
   std::map<std::string, RangeGroup> Groups;
-  for (const std::string &Path : Inputs) {
-    std::string Text = readFile(Path);
-    if (looksLikeNcuCsv(Text))
+  for (const InputFile &In : Inputs) {
+    if (In.Ncu || !In.P)
       continue;
-    nlohmann::json J = readProfileInput(Path, Text).J;
-    if (!J.contains("ranges") || !J["ranges"].is_array()) {
-      Notes.push_back("'" + Path + "' has no NVTX range paths (no ranges were open, or " +
+    const Profile &P = *In.P;
+    if (!P.HasRanges) {
+      Notes.push_back("'" + P.Path + "' has no NVTX range paths (no ranges were open, or " +
                       "an older hroof wrote it)");
       continue;
     }
-    ProfileFields F(Path);
-    nlohmann::json Devices = J.value("devices", nlohmann::json::array());
-    for (size_t I = 0; I < J["ranges"].size(); ++I) {
-      const nlohmann::json &E = J["ranges"][I];
-      std::string Where = "/ranges/" + std::to_string(I);
-      RangeGroup &G = Groups[cutRangePath(F.text(E, Where, "range"), Depth)];
-      nlohmann::json Kernels = E.value("kernels", nlohmann::json::array());
-      if (!Kernels.empty())
-        addProfile(G.Kernels, Path,
-                   {{"hroof_profile", 1}, {"kernels", Kernels}, {"devices", Devices}});
-      for (const auto &T : E.value("transfers", nlohmann::json::array())) {
-        G.Transfers += F.count(T, Where + "/transfers", "count");
-        G.TransferBytes += F.number(T, Where + "/transfers", "bytes");
-        G.TransferNs += F.number(T, Where + "/transfers", "duration_ns");
+    std::set<std::string> Devices = P.deviceNames();
+    for (const ProfileRange &E : P.Ranges) {
+      RangeGroup &G = Groups[cutRangePath(E.Path, Depth)];
+      if (!E.Kernels.empty()) {
+        G.Kernels.Devices.insert(Devices.begin(), Devices.end());
+        addKernels(G.Kernels, P.Path, Devices, E.Kernels);
+      }
+      for (const TransferSum &T : E.Transfers) {
+        G.Transfers += T.Count;
+        G.TransferBytes += T.Bytes;
+        G.TransferNs += T.DurationNs;
       }
     }
   }
@@ -271,7 +254,7 @@ std::map<std::string, RangeGroup> readGroups(const std::vector<std::string> &Inp
 
 } // namespace
 
-RangeView buildRangeView(const std::vector<std::string> &Inputs, const Dataset &All,
+RangeView buildRangeView(const std::vector<InputFile> &Inputs, const Dataset &All,
                          const Machine &M, size_t Depth) {
   RangeView V;
   V.Depth = Depth;

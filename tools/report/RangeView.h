@@ -84,7 +84,7 @@ const char *levelBandwidthKey(const std::string &Level);
 /// Lines on the inputs' copies and memsets (the profiles' "transfers"):
 /// per kind count, bytes, time and bandwidth, and their share of the GPU
 /// time (\p KernelNs: the kernels' summed time). Empty without transfers.
-std::vector<std::string> transferLines(const std::vector<std::string> &Inputs, double KernelNs);
+std::vector<std::string> transferLines(const std::vector<InputFile> &Inputs, double KernelNs);
 
 /// Writes \p J to \p Path (indented); throws UserError naming the path.
 void writeJsonFile(const std::string &Path, const nlohmann::json &J);
@@ -92,8 +92,8 @@ void writeJsonFile(const std::string &Path, const nlohmann::json &J);
 /// Depth of "range" (0) or "range:N"; throws UserError otherwise.
 size_t parseByRange(const std::string &By);
 
-/// Reads the "ranges" sections of the profile inputs (ncu exports have none).
-RangeView buildRangeView(const std::vector<std::string> &Inputs, const Dataset &All,
+/// The "ranges" sections of the profile inputs (ncu exports have none).
+RangeView buildRangeView(const std::vector<InputFile> &Inputs, const Dataset &All,
                          const Machine &M, size_t Depth);
 
 void printRangeView(std::ostream &OS, const RangeView &V);

@@ -1,9 +1,7 @@
 //===- RankView.cpp - `hroof report --by rank[:DEPTH]` --------------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "RankView.h"
-#include "ProfileReader.h"
 #include "TextTable.h"
-#include "TornProfile.h"
 
 #include "../Toolchain.h"
 
@@ -19,8 +17,6 @@
 
 namespace hroof {
 namespace report {
-
-using nlohmann::json;
 
 size_t parseByRank(const std::string &By) {
   if (By == "rank")
@@ -59,17 +55,6 @@ namespace {
 
 std::string ms(double Ns) { return fmtFixed(Ns / 1e6, 3); }
 
-/// A kernel aggregate's (or by_device entry's) "device": absent, or an
-/// integer ordinal (-1 unknown); anything else is a malformed profile.
-std::optional<int64_t> deviceField(const json &Obj, const std::string &Where,
-                                   const ProfileFields &F) {
-  if (!Obj.is_object() || !Obj.contains("device"))
-    return std::nullopt;
-  if (!Obj["device"].is_number_integer())
-    F.fail(Where + "/device", "is not an integer device ordinal");
-  return Obj["device"].get<int64_t>();
-}
-
 /// The devices of one profile: those its kernel aggregates name ("device",
 /// "by_device"), else its one entry of "devices", else unknown (-1). A
 /// launch whose device is unknown (-1: a failed launch of an older runtime)
@@ -80,33 +65,22 @@ struct ProcessDevices {
   int64_t resolve(int64_t Dev) const { return Dev < 0 ? Fallback : Dev; }
 };
 
-ProcessDevices devicesOf(const json &J, const ProfileFields &F) {
+ProcessDevices devicesOf(const Profile &Pr) {
   std::set<int64_t> Named;
-  const json Kernels = J.value("kernels", json::array());
-  for (size_t I = 0; I < Kernels.size(); ++I) {
-    std::string Where = "/kernels/" + std::to_string(I);
-    const json &K = Kernels[I];
-    if (K.is_object() && K.contains("by_device")) {
-      if (!K["by_device"].is_array())
-        F.fail(Where + "/by_device", "is not an array");
-      for (size_t E = 0; E < K["by_device"].size(); ++E)
-        Named.insert(deviceField(K["by_device"][E], Where + "/by_device/" + std::to_string(E), F)
-                         .value_or(-1));
-    } else if (K.is_object()) {
-      Named.insert(deviceField(K, Where, F).value_or(-1));
-    }
+  for (const ProfileKernel &K : Pr.Kernels) {
+    if (K.ByDevice)
+      for (const KernelShare &S : *K.ByDevice)
+        Named.insert(S.Device.value_or(-1));
+    else
+      Named.insert(K.Device.value_or(-1));
   }
   ProcessDevices P;
   std::set<int64_t> Known;
   for (int64_t D : Named)
     if (D >= 0)
       Known.insert(D);
-  if (Known.empty()) {
-    const json Devs = J.value("devices", json::array());
-    if (Devs.size() == 1 && Devs[0].is_object() && Devs[0].contains("ordinal") &&
-        Devs[0]["ordinal"].is_number_integer())
-      Known.insert(Devs[0]["ordinal"].get<int64_t>());
-  }
+  if (Known.empty() && Pr.Devices.size() == 1 && Pr.Devices[0].Ordinal)
+    Known.insert(*Pr.Devices[0].Ordinal);
   if (Known.size() == 1)
     P.Fallback = *Known.begin();
   for (int64_t D : Named)
@@ -120,58 +94,28 @@ ProcessDevices devicesOf(const json &J, const ProfileFields &F) {
 /// by_device entry becomes an aggregate of its own: the kernel's names and
 /// static model (per-launch means, scaled by the entry's launches) with the
 /// entry's launches, durations, counters and dynamic counts.
-json kernelsOn(const json &Kernels, int64_t Dev, const ProcessDevices &PD,
-               const ProfileFields &F) {
-  json Out = json::array();
-  for (size_t I = 0; I < Kernels.size(); ++I) {
-    const json &K = Kernels[I];
-    std::string Where = "/kernels/" + std::to_string(I);
-    if (!K.is_object())
-      continue;
-    if (K.contains("by_device") && K["by_device"].is_array()) {
-      for (size_t E = 0; E < K["by_device"].size(); ++E) {
-        const json &Entry = K["by_device"][E];
-        std::string At = Where + "/by_device/" + std::to_string(E);
-        if (PD.resolve(deviceField(Entry, At, F).value_or(-1)) != Dev || !Entry.is_object())
-          continue;
-        json Part = json::object();
-        for (const char *Field : {"kernel", "mangled", "instrumented", "static", "static_warp"})
-          if (K.contains(Field))
-            Part[Field] = K[Field];
-        for (const char *Field : {"launches", "duration_ns", "counters", "dynamic"})
-          if (Entry.contains(Field))
-            Part[Field] = Entry[Field];
-        Out.push_back(std::move(Part));
-      }
-    } else if (PD.resolve(deviceField(K, Where, F).value_or(-1)) == Dev) {
+std::vector<ProfileKernel> kernelsOn(const std::vector<ProfileKernel> &Kernels, int64_t Dev,
+                                     const ProcessDevices &PD) {
+  std::vector<ProfileKernel> Out;
+  for (const ProfileKernel &K : Kernels) {
+    if (K.ByDevice) {
+      for (const KernelShare &S : *K.ByDevice)
+        if (S.Object && PD.resolve(S.Device.value_or(-1)) == Dev)
+          Out.push_back(K.onDevice(S));
+    } else if (PD.resolve(K.Device.value_or(-1)) == Dev) {
       Out.push_back(K);
     }
   }
   return Out;
 }
 
-json launchesOn(const json &Launches, int64_t Dev, const ProcessDevices &PD) {
-  json Out = json::array();
-  for (const json &L : Launches)
-    if (L.is_object() && PD.resolve(L.contains("device") && L["device"].is_number_integer()
-                                        ? L["device"].get<int64_t>()
-                                        : -1) == Dev)
+std::vector<ProfileLaunch> launchesOn(const std::vector<ProfileLaunch> &Launches, int64_t Dev,
+                                      const ProcessDevices &PD) {
+  std::vector<ProfileLaunch> Out;
+  for (const ProfileLaunch &L : Launches)
+    if (PD.resolve(L.Device) == Dev)
       Out.push_back(L);
   return Out;
-}
-
-std::string deviceName(const json &J, int64_t Dev) {
-  for (const json &D : J.value("devices", json::array()))
-    if (D.is_object() && D.value("ordinal", int64_t(-2)) == Dev && D.contains("name") &&
-        D["name"].is_string())
-      return D["name"].get<std::string>();
-  return "";
-}
-
-std::string rankOf(const json &J) {
-  if (!J.contains("rank") || J["rank"].is_null())
-    return "";
-  return J["rank"].is_string() ? J["rank"].get<std::string>() : J["rank"].dump();
 }
 
 /// Sort key: numeric ranks in numeric order, then the rest by text.
@@ -187,28 +131,28 @@ struct Times {
   std::map<std::string, double> Ranges;
 };
 
-/// Reads one (process, device) of profile \p J into \p Row and \p T.
-void readRow(RankRow &Row, Times &T, const json &J, const ProcessDevices &PD, const Machine &M,
-             size_t Depth) {
-  ProfileFields F(Row.Input);
+/// Reads one (process, device) of profile \p P into \p Row and \p T.
+void readRow(RankRow &Row, Times &T, const Profile &P, const ProcessDevices &PD,
+             const Machine &M, size_t Depth) {
   Dataset D;
-  json Part = {{"hroof_profile", 1},
-               {"kernels", kernelsOn(J["kernels"], Row.Device, PD, F)},
-               {"launches", launchesOn(J.value("launches", json::array()), Row.Device, PD)},
-               {"devices", J.value("devices", json::array())}};
-  addProfile(D, Row.Input, Part);
+  std::set<std::string> Devs = P.deviceNames();
+  D.Devices = Devs;
+  std::vector<ProfileKernel> Kernels = kernelsOn(P.Kernels, Row.Device, PD);
+  std::vector<ProfileLaunch> Launches = launchesOn(P.Launches, Row.Device, PD);
+  if (!Kernels.empty()) {
+    addLaunches(D, Launches);
+    addKernels(D, Row.Input, Devs, Kernels);
+  }
   for (const KernelData &K : D.Kernels)
     Row.CounterLaunches += K.Counters.Launches;
-  if (J.contains("settings") && J["settings"].is_object() && J["settings"].contains("replay") &&
-      J["settings"]["replay"].is_string())
-    Row.Replay = J["settings"]["replay"].get<std::string>();
+  Row.Replay = P.Replay;
   // A process that communicates switches to application replay after its
   // header was written: its records and notes say so.
-  for (const json &L : Part["launches"])
-    if (L.is_object() && L.contains("replay_groups"))
+  for (const ProfileLaunch &L : Launches)
+    if (L.ReplayGroups)
       Row.Replay = "application";
-  for (const json &N : J.value("notes", json::array()))
-    if (N.is_string() && N.get<std::string>().rfind("application replay", 0) == 0)
+  for (const std::string &N : P.Notes)
+    if (N.rfind("application replay", 0) == 0)
       Row.Replay = "application";
   std::vector<KernelAnalysis> As = analyze(D, &M);
   std::map<std::string, const KernelAnalysis *> ByKey;
@@ -222,16 +166,12 @@ void readRow(RankRow &Row, Times &T, const json &J, const ProcessDevices &PD, co
     ByKey[A.K->Mangled.empty() ? A.K->Name : A.K->Mangled] = &A;
   }
   placeOnRoofline(Row.Sums, M);
-  Row.Timing = readStepTiming(J, PD.All.size() > 1 ? Row.Device : -1);
-  for (const json &E : J.value("ranges", json::array())) {
-    if (!E.is_object())
-      continue;
+  Row.Timing = readStepTiming(P, PD.All.size() > 1 ? Row.Device : -1);
+  for (const ProfileRange &E : P.Ranges) {
     Dataset RD;
-    addProfile(RD, Row.Input,
-               {{"hroof_profile", 1},
-                {"kernels", kernelsOn(E.value("kernels", json::array()), Row.Device, PD, F)}});
+    addKernels(RD, Row.Input, {}, kernelsOn(E.Kernels, Row.Device, PD));
     double Ns = 0;
-    std::string Path = cutRangePath(F.text(E, "/ranges", "range"), Depth);
+    std::string Path = cutRangePath(E.Path, Depth);
     for (const KernelAnalysis &A : analyze(RD, &M)) {
       auto It = ByKey.find(A.K->Mangled.empty() ? A.K->Name : A.K->Mangled);
       Ns += A.TotalTimeNs > 0 || It == ByKey.end()
@@ -247,29 +187,21 @@ void readRow(RankRow &Row, Times &T, const json &J, const ProcessDevices &PD, co
 /// The process's peer-to-peer copies on the row of the device that issued
 /// them (each copy record's "device"); copies past the record limit, known
 /// only from the per-kind totals, go to the process's first row (\p First).
-void readP2P(RankRow &Row, const json &J, const ProcessDevices &PD, bool First) {
-  if (!J.contains("transfers") || !J["transfers"].is_object())
-    return;
-  ProfileFields F(Row.Input);
+void readP2P(RankRow &Row, const Profile &P, const ProcessDevices &PD, bool First) {
   uint64_t AllCount = 0, Recorded = 0;
   double AllBytes = 0, AllNs = 0, RecBytes = 0, RecNs = 0;
-  for (const json &K : J["transfers"].value("by_kind", json::array()))
-    if (K.is_object() && F.text(K, "/transfers/by_kind", "kind") == "PtoP") {
-      AllCount += F.count(K, "/transfers/by_kind", "count");
-      AllBytes += F.number(K, "/transfers/by_kind", "bytes");
-      AllNs += F.number(K, "/transfers/by_kind", "duration_ns");
+  for (const TransferSum &K : P.TransferKinds)
+    if (K.Kind == "PtoP") {
+      AllCount += K.Count;
+      AllBytes += K.Bytes;
+      AllNs += K.DurationNs;
     }
-  for (const json &R : J["transfers"].value("records", json::array())) {
-    if (!R.is_object() || F.text(R, "/transfers/records", "kind") != "PtoP")
+  for (const TransferRecordData &R : P.TransferRecords) {
+    if (R.Kind != "PtoP")
       continue;
-    double Bytes = F.number(R, "/transfers/records", "bytes"),
-           Ns = F.number(R, "/transfers/records", "duration_ns");
-    ++Recorded, RecBytes += Bytes, RecNs += Ns;
-    int64_t Dev = R.contains("device") && R["device"].is_number_integer()
-                      ? R["device"].get<int64_t>()
-                      : -1;
-    if (PD.resolve(Dev) == Row.Device)
-      ++Row.P2PCopies, Row.P2PBytes += Bytes, Row.P2PNs += Ns;
+    ++Recorded, RecBytes += R.Bytes, RecNs += R.DurationNs;
+    if (PD.resolve(R.Device) == Row.Device)
+      ++Row.P2PCopies, Row.P2PBytes += R.Bytes, Row.P2PNs += R.DurationNs;
   }
   if (First && AllCount > Recorded) {
     Row.P2PCopies += AllCount - Recorded;
@@ -331,15 +263,8 @@ std::vector<ImbalanceRow> imbalanceRows(const std::vector<Times> &PerRow,
 
 /// No kernels and no copies (a launcher's profile, or a rank's that never
 /// reached the profiled range).
-bool noTransfers(const json &J) {
-  auto TrIt = J.find("transfers");
-  if (TrIt == J.end() || !TrIt->is_object())
-    return true;
-  auto EmptyOrAbsent = [&](const char *Key) {
-    auto It = TrIt->find(Key);
-    return It == TrIt->end() || It->empty();
-  };
-  return EmptyOrAbsent("records") && EmptyOrAbsent("by_kind");
+bool noTransfers(const Profile &P) {
+  return !P.HasTransfers || (P.TransferRecords.empty() && P.TransferKinds.empty());
 }
 
 /// A profile that cannot be read at all: its rank and pid from the name the
@@ -362,34 +287,27 @@ RankRow unreadableRow(const std::string &Path, const std::string &Why) {
 
 /// The processes without launches: a rank that no row has (it never reached
 /// the profiled range) becomes a row, named; a launcher a note.
-void addIdleRows(RankView &V, std::vector<Times> &PerRow,
-                 const std::vector<std::pair<std::string, json>> &Idle) {
+void addIdleRows(RankView &V, std::vector<Times> &PerRow, const std::vector<const Profile *> &Idle) {
   std::set<std::string> Ranks;
   for (const RankRow &R : V.Rows)
     Ranks.insert(R.Rank);
-  for (const auto &[Path, J] : Idle) {
-    std::string Rank = rankOf(J);
-    if (Rank.empty() || Ranks.count(Rank)) {
+  for (const Profile *P : Idle) {
+    const std::string &Path = P->Path;
+    if (P->Rank.empty() || Ranks.count(P->Rank)) {
       V.Notes.push_back("'" + Path + "' launched no kernels and made no copies (a launcher " +
                         "process): not a row");
       continue;
     }
     RankRow Row;
-    Row.Rank = Rank;
+    Row.Rank = P->Rank;
     Row.Input = Row.Sums.Range = Path;
-    Row.Pid = J.contains("pid") ? J["pid"].dump() : "?";
-    const json Devs = J.value("devices", json::array());
-    if (Devs.size() == 1 && Devs[0].is_object() && Devs[0].contains("ordinal") &&
-        Devs[0]["ordinal"].is_number_integer())
-      Row.Device = Devs[0]["ordinal"].get<int64_t>(), Row.DeviceName = deviceName(J, Row.Device);
-    std::string Range;
-    if (J.contains("settings") && J["settings"].is_object() && J["settings"].contains("range") &&
-        J["settings"]["range"].is_string())
-      Range = J["settings"]["range"].get<std::string>();
+    Row.Pid = P->Pid;
+    if (P->Devices.size() == 1 && P->Devices[0].Ordinal)
+      Row.Device = *P->Devices[0].Ordinal, Row.DeviceName = P->deviceName(Row.Device);
     Row.Status = "no launches";
-    Row.StatusWhy = Range.empty() ? "'" + Path + "' launched no kernel and made no copy"
-                                  : "'" + Path + "' never reached the profiled range '" + Range +
-                                        "' (HROOF_RANGE): no launch inside it";
+    Row.StatusWhy = P->Range.empty() ? "'" + Path + "' launched no kernel and made no copy"
+                                     : "'" + Path + "' never reached the profiled range '" +
+                                           P->Range + "' (HROOF_RANGE): no launch inside it";
     Row.Compared = false;
     V.Rows.push_back(std::move(Row));
     PerRow.emplace_back();
@@ -524,55 +442,48 @@ void addSummaryNotes(RankView &V) {
 
 } // namespace
 
-RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M, size_t Depth) {
+RankView buildRankView(const std::vector<InputFile> &Inputs, const Machine &M, size_t Depth) {
   RankView V;
   V.RangeDepth = Depth;
   std::vector<Times> PerRow;
   std::vector<RankRow> Unread;
-  std::vector<std::pair<std::string, json>> Idle;
-  for (const std::string &Path : Inputs) {
-    std::string Text = readFile(Path);
-    if (looksLikeNcuCsv(Text)) {
-      V.Notes.push_back("'" + Path + "' is an Nsight Compute export: it has no rank and is not "
-                        "in the rank view");
+  std::vector<const Profile *> Idle;
+  for (const InputFile &In : Inputs) {
+    if (In.Ncu) {
+      V.Notes.push_back("'" + In.Path + "' is an Nsight Compute export: it has no rank and is "
+                        "not in the rank view");
       continue;
     }
-    ProfileInput In;
-    try {
-      In = readProfileInput(Path, Text);
-    } catch (const UserError &E) {
-      Unread.push_back(unreadableRow(Path, E.what()));
+    if (!In.P) {
+      Unread.push_back(unreadableRow(In.Path, In.Unreadable.empty() ? In.Fatal : In.Unreadable));
       continue;
     }
-    const json &J = In.J;
-    if (!J.is_object() || !J.contains("kernels") || !J["kernels"].is_array())
-      continue; // loadInputs has already said what is wrong with it
-    if (J["kernels"].empty() && !In.Torn && noTransfers(J)) {
+    const Profile &P = *In.P;
+    if (P.Kernels.empty() && !P.Torn && noTransfers(P)) {
       // A process without launches: a launcher (torchrun, mpirun's or a
       // forking program's parent), or a rank that never reached the
       // profiled range (after the loop: whether another profile has its rank).
-      Idle.push_back({Path, J});
+      Idle.push_back(&P);
       continue;
     }
-    ProfileFields F(Path);
-    ProcessDevices PD = devicesOf(J, F);
+    ProcessDevices PD = devicesOf(P);
     bool First = true;
     for (int64_t Dev : PD.All) {
       RankRow Row;
-      Row.Rank = rankOf(J);
-      Row.Input = Path;
-      Row.Pid = J.contains("pid") ? J["pid"].dump() : "?";
+      Row.Rank = P.Rank;
+      Row.Input = P.Path;
+      Row.Pid = P.Pid;
       Row.Device = Dev;
-      Row.DeviceName = deviceName(J, Dev);
-      Row.Sums.Range = Path;
-      Row.Status = incompleteStatus(In);
-      Row.StatusWhy = incompleteReason(Path, In);
+      Row.DeviceName = P.deviceName(Dev);
+      Row.Sums.Range = P.Path;
+      Row.Status = incompleteStatus(P);
+      Row.StatusWhy = incompleteReason(P);
       Row.Compared = Row.Status.empty();
       Times T;
-      readRow(Row, T, J, PD, M, Depth);
-      if (In.Torn && !In.Recovered)
+      readRow(Row, T, P, PD, M, Depth);
+      if (P.Torn && !P.Recovered)
         Row.Status += ", nothing recovered";
-      readP2P(Row, J, PD, First);
+      readP2P(Row, P, PD, First);
       First = false;
       V.Rows.push_back(std::move(Row));
       PerRow.push_back(std::move(T));
@@ -622,30 +533,24 @@ RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M,
   return V;
 }
 
-std::vector<std::string> inputsOfRank(const std::vector<std::string> &Inputs,
-                                      const std::string &Rank) {
-  std::vector<std::string> Out;
+std::vector<InputFile> inputsOfRank(const std::vector<InputFile> &Inputs,
+                                    const std::string &Rank) {
+  if (Rank.empty())
+    return Inputs;
+  std::vector<InputFile> Out;
   std::set<std::string> Seen;
   size_t NoRank = 0;
-  for (const std::string &Path : Inputs) {
-    std::string Text = readFile(Path);
-    if (looksLikeNcuCsv(Text)) {
-      ++NoRank;
-      continue;
-    }
-    json J;
-    try {
-      J = readProfileInput(Path, Text).J;
-    } catch (const UserError &) {
-      J = json(); // unreadable: no rank (loadInputs says what is wrong with it)
-    }
-    std::string R = J.is_object() ? rankOf(J) : "";
-    if (R.empty())
+  for (const InputFile &In : Inputs) {
+    if (!In.FileError.empty())
+      throw UserError(In.FileError);
+    // An input that cannot be read has no rank (loadInputs says what is
+    // wrong with it).
+    if (In.Rank.empty())
       ++NoRank;
     else
-      Seen.insert(R);
-    if (R == Rank)
-      Out.push_back(Path);
+      Seen.insert(In.Rank);
+    if (In.Rank == Rank)
+      Out.push_back(In);
   }
   if (Out.empty()) {
     std::string Ranks;

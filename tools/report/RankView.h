@@ -87,8 +87,8 @@ struct RankView {
 /// Range depth of "rank" (0) or "rank:N"; throws UserError otherwise.
 size_t parseByRank(const std::string &By);
 
-/// Reads the profile inputs (ncu exports are skipped with a note).
-RankView buildRankView(const std::vector<std::string> &Inputs, const Machine &M, size_t Depth);
+/// The rows of the profile inputs (ncu exports are skipped with a note).
+RankView buildRankView(const std::vector<InputFile> &Inputs, const Machine &M, size_t Depth);
 
 /// The imbalance of the values in \p Ns (one per row), over the rows that
 /// \p Compared marks (all without it).
@@ -103,10 +103,11 @@ nlohmann::json rankViewJson(const RankView &V);
 void writeRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameWidth,
                    const std::string &JsonPath);
 
-/// The inputs whose profile rank is \p Rank (`hroof report --rank R`);
-/// throws UserError naming the ranks there are when none is.
-std::vector<std::string> inputsOfRank(const std::vector<std::string> &Inputs,
-                                      const std::string &Rank);
+/// The inputs whose profile rank is \p Rank (`hroof report --rank R`), all
+/// of them when \p Rank is ""; throws UserError naming the ranks there are
+/// when none is.
+std::vector<InputFile> inputsOfRank(const std::vector<InputFile> &Inputs,
+                                    const std::string &Rank);
 
 /// A note on the communication kernels of \p As (time, share, per
 /// library and collective); "" when there is none.

@@ -14,6 +14,7 @@
 #define HROOF_TOOLS_REPORT_REPORTDATA_H
 
 #include "Format.h"
+#include "ProfileData.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,22 +26,6 @@
 
 namespace hroof {
 namespace report {
-
-using Flat = std::map<std::string, double>;
-
-/// Flattens a nested object of numbers into dotted keys; other values skipped.
-void flatten(const nlohmann::json &J, const std::string &Prefix, Flat &Out);
-double get(const Flat &F, const std::string &Key);
-/// Sum of the keys starting with \p Prefix (e.g. "flops.").
-double sumPrefix(const Flat &F, const std::string &Prefix);
-void addInto(Flat &Sum, const Flat &Add);
-
-/// One source of counts for one kernel, summed over the launches it covers.
-struct SourceCounts {
-  uint64_t Launches = 0; ///< launches these counts cover
-  Flat Counts;
-  bool present() const { return Launches > 0; }
-};
 
 /// One kernel, merged over every input.
 struct KernelData {
@@ -100,17 +85,27 @@ struct Dataset {
 /// 'PATH'".
 std::string readFile(const std::string &Path);
 
-/// Reads every input (profile JSON or ncu CSV; format by content) and merges
-/// them; a torn profile's whole launch records stand for it (TornProfile.h),
-/// with a note. Throws UserError naming the file and the problem; with
-/// \p KeepGoing a profile that cannot be read is a note instead (--by rank
-/// names it in a row of its own).
+/// Merges the inputs read by readInputFiles (profiles first, then ncu
+/// exports); a torn profile's whole launch records stand for it
+/// (TornProfile.h), with a note. Throws UserError naming the file and the
+/// problem; with \p KeepGoing a profile whose JSON cannot be read is a note
+/// instead (--by rank names it in a row of its own).
+Dataset loadInputs(const std::vector<InputFile> &Inputs, bool KeepGoing = false);
+/// readInputFiles, then the above.
 Dataset loadInputs(const std::vector<std::string> &Paths, bool KeepGoing = false);
 
 /// The kernel entry of \p D for this name (created if new).
 KernelData &kernelFor(Dataset &D, const std::string &Name, const std::string &Mangled);
-/// Adds one profile's JSON to \p D (\p Path for messages).
-void addProfile(Dataset &D, const std::string &Path, const nlohmann::json &J);
+/// Adds one profile to \p D: its devices, kernels and counter peaks.
+void addProfile(Dataset &D, const Profile &P);
+/// Adds kernel aggregates of the profile \p Path that ran on \p Devices
+/// (device names) to \p D.
+void addKernels(Dataset &D, const std::string &Path, const std::set<std::string> &Devices,
+                const std::vector<ProfileKernel> &Kernels);
+/// The warps of the instrumented launches with counters among \p Launches
+/// (the flush of the instrumentation adds one 8-byte atomic per warp and
+/// counter there) and their counters' peaks.
+void addLaunches(Dataset &D, const std::vector<ProfileLaunch> &Launches);
 /// One launch row of an Nsight Compute `--csv --page raw` export.
 struct NcuRow {
   std::string Kernel, Device;

@@ -13,8 +13,6 @@
 namespace hroof {
 namespace report {
 
-using nlohmann::json;
-
 /// Where the step part of \p Path ends: after the first element with a
 /// digit in it ("train/step 11/forward" -> after "train/step 11"), else
 /// after the first element.
@@ -55,31 +53,12 @@ std::string StepTiming::describe() const {
 
 namespace {
 
-struct Entry {
-  std::string Range, Kernel;
-  uint64_t Launches = 0, Replayed = 0, FirstStart = 0;
-  double Ns = 0;
-};
-
-std::vector<Entry> entriesOn(const json &T, int64_t Device) {
-  std::vector<Entry> Out;
-  if (!T.contains("entries") || !T["entries"].is_array())
-    return Out;
-  for (const json &E : T["entries"]) {
-    if (!E.is_object() || !E.contains("range") || !E["range"].is_string() ||
-        !E.contains("kernel") || !E["kernel"].is_string())
-      continue;
-    if (Device >= 0 && E.value("device", int64_t(-1)) != Device)
-      continue;
-    Entry X;
-    X.Range = E["range"].get<std::string>();
-    X.Kernel = E["kernel"].get<std::string>();
-    X.Launches = E.value("launches", uint64_t(0));
-    X.Replayed = E.value("replayed", uint64_t(0));
-    X.FirstStart = E.value("first_start_ns", uint64_t(0));
-    X.Ns = E.value("total_ns", 0.0);
-    Out.push_back(std::move(X));
-  }
+/// The timing entries of device \p Device (-1: every device).
+std::vector<TimingEntry> entriesOn(const std::vector<TimingEntry> &All, int64_t Device) {
+  std::vector<TimingEntry> Out;
+  for (const TimingEntry &E : All)
+    if (Device < 0 || E.Device == Device)
+      Out.push_back(E);
   return Out;
 }
 
@@ -111,21 +90,20 @@ bool StepTiming::useSteps(const std::vector<std::string> &Names) {
   return true;
 }
 
-StepTiming readStepTiming(const json &J, int64_t Device) {
+StepTiming readStepTiming(const Profile &P, int64_t Device) {
   StepTiming S;
-  if (!J.is_object() || !J.contains("timing") || !J["timing"].is_object())
+  if (!P.HasTiming)
     return S;
-  const json &T = J["timing"];
-  S.Filter = T.value("range_filter", std::string());
-  std::vector<Entry> Es = entriesOn(T, Device);
+  S.Filter = P.TimingFilter;
+  std::vector<TimingEntry> Es = entriesOn(P.Timing, Device);
   // Steps (stepOf); one with a replayed launch is left out whole.
   std::map<std::string, uint64_t> FirstStart;
   std::set<std::string> Replayed;
-  for (const Entry &E : Es) {
+  for (const TimingEntry &E : Es) {
     std::string Top = stepOf(E.Range);
-    auto [It, New] = FirstStart.emplace(Top, E.FirstStart);
+    auto [It, New] = FirstStart.emplace(Top, E.FirstStartNs);
     if (!New)
-      It->second = std::min(It->second, E.FirstStart);
+      It->second = std::min(It->second, E.FirstStartNs);
     if (E.Replayed)
       Replayed.insert(Top);
   }
@@ -135,18 +113,18 @@ StepTiming readStepTiming(const json &J, int64_t Device) {
   std::sort(Order.begin(), Order.end());
   for (const auto &[Start, Top] : Order)
     (Replayed.count(Top) ? S.LeftOut : S.Steps).push_back(Top);
-  for (const Entry &E : Es) {
+  for (const TimingEntry &E : Es) {
     std::string Top = stepOf(E.Range);
     if (Replayed.count(Top))
       continue;
     StepTotals &St = S.Clean[Top];
     St.Launches += E.Launches;
-    St.RangeNs[pathBelowStep(E.Range)] += E.Ns;
+    St.RangeNs[pathBelowStep(E.Range)] += E.TotalNs;
     if (CommunicationKernel C = communicationKernel(E.Kernel)) {
-      St.CommNs += E.Ns;
-      St.CommByLabel[label(C)] += E.Ns;
+      St.CommNs += E.TotalNs;
+      St.CommByLabel[label(C)] += E.TotalNs;
     } else {
-      St.ComputeNs += E.Ns;
+      St.ComputeNs += E.TotalNs;
     }
   }
   S.useSteps(std::vector<std::string>(S.Steps));

@@ -14,7 +14,7 @@
 #ifndef HROOF_TOOLS_REPORT_STEPTIMING_H
 #define HROOF_TOOLS_REPORT_STEPTIMING_H
 
-#include <nlohmann/json.hpp>
+#include "ProfileData.h"
 
 #include <cstdint>
 #include <map>
@@ -52,9 +52,9 @@ struct StepTiming {
   std::string describe() const;
 };
 
-/// The timing of device \p Device (-1: every device) in profile \p J; an
+/// The timing of device \p Device (-1: every device) in profile \p P; an
 /// empty result when it has no "timing" section or no step without replay.
-StepTiming readStepTiming(const nlohmann::json &J, int64_t Device);
+StepTiming readStepTiming(const Profile &P, int64_t Device);
 
 /// The step of range path \p Path: up to its first element with a digit
 /// ("step 3/forward/layer0" -> "step 3", "train/step 11/forward" ->

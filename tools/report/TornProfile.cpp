@@ -1,9 +1,12 @@
 //===- TornProfile.cpp - profiles that a kill left incomplete -------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "TornProfile.h"
+#include "ProfileData.h"
 #include "ProfileReader.h"
 
 #include "../Toolchain.h"
+
+#include "hroof/ProfileKeys.h"
 
 #include <cctype>
 #include <map>
@@ -13,6 +16,7 @@
 namespace hroof {
 namespace report {
 
+namespace pk = hroof::profile_keys;
 using nlohmann::json;
 
 namespace {
@@ -22,7 +26,7 @@ namespace {
 /// left out, as the runtime's aggregates leave them out.
 void addNumbers(json &Sum, const json &Add) {
   for (auto It = Add.begin(); Add.is_object() && Sum.is_object() && It != Add.end(); ++It) {
-    if (It.key() == "peak" || It.key() == "raw" || It.key() == "sm_hz")
+    if (It.key() == pk::Peak || It.key() == pk::Raw || It.key() == pk::SmHz)
       continue;
     auto S = Sum.find(It.key());
     if (It->is_number() && (S == Sum.end() || S->is_number()))
@@ -50,35 +54,38 @@ struct Aggregate {
 
   void add(const json &R) {
     ++Launches;
-    if (R.contains("error"))
+    if (R.contains(pk::Error))
       ++Errors;
-    if (R.contains("duration_ns") && R["duration_ns"].is_number())
-      ++Timed, DurationNs += R["duration_ns"].get<double>();
-    if (R.contains("counters") && R["counters"].is_object() && !R.contains("counters_incomplete"))
-      ++Counted, addNumbers(Counters, R["counters"]);
-    if (R.contains("dynamic") && R["dynamic"].is_object())
-      ++Dynamic, addNumbers(DynamicTotal, R["dynamic"]);
+    if (R.contains(pk::DurationNs) && R[pk::DurationNs].is_number())
+      ++Timed, DurationNs += R[pk::DurationNs].get<double>();
+    if (R.contains(pk::Counters) && R[pk::Counters].is_object() &&
+        !R.contains(pk::CountersIncomplete))
+      ++Counted, addNumbers(Counters, R[pk::Counters]);
+    if (R.contains(pk::Dynamic) && R[pk::Dynamic].is_object())
+      ++Dynamic, addNumbers(DynamicTotal, R[pk::Dynamic]);
   }
 
   json toJson(const json &First) const {
-    auto Instr = First.find("instrumented");
-    json Out = {{"kernel", text(First, "kernel")},
-                {"mangled", text(First, "mangled")},
-                {"instrumented", Instr != First.end() && Instr->is_boolean() && Instr->get<bool>()},
-                {"launches", Launches},
-                {"recorded_launches", Launches},
-                {"errors", Errors},
-                {"duration_ns", {{"timed_launches", Timed}, {"total", DurationNs}}}};
+    auto Instr = First.find(pk::Instrumented);
+    json Out = {
+        {pk::Kernel, text(First, pk::Kernel)},
+        {pk::Mangled, text(First, pk::Mangled)},
+        {pk::Instrumented, Instr != First.end() && Instr->is_boolean() && Instr->get<bool>()},
+        {pk::Launches, Launches},
+        {pk::RecordedLaunches, Launches},
+        {pk::Errors, Errors},
+        {pk::DurationNs, {{pk::TimedLaunches, Timed}, {pk::Total, DurationNs}}}};
     if (Counted)
-      Out["counters"] = {{"launches", Counted}, {"total", Counters}};
+      Out[pk::Counters] = {{pk::Launches, Counted}, {pk::Total, Counters}};
     if (Dynamic)
-      Out["dynamic"] = {{"launches", Dynamic}, {"total", DynamicTotal}};
+      Out[pk::Dynamic] = {{pk::Launches, Dynamic}, {pk::Total, DynamicTotal}};
     return Out;
   }
 };
 
 int64_t deviceOf(const json &R) {
-  return R.contains("device") && R["device"].is_number_integer() ? R["device"].get<int64_t>() : -1;
+  return R.contains(pk::Device) && R[pk::Device].is_number_integer() ? R[pk::Device].get<int64_t>()
+                                                                     : -1;
 }
 
 /// Kernel aggregates of \p Records: "device" where a kernel ran on one,
@@ -87,7 +94,7 @@ json kernelAggregates(const std::vector<const json *> &Records) {
   std::map<std::string, std::map<int64_t, Aggregate>> ByKernel;
   std::map<std::string, const json *> First;
   for (const json *R : Records) {
-    std::string Key = text(*R, "mangled") + "\n" + text(*R, "kernel");
+    std::string Key = text(*R, pk::Mangled) + "\n" + text(*R, pk::Kernel);
     ByKernel[Key][deviceOf(*R)].add(*R);
     First.emplace(Key, R);
   }
@@ -95,20 +102,20 @@ json kernelAggregates(const std::vector<const json *> &Records) {
   for (const auto &[Key, ByDevice] : ByKernel) {
     Aggregate Whole;
     for (const json *R : Records)
-      if (text(*R, "mangled") + "\n" + text(*R, "kernel") == Key)
+      if (text(*R, pk::Mangled) + "\n" + text(*R, pk::Kernel) == Key)
         Whole.add(*R);
     json A = Whole.toJson(*First[Key]);
     if (ByDevice.size() == 1) {
-      A["device"] = ByDevice.begin()->first;
+      A[pk::Device] = ByDevice.begin()->first;
     } else {
-      A["by_device"] = json::array();
+      A[pk::ByDevice] = json::array();
       for (const auto &[Dev, Part] : ByDevice) {
         json E = Part.toJson(*First[Key]);
-        E["device"] = Dev;
+        E[pk::Device] = Dev;
         for (const char *Name :
-             {"kernel", "mangled", "instrumented", "recorded_launches", "errors"})
+             {pk::Kernel, pk::Mangled, pk::Instrumented, pk::RecordedLaunches, pk::Errors})
           E.erase(Name);
-        A["by_device"].push_back(std::move(E));
+        A[pk::ByDevice].push_back(std::move(E));
       }
     }
     Out.push_back(std::move(A));
@@ -118,7 +125,7 @@ json kernelAggregates(const std::vector<const json *> &Records) {
 
 /// The header's fields: the text before "launches": [, closed as an object.
 std::optional<json> parseHeader(const std::string &Text, size_t &RecordsAt) {
-  const std::string Marker = "\"launches\": [";
+  const std::string Marker = "\"" + std::string(pk::Launches) + "\": [";
   size_t At = Text.find(Marker);
   if (At == std::string::npos)
     return std::nullopt;
@@ -126,7 +133,7 @@ std::optional<json> parseHeader(const std::string &Text, size_t &RecordsAt) {
   while (!Head.empty() && (std::isspace((unsigned char)Head.back()) || Head.back() == ','))
     Head.pop_back();
   json H = json::parse(Head + "}", nullptr, false);
-  if (H.is_discarded() || !H.is_object() || !H.contains("hroof_profile"))
+  if (H.is_discarded() || !H.is_object() || !H.contains(pk::Version))
     return std::nullopt;
   RecordsAt = At + Marker.size();
   return H;
@@ -164,10 +171,10 @@ ProfileInput readProfileInput(const std::string &Path, const std::string &Text) 
   ProfileInput P;
   P.J = json::parse(Text, nullptr, false);
   auto LaunchLimit = [&P] {
-    if (P.J.is_object() && P.J.contains("settings") && P.J["settings"].is_object() &&
-        P.J["settings"].contains("launch_limit") &&
-        P.J["settings"]["launch_limit"].is_number_integer())
-      P.LaunchLimit = P.J["settings"]["launch_limit"].get<int64_t>();
+    if (P.J.is_object() && P.J.contains(pk::Settings) && P.J[pk::Settings].is_object() &&
+        P.J[pk::Settings].contains(pk::LaunchLimit) &&
+        P.J[pk::Settings][pk::LaunchLimit].is_number_integer())
+      P.LaunchLimit = P.J[pk::Settings][pk::LaunchLimit].get<int64_t>();
   };
   if (!P.J.is_discarded()) {
     LaunchLimit();
@@ -206,46 +213,48 @@ void rebuild(ProfileInput &P, json Records) {
   std::map<std::string, std::vector<const json *>> ByRange;
   bool AnyRange = false;
   for (const json &R : Records) {
-    if (!R.contains("kernel") || !R["kernel"].is_string())
+    if (!R.contains(pk::Kernel) || !R[pk::Kernel].is_string())
       continue;
     All.push_back(&R);
-    std::string Range = text(R, "range");
+    std::string Range = text(R, pk::Range);
     AnyRange |= !Range.empty();
     ByRange[Range].push_back(&R);
   }
-  P.J["kernels"] = kernelAggregates(All);
+  P.J[pk::Kernels] = kernelAggregates(All);
   if (AnyRange) {
-    P.J["ranges"] = json::array();
+    P.J[pk::Ranges] = json::array();
     for (const auto &[Range, Rs] : ByRange)
-      P.J["ranges"].push_back(
-          {{"range", Range}, {"kernels", kernelAggregates(Rs)}, {"transfers", json::array()}});
+      P.J[pk::Ranges].push_back({{pk::Range, Range},
+                                 {pk::Kernels, kernelAggregates(Rs)},
+                                 {pk::Transfers, json::array()}});
   }
-  P.J["launches"] = std::move(Records);
-  P.J["complete"] = false;
+  P.J[pk::Launches] = std::move(Records);
+  P.J[pk::Complete] = false;
 }
 
 } // namespace
 
-std::string incompleteStatus(const ProfileInput &P) {
+std::string incompleteStatus(const Profile &P) {
   if (P.Torn)
     return "torn";
-  if (P.J.is_object() && P.J.contains("complete") && P.J["complete"].is_boolean() &&
-      !P.J["complete"].get<bool>())
+  if (P.Complete && !*P.Complete)
     return "unfinished";
   return "";
 }
 
-std::string incompleteReason(const std::string &Path, const ProfileInput &P) {
+std::string incompleteReason(const Profile &P) {
+  const std::string &Path = P.Path;
   std::string Limit =
-      P.LaunchLimit > 0 ? std::to_string(P.LaunchLimit) : std::string("launch_limit");
+      P.LaunchLimit > 0 ? std::to_string(P.LaunchLimit) : std::string(pk::LaunchLimit);
   if (P.Torn)
     return "'" + Path + "' is torn (it ends inside its JSON: the process was killed while " +
            "writing it): its kernels are rebuilt from its " + std::to_string(P.Recovered) +
            " whole launch record(s), and launches past the first " + Limit +
            " of a kernel, its copies and its devices' names are missing";
   if (incompleteStatus(P) == "unfinished")
-    return "'" + Path + "' was not finished by the runtime (\"complete\": false: the process " +
-           "ended without exiting, e.g. killed): launches after its last write are missing";
+    return "'" + Path + "' was not finished by the runtime (\"" + pk::Complete +
+           "\": false: the process ended without exiting, e.g. killed): launches after its "
+           "last write are missing";
   return "";
 }
 

@@ -9,7 +9,8 @@
 // the process: a lower bound, since only the first launch_limit launches of
 // each kernel have a record. A file whose JSON parses but whose "complete"
 // is false was not finished by the runtime at exit (the process was killed
-// between writes): its aggregates stop at its last write.
+// between writes): its aggregates stop at its last write. incompleteReason()
+// (ProfileData.h) says which.
 //===----------------------------------------------------------------------===//
 #ifndef HROOF_TOOLS_REPORT_TORNPROFILE_H
 #define HROOF_TOOLS_REPORT_TORNPROFILE_H
@@ -33,12 +34,6 @@ struct ProfileInput {
 /// header and its whole launch records. Throws parseProfileJson's UserError
 /// when the text is not JSON and not a torn profile with a whole header.
 ProfileInput readProfileInput(const std::string &Path, const std::string &Text);
-
-/// Why the profile is incomplete, one line naming \p Path; "" when the
-/// runtime finished it.
-std::string incompleteReason(const std::string &Path, const ProfileInput &P);
-/// A short form for a table cell: "torn", "unfinished"; "" when complete.
-std::string incompleteStatus(const ProfileInput &P);
 
 } // namespace report
 } // namespace hroof
