@@ -135,12 +135,13 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "N > 0: hardware counters only for the first N launches of each work key "
        "on each device: launch shape (kernel, grid, block, dynamic shared memory) "
        "and by-value parameter bytes, addresses left out (docs/runtime.md, \"Work "
-       "keys\"); with kernel replay a later launch of the same key carries the "
-       "first one's counters (counters_from); launches without a record keep "
-       "their activity durations and the report counts them at their kernel's "
-       "mean; 0: every launch up to the launch limit; with --replay application "
-       "or passes: the first N launches of each key (at most 16 keys per launch "
-       "shape) are recorded, their counters gathered from later launches"},
+       "keys\"); a later launch of the same key carries the first one's "
+       "counters (counters_from), in every replay mode; launches of keys without "
+       "a record keep their activity durations and the report counts them at "
+       "their kernel's mean; 0: every launch up to the launch limit; with "
+       "--replay application or passes: the first N launches of each key (at most "
+       "16 keys per launch shape) are recorded, their counters gathered from later "
+       "launches"},
       {"HROOF_REPLAY", "replay", SettingKind::String, "kernel",
        "kernel: each profiled launch is replayed once per counter pass (CUPTI "
        "saves and restores device memory when there are several; a process that "

@@ -61,7 +61,7 @@ std::string SessionReplay::shapeKey(const std::string &WorkKey, CUcontext Ctx) {
 }
 
 bool SessionReplay::admit(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey,
-                          uint32_t, bool InRange, LaunchAdmission &A) {
+                          uint32_t Corr, bool InRange, LaunchAdmission &A) {
   A.Shape = shapeKey(WorkKey, Ctx);
   // The limits of kernel replay, counting records only: a replay launch is
   // a pass of an earlier record, not a launch profiled on its own.
@@ -74,7 +74,22 @@ bool SessionReplay::admit(const FuncInfo &F, CUcontext Ctx, const std::string &W
   A.Role = App.role(A.Shape, InRange, Take, A.Ticket, Obj ? &Obj->Metrics : nullptr);
   if (A.Role == AppRole::ReplayOnly)
     ++AppReplayOutside;
+  lendOrRemember(A, Corr, InRange, A);
   return A.Role != AppRole::None;
+}
+
+void SessionReplay::lendOrRemember(const LaunchAdmission &In, uint32_t Corr, bool InRange,
+                                   LaunchAdmission &A) {
+  if (H.PerShape <= 0 || (In.Role != AppRole::Record && (In.Role != AppRole::None || !InRange)))
+    return;
+  std::lock_guard<std::mutex> L(LendersM);
+  if (In.Role == AppRole::Record) {
+    FirstRecord.emplace(In.Shape, Corr);
+    return;
+  }
+  auto It = FirstRecord.find(In.Shape);
+  if (It != FirstRecord.end())
+    A.Lender = It->second;
 }
 
 std::vector<std::string> listOfMask(const std::vector<std::string> &Metrics, unsigned Mask) {
@@ -273,7 +288,7 @@ void SessionReplay::rangeValues(CounterLaunch &IF, HwContext &C, const HwConfig 
                                 const std::string &NotEvaluated) {
   if (IF.App)
     deliver(IF, Cfg.Passes, std::move(Values), NotEvaluated);
-  else // a launch admitted by kernel replay before the switch
+  else // no group to collect: a launch's own values, as kernel replay's
     H.launchValues(IF, C, Values, NotEvaluated);
 }
 

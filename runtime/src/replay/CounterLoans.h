@@ -42,8 +42,8 @@ public:
   std::vector<LaunchRecord> settle(LaunchRecord &&R);
   /// At exit: the borrowers still waiting, with why they have no counters.
   std::vector<LaunchRecord> drain();
-  /// Whether records may lend (kernel replay with a per-shape limit, set
-  /// once at start): otherwise no record is kept for lending.
+  /// Whether records may lend (a per-shape limit, set once at start):
+  /// otherwise no record is kept for lending.
   bool Lending = true;
 
 private:

@@ -81,7 +81,7 @@ void HardwareCounters::onInit() {
   Limit = T.S.LaunchLimit;
   PerShape = T.S.CountersPerShape;
   ReplayMode Asked = replayModeOf(T.S);
-  Loans.Lending = Asked == ReplayMode::Kernel && PerShape > 0;
+  Loans.Lending = PerShape > 0; // every mode: a launch past the limit borrows (CounterLoans.h)
   // Application replay is made in kernel mode too: toApplicationReplay may
   // switch to it later.
   if (Asked == ReplayMode::Passes)

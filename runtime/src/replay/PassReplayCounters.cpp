@@ -287,6 +287,7 @@ bool PassReplay::admit(const FuncInfo &F, CUcontext Ctx, const std::string &Work
   A.Shape = shapeKey(WorkKey, Ctx);
   A.Role = takePass(Ctx, A.Shape, InRange, [&] { return takeRecord(F, Ctx, A.Shape); },
                     A.Ticket, Corr);
+  lendOrRemember(A, Corr, InRange, A);
   return A.Role != AppRole::None;
 }
 

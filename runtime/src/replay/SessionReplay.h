@@ -23,7 +23,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -120,6 +122,11 @@ protected:
   bool takeRecord(const FuncInfo &F, CUcontext Ctx, const std::string &Shape);
   /// A record's shape key: the work key on its context.
   static std::string shapeKey(const std::string &WorkKey, CUcontext Ctx);
+  /// With a per-shape limit, a launch in the range that starts no record
+  /// carries the counters of its work key's first record (CounterLoans.h):
+  /// \p A's Lender, from what admit saw (\p Corr, \p InRange).
+  void lendOrRemember(const LaunchAdmission &In, uint32_t Corr, bool InRange,
+                      LaunchAdmission &A);
   /// Under C.M: closes C's session; the records it completes wait in its
   /// Completed.
   void closeSessionOf(HwContext &C);
@@ -132,6 +139,9 @@ protected:
   std::atomic<uint64_t> AppOnePass{0}, AppOverPasses{0}, AppMultiPass{0}, AppSwitches{0};
 
 private:
+  std::mutex LendersM;
+  /// The correlation id of each shape key's first record (lendOrRemember).
+  std::unordered_map<std::string, uint32_t> FirstRecord;
   bool enterGroup(CounterLaunch &IF);
   /// Launch enter under C.M: \p Cfg is a one-pass group; IF joins the open
   /// session of that group, or one is opened (closing another first). False
