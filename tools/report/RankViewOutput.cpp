@@ -3,9 +3,10 @@
 //
 // How RankView.h's view is shown: the rank table (a status column when some
 // row is incomplete), the kernel and range imbalance tables over the rows
-// compared, the notes, --rank-json; and the communication note of the
-// kernel table.
+// compared, the collectives table (Collectives.h), the notes, --rank-json;
+// and the communication note of the kernel table.
 //===----------------------------------------------------------------------===//
+#include "Collectives.h"
 #include "RankView.h"
 #include "TextTable.h"
 
@@ -170,6 +171,7 @@ void printRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameW
   printImbalance(OS, V, V.Ranges, "range", Top, NameWidth);
   for (const std::string &N : V.Notes)
     OS << "note: " << N << "\n";
+  printCollectives(OS, buildCollectives(V));
 }
 
 void writeRankView(std::ostream &OS, const RankView &V, size_t Top, size_t NameWidth,
@@ -216,6 +218,7 @@ json rankViewJson(const RankView &V) {
           {"rows", Rows},
           {"kernels", imbalanceJson(V, V.Kernels)},
           {"ranges", imbalanceJson(V, V.Ranges)},
+          {"collectives", collectivesJson(buildCollectives(V))},
           {"notes", V.Notes}};
 }
 
