@@ -319,8 +319,8 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
   if (streamCapturing(Stream))
     return; // captured into a graph: reported from activity, not counted
   // The counter array's lock before the hardware counters' context lock,
-  // which pass replay takes in takeApp and keeps to the launch's exit; a
-  // record's range takes it after this one too (enterRange).
+  // which pass replay takes in admit and keeps to the launch's exit; a
+  // record's range takes it after this one too (CounterReplay::enter).
   std::unique_lock<std::mutex> ArrayLock;
   if (Count)
     ArrayLock = std::unique_lock<std::mutex>(F->Array->Lock);
@@ -427,7 +427,7 @@ void replayOutsideRange(const LaunchArgs &A, std::shared_ptr<FuncInfo> F,
       Completed.R = std::move(*IF->AppDone);
       finalize(std::move(Completed));
     }
-    return; // the group is given back (onLaunchEnter)
+    return; // the group is given back (CounterReplay::enter)
   }
   markIssuedReplayed(CB->correlationId); // its time is not the program's (Timing.h)
   *CB->correlationData = reinterpret_cast<uint64_t>(IF.release());

@@ -106,7 +106,7 @@ GroupPlan planOnePassGroups(const std::vector<std::string> &Metrics, const PassO
 /// launch's own: duration and clocks) and the first group holding each of
 /// its metrics (the signatures, in many groups, make no other one needed). A context plans one set of groups for every tensor type and
 /// each kernel's list takes its part of it (AppReplayCounters.cpp,
-/// appGroups): lists that differ by a tensor type then share their groups,
+/// SessionReplay::groups): lists that differ by a tensor type then share their groups,
 /// and so the range profiler objects that run them.
 std::vector<size_t> groupsFor(const std::vector<std::vector<std::string>> &Groups,
                               const std::vector<std::string> &Need);

@@ -146,7 +146,7 @@ bool SessionReplay::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cfg) 
   HwSession &S = C.Sessions.Session;
   std::string E;
   bool Flush = H.Host->S.FlushL2;
-  // This launch's entry (sessionLaunch) is put back below, after the
+  // This launch's entry (launchIssued) is put back below, after the
   // flush's: this thread holds C.M until the launch is issued, so no other
   // launch comes between.
   S.forget(IF.R.Correlation);
@@ -168,7 +168,7 @@ bool SessionReplay::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cfg) 
       E = openSession(C, Cfg);
   }
   if (E.empty() && Flush)
-    E = H.flushLocked(IF, C); // its kernel: one more entry (sessionLaunch)
+    E = H.flushLocked(IF, C); // its kernel: one more entry (launchIssued)
   if (E.empty()) {
     S.Entries.push_back({IF.R.Correlation, IF.App});
     S.Idle = 0;

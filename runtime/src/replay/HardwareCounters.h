@@ -17,37 +17,33 @@
 #ifndef HROOF_RUNTIME_HARDWARECOUNTERS_H
 #define HROOF_RUNTIME_HARDWARECOUNTERS_H
 
+#include "cupti/RangeProfiler.h"
+#include "kernels/L2Flush.h"
+#include "metrics/HwMetrics.h"
+#include "metrics/TypeCache.h"
 #include "replay/ApplicationReplay.h"
 #include "replay/CounterLaunch.h"
 #include "replay/CounterLoans.h"
 #include "replay/CounterReplay.h"
-#include "replay/GroupSession.h"
 #include "replay/KernelReplay.h"
 #include "replay/PassReplay.h"
-#include "replay/SessionReplay.h"
-#include "metrics/HwMetrics.h"
-#include "kernels/L2Flush.h"
-#include "replay/PassSchedule.h"
-#include "cupti/RangeProfiler.h"
 #include "replay/ReplayPolicy.h"
-#include "metrics/TypeCache.h"
+#include "replay/SessionReplay.h"
 #include "support/Support.h"
 
 #include <cuda.h>
 #include <cupti.h>
 
-#include <algorithm>
-#include <functional>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace hroof {
