@@ -4,10 +4,14 @@
 
 #include "../Toolchain.h"
 
+#include "hroof/ProfileKeys.h"
+
 #include <algorithm>
 
 namespace hroof {
 namespace report {
+
+namespace pk = hroof::profile_keys;
 
 namespace {
 
@@ -94,10 +98,11 @@ Machine peakCeilings(Dataset &D, const std::string &Device, const std::string &W
     throw UserError(Why + ", and the inputs' hardware counters record no " +
                     (D.Peaks.Records
                          ? "FLOP or no bandwidth peak (in " + std::to_string(D.Peaks.Records) +
-                               " launch record(s) with a \"peak\")"
-                         : std::string("peaks (no launch record has counters with a \"peak\": "
-                                       "--counters none, an Nsight Compute export, or a profile "
-                                       "written before peaks were recorded)")) +
+                               " launch record(s) with a \"" + pk::Peak + "\")"
+                         : "peaks (no launch record has counters with a \"" +
+                               std::string(pk::Peak) +
+                               "\": --counters none, an Nsight Compute export, or a profile "
+                               "written before peaks were recorded)") +
                     ": give --machine M.json; measure it with " + measureCommands(D.Inputs));
   D.Notes.push_back(Why +
                     ": the ceilings are the peaks the hardware counters recorded (per-cycle "

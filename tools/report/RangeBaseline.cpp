@@ -142,6 +142,9 @@ void printRangeComparison(std::ostream &OS, const RangeComparison &C) {
     OS << "note: " << N << "\n";
 }
 
+// --range-json's keys spelled like profile keys.
+static const char *const RangeJsonRows = "ranges", *const RangeJsonPath = "range";
+
 void addRangeComparisonJson(nlohmann::json &J, const RangeComparison &C) {
   std::map<std::string, const RangePair *> ByPath;
   nlohmann::json OnlyBase = nlohmann::json::array(), OnlyThis = nlohmann::json::array(),
@@ -156,8 +159,9 @@ void addRangeComparisonJson(nlohmann::json &J, const RangeComparison &C) {
       OnlyThis.push_back(P.Range);
     }
   }
-  for (nlohmann::json &Row : J["ranges"]) {
-    const RangePair *P = ByPath.at(Row["range"].get<std::string>());
+  // The rows rangeViewJson wrote (--range-json, docs/report.md).
+  for (nlohmann::json &Row : J[RangeJsonRows]) {
+    const RangePair *P = ByPath.at(Row[RangeJsonPath].get<std::string>());
     Row["tensor_flop_share"] = shareJson(*P->This);
     if (!P->Base) {
       Row["baseline"] = nullptr;

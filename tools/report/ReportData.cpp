@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ReportData.h"
 
-#include "hroof/Communication.h"
 #include "Ceilings.h"
 #include "Insights.h"
+#include "hroof/Communication.h"
 
 #include "../Settings.h"
 #include "../Toolchain.h"
@@ -20,6 +20,9 @@
 
 namespace hroof {
 namespace report {
+
+// The machine file's (docs/ert.md) keys spelled like profile keys.
+static const char *const MachineDevice = "device", *const MachineName = "name";
 
 static bool has(const Flat &F, const std::string &Key) { return F.count(Key) != 0; }
 
@@ -62,8 +65,8 @@ Machine loadMachine(const std::string &Path) {
   Machine M;
   M.Path = Path;
   try {
-    if (J.contains("device") && J["device"].is_object())
-      M.Name = J["device"].value("name", std::string());
+    if (J.contains(MachineDevice) && J[MachineDevice].is_object())
+      M.Name = J[MachineDevice].value(MachineName, std::string());
     const auto &C = J.at("ceilings");
     for (const char *Group : {"flops", "bandwidth"}) {
       if (!C.contains(Group))
@@ -100,9 +103,9 @@ std::optional<std::string> findMachineFor(const std::string &Device) {
   for (const std::string &F : Files) {
     std::ifstream In(F);
     nlohmann::json J = nlohmann::json::parse(In, nullptr, false);
-    if (J.is_object() && J.contains("device") && J["device"].is_object() &&
-        J["device"].contains("name") && J["device"]["name"].is_string() &&
-        sameDevice(J["device"]["name"].get<std::string>(), Device))
+    if (J.is_object() && J.contains(MachineDevice) && J[MachineDevice].is_object() &&
+        J[MachineDevice].contains(MachineName) && J[MachineDevice][MachineName].is_string() &&
+        sameDevice(J[MachineDevice][MachineName].get<std::string>(), Device))
       return F;
   }
   return std::nullopt;
