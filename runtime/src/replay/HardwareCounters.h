@@ -111,40 +111,15 @@ struct HardwareCounters {
   CountersSetting Set;
   int64_t Limit = 0;
   std::mutex M; ///< guards the maps (the modes' too)
-  std::unordered_map<CUcontext, std::unique_ptr<HwContext>> Ctxs;
   /// Launches given counters (records, in application and pass replay), per
   /// kernel (mangled name) and context: each device of a process gets its
   /// own HROOF_LAUNCH_LIMIT. Kept across the switch of replay mode.
   std::map<std::pair<std::string, CUcontext>, int64_t> Taken;
   CounterLoans Loans;
   int64_t PerShape = 0; ///< HROOF_COUNTERS_PER_SHAPE (0: no such limit)
-  /// Tensor types learned per mangled name (Set.LearnTensorTypes).
-  std::unordered_map<std::string, std::shared_ptr<const LearnedTypes>> Learned;
-  std::map<size_t, uint64_t> RangesByPasses;
-  bool RelearnReported = false;
   std::unordered_set<uint32_t> Done; ///< finalized ranges' correlation ids (Runtime::M)
-  bool DroppedReported = false;
-  bool ProfilerInitDone = false;
-  std::atomic<uint64_t> EnterNs{0}, LaunchNs{0}, ExitNs{0}, Ranges{0};
-  /// Where configure+start goes (the finish note, --verbose 1): counter-data
-  /// sizing (list changes), image init, SetConfig after a list change or a
-  /// new object vs with the same list, Start.
-  std::atomic<uint64_t> SizeNs{0}, InitNs{0}, SetNewNs{0}, SetSameNs{0}, StartNs{0};
-  std::atomic<uint64_t> Sizings{0}, SetNews{0};
-  std::atomic<uint64_t> Reenables{0}; ///< range profiler objects re-created
-  std::atomic<uint64_t> ReenableNs{0};
-  /// Learned types kept across runs (TypeCache.h), under M; CacheOn is set
-  /// once in onInit. CodeHash: the code hash of each function name seen in a
-  /// loaded cubin (0: two different codes under that name), under CodeM.
-  bool CacheOn = false;
-  TensorTypeCache Cache;
-  uint64_t FromCache = 0;
-  std::mutex CodeM;
-  std::unordered_map<std::string, uint64_t> CodeHash;
-  uint64_t HashNs = 0, HashedModules = 0, HashedBytes = 0; ///< under CodeM
+  /// A loaded module: the code hash of each of its functions (the type cache's key).
   void onModuleLoaded(const CUpti_ModuleResourceData &MD);
-  uint64_t codeHash(const std::string &Mangled);
-  std::string ProfilerInitProblem;
 
   /// The replay mode, what a launch asks of the counters: chosen once in
   /// onInit (HROOF_REPLAY, replayModeOf), or moved to application replay by
@@ -178,8 +153,10 @@ struct HardwareCounters {
   /// the process goes on in application replay (one pass a launch, no
   /// restore), saying so on stderr and in the profile; never back.
   void toApplicationReplay(const std::string &Cause);
+  /// A context's first profiled launch: the profiler initialized (once a
+  /// process), the device checked, the metrics it has, its object enabled
+  /// ("" or why not).
   std::string setup(HwContext &C, CUcontext Ctx);
-  std::string setupContext(HwContext &C, CUcontext Ctx);
   /// The context's HwConfig with the tensor types of \p TypeMask (a mask
   /// over tensorTypeMetrics()), made at first use ("" or why not).
   std::string config(HwContext &C, unsigned TypeMask, HwConfig *&Out);
@@ -224,12 +201,41 @@ struct HardwareCounters {
                     const std::string &NotEvaluated);
 
 private:
+  std::string setupContext(HwContext &C, CUcontext Ctx);
+  uint64_t codeHash(const std::string &Mangled);
   std::string startRange(HwContext &C, HwConfig &Cfg, uint64_t (&Ts)[4]);
   /// Launch exit: the values of a decoded range, to IF.Replay.
   void evaluate(CounterLaunch &IF, HwContext &C, HwConfig &Cfg, size_t Ranges);
   /// The finish note of the kernel-replay ranges.
   void noteRanges();
   void noteTypeCache();
+
+  std::unordered_map<CUcontext, std::unique_ptr<HwContext>> Ctxs; ///< under M
+  /// Tensor types learned per mangled name (Set.LearnTensorTypes), under M.
+  std::unordered_map<std::string, std::shared_ptr<const LearnedTypes>> Learned;
+  bool RelearnReported = false, DroppedReported = false, ProfilerInitDone = false;
+  std::string ProfilerInitProblem;
+  /// Learned types kept across runs (TypeCache.h), under M; CacheOn is set
+  /// once in onInit. CodeHash: the code hash of each function name seen in a
+  /// loaded cubin (0: two different codes under that name), under CodeM.
+  bool CacheOn = false;
+  TensorTypeCache Cache;
+  uint64_t FromCache = 0;
+  std::mutex CodeM;
+  std::unordered_map<std::string, uint64_t> CodeHash;
+  uint64_t HashNs = 0, HashedModules = 0, HashedBytes = 0; ///< under CodeM
+
+  /// The kernel-replay ranges' costs (the finish note, --verbose 1): ranges
+  /// by passes (under M); host time of configure+start, of the launch with
+  /// replay and of stop+decode+evaluate; where configure+start goes:
+  /// counter-data sizing (list changes), image init, SetConfig after a list
+  /// change or a new object vs with the same list, Start; fresh objects.
+  std::map<size_t, uint64_t> RangesByPasses;
+  std::atomic<uint64_t> EnterNs{0}, LaunchNs{0}, ExitNs{0}, Ranges{0};
+  std::atomic<uint64_t> SizeNs{0}, InitNs{0}, SetNewNs{0}, SetSameNs{0}, StartNs{0};
+  std::atomic<uint64_t> Sizings{0}, SetNews{0};
+  std::atomic<uint64_t> Reenables{0}; ///< range profiler objects re-created
+  std::atomic<uint64_t> ReenableNs{0};
 
   std::unique_ptr<KernelReplay> Kernel;
   /// Application or pass replay: the mode asked for, or where kernel replay

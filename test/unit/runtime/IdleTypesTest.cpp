@@ -19,7 +19,7 @@ using namespace hroof::rt::testutil;
 namespace {
 
 /// The groups of a context's shared plan: the metrics without a tensor type
-/// first, then the types (AppReplayCounters.cpp, appPlan).
+/// first, then the types (AppReplayCounters.cpp, SessionReplay::plan).
 std::vector<std::vector<std::string>> sharedPlanGroups() {
   const std::vector<std::string> &Types = tensorTypeMetrics();
   std::vector<std::string> Metrics;
