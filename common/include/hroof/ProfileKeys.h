@@ -2,12 +2,17 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The runtime writes hroof-<pid>.json (runtime/src/profile/Profile.cpp,
-// Transfers.cpp, Timing.cpp) and `hroof report` reads it (tools/report/):
-// both spell the keys with the names below. ProfileKeyTable lists each key
-// once per object that holds it, with its JSON type and what it means.
+// Transfers.cpp, Timing.cpp; the header and devices in Injection.cpp through
+// headerToJson and deviceToJson) and `hroof report` reads it (tools/report/
+// ProfileData.cpp, ReportInputs.cpp, TornProfile.cpp): both spell the keys
+// with the names below (scripts/check_profile_keys.py, ctest
+// house.profile-keys). ProfileKeyTable lists each key once per object that
+// holds it, with its JSON type and what it means; hroof-profile-schema
+// writes it as share/hroof/profile-schema.json for the Python readers
+// (scripts/profile_schema.py).
 //
 // Count objects (flops.f32, bytes.global.load, ...) take their keys from
-// CounterLayout.h, not from here; a launch's `static_warp` is the static
+// CounterLayout.h (the counters' from CounterMetrics.h), not from here; a launch's `static_warp` is the static
 // model's `warp` object (docs/static-model.md).
 // Header-only, no LLVM, no JSON library. docs/profile-format.md describes
 // the format.
@@ -117,6 +122,8 @@ inline constexpr const char *Flops = "flops";
 inline constexpr const char *TensorFlops = "tensor_flops";
 inline constexpr const char *Bytes = "bytes";
 inline constexpr const char *SharedWavefronts = "shared_wavefronts";
+inline constexpr const char *Sectors = "sectors";
+inline constexpr const char *Wavefronts = "wavefronts";
 inline constexpr const char *L1Bytes = "l1_bytes";
 inline constexpr const char *L2Bytes = "l2_bytes";
 inline constexpr const char *DramBytes = "dram_bytes";
@@ -284,6 +291,8 @@ inline constexpr ProfileKeyInfo ProfileKeyTable[] = {
     {"counters", TensorFlops, "object", "Tensor Core FLOPs by type"},
     {"counters", Bytes, "object", "requested bytes by space and direction"},
     {"counters", SharedWavefronts, "object", "shared-memory wavefronts {load, store}"},
+    {"counters", Sectors, "object", "global sectors {global: {load, store}}"},
+    {"counters", Wavefronts, "object", "shared wavefronts {shared: {load, store}}"},
     {"counters", L1Bytes, "number", "bytes at L1/TEX"},
     {"counters", L2Bytes, "number", "bytes at L2"},
     {"counters", DramBytes, "number", "bytes at HBM"},
