@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Writes test/report/Inputs/runtime-writer.json with the runtime's own profile writer
 // (runtime/src/profile/Profile.cpp + metrics/HwMetrics.cpp), so the report is tested on the exact
-// format the runtime writes. Not built by CMake; regenerate by hand:
-//   clang++-22 -std=c++17 test/report/gen_runtime_profile.cpp -Iruntime/src \
-//     -Icommon/include build/lib/libhroof_rt_core.a build/lib/libhroof_model.a -o /tmp/gen \
-//     && /tmp/gen test/report/Inputs/runtime-writer.json
+// format the runtime writes. Built as hroof-gen-runtime-profile (ctest profile-schema checks what
+// it writes against share/hroof/profile-schema.json); regenerate the fixture with
+//   build/bin/hroof-gen-runtime-profile test/report/Inputs/runtime-writer.json
 // The counts are made up (a fixture): saxpy with 2^20 divisions per launch whose
 // FFMA expansion the counters see, and an uninstrumented kernel without counters;
 // NVTX range paths ("step 0/forward": 3 saxpy launches, "step 1/forward": 2, "step
@@ -16,23 +15,16 @@ using namespace hroof;
 using namespace hroof::rt;
 int main(int argc, char **argv) {
   Profile P(100, 0);
-  nlohmann::json H = {{"hroof_profile", 1},
-                      {"pid", 1},
-                      {"host", "h"},
-                      {"command", "x"},
-                      {"rank", nullptr},
-                      {"run_id", ""},
-                      {"start_time", 0},
-                      {"counters", NumCounters},
-                      {"settings", nlohmann::json::object()}};
+  ProfileHeader Hd;
+  Hd.Pid = 1;
+  Hd.Host = "h";
+  Hd.Command = "x";
+  nlohmann::json H = headerToJson(Hd, Settings());
   if (auto E = P.open(argv[1], H); !E.empty()) {
     fprintf(stderr, "%s\n", E.c_str());
     return 1;
   }
-  P.addDevice({{"ordinal", 0},
-               {"name", "NVIDIA H100 80GB HBM3"},
-               {"compute_capability", "9.0"},
-               {"sms", 132}});
+  P.addDevice(deviceToJson(0, "NVIDIA H100 80GB HBM3", 9, 0, 132));
   for (int I = 0; I < 5; ++I) {
     LaunchRecord R;
     R.Mangled = "_Z5saxpyifPKfPf";
