@@ -3,6 +3,8 @@
 #include "hroof/WarpModel.h"
 #include "AffineForm.h"
 #include "Footprint.h"
+#include "WarpClasses.h"
+#include "WarpCost.h"
 
 #include <algorithm>
 #include <array>
@@ -13,91 +15,6 @@
 namespace hroof {
 
 namespace {
-
-constexpr int WarpSize = 32;
-/// Sectors (32 B) and banks (32 x 4 B) both repeat every 128 bytes.
-constexpr int64_t Period = 128;
-constexpr int64_t SectorBytes = 32;
-constexpr int64_t NoLane = INT64_MIN;
-
-int64_t residue(int64_t A) { return ((A % Period) + Period) % Period; }
-
-/// What one warp request costs: distinct bytes, sectors, wavefronts.
-struct RequestCost {
-  uint64_t Bytes = 0, Sectors = 0, Wavefronts = 0;
-};
-
-/// Cost of one request whose active lanes access [Rel[l], Rel[l] + Width)
-/// (relative to the lowest address), the lowest address being \p Res modulo
-/// 128. Shared memory is served in groups of lanes whose requests fit one
-/// 128-byte pass (32 lanes of 4 bytes, 16 of 8, 8 of 16); in each group the
-/// passes are the most distinct 4-byte words that fall into one bank.
-RequestCost requestCost(const std::array<int64_t, WarpSize> &Rel, int64_t Width, int64_t Res) {
-  RequestCost C;
-  std::vector<std::pair<int64_t, int64_t>> Spans;
-  std::vector<int64_t> Sectors;
-  for (int64_t R : Rel)
-    if (R != NoLane) {
-      Spans.push_back({R + Res, R + Res + Width});
-      for (int64_t S = (R + Res) / SectorBytes; S <= (R + Res + Width - 1) / SectorBytes; ++S)
-        Sectors.push_back(S);
-    }
-  std::sort(Spans.begin(), Spans.end());
-  int64_t End = INT64_MIN;
-  for (auto [B, E] : Spans) {
-    B = std::max(B, End);
-    if (E > B)
-      C.Bytes += uint64_t(E - B);
-    End = std::max(End, E);
-  }
-  std::sort(Sectors.begin(), Sectors.end());
-  C.Sectors = uint64_t(std::unique(Sectors.begin(), Sectors.end()) - Sectors.begin());
-  int GroupLanes = Width >= 8 ? int(WarpSize / (Width / 4)) : WarpSize;
-  for (int G = 0; G < WarpSize; G += std::max(GroupLanes, 1)) {
-    std::vector<int64_t> Words;
-    for (int L = G; L < std::min(G + GroupLanes, WarpSize); ++L)
-      if (Rel[L] != NoLane)
-        for (int64_t W = (Rel[L] + Res) / 4; W <= (Rel[L] + Res + Width - 1) / 4; ++W)
-          Words.push_back(W);
-    if (Words.empty())
-      continue;
-    std::sort(Words.begin(), Words.end());
-    Words.erase(std::unique(Words.begin(), Words.end()), Words.end());
-    std::array<uint64_t, 32> PerBank{};
-    for (int64_t W : Words)
-      ++PerBank[size_t(W % 32)];
-    C.Wavefronts += *std::max_element(PerBank.begin(), PerBank.end());
-  }
-  return C;
-}
-
-/// How often each residue modulo 128 is added to the address over the
-/// iteration space of the loops (steps and trip counts uniform in the warp),
-/// starting at iteration \p First of the innermost loop.
-using Histogram = std::array<u128, Period>;
-Histogram iterationResidues(const std::vector<std::pair<int64_t, int64_t>> &StepTrips,
-                            int64_t First = 0) {
-  Histogram H{};
-  H[0] = 1;
-  for (size_t J = 0; J < StepTrips.size(); ++J) {
-    auto [Step, Trips] = StepTrips[J];
-    int64_t From = J == 0 ? First : 0;
-    Histogram One{};
-    int64_t S = residue(Step);
-    int64_t Cycle = Period / std::gcd(S == 0 ? Period : S, Period);
-    int64_t N = std::max<int64_t>(Trips - From, 0);
-    for (int64_t K = 0; K < std::min(N, Cycle); ++K)
-      One[size_t(residue(S * ((From + K) % Cycle)))] += u128(N / Cycle) + (K < N % Cycle ? 1 : 0);
-    Histogram Next{};
-    for (int64_t A = 0; A < Period; ++A)
-      if (H[size_t(A)])
-        for (int64_t B = 0; B < Period; ++B)
-          if (One[size_t(B)])
-            Next[size_t((A + B) % Period)] += H[size_t(A)] * One[size_t(B)];
-    H = Next;
-  }
-  return H;
-}
 
 /// Accumulates one access over the launch.
 class AccessEvaluator {
@@ -116,9 +33,10 @@ public:
                         bool OnlyPossible);
 
   void run();
-  /// Lane evaluations that run() needs where the access is not counted by
-  /// block shift (0 where it is: that costs a few blocks).
-  u128 laneEvaluationsIfNotByShift() const;
+  /// Evaluations that run() needs: per class of blocks where the access has
+  /// them (WarpClasses.h); none up front where full blocks are counted by
+  /// shift (that costs a few blocks); else one per thread of the launch.
+  u128 evaluationsNeeded() const;
   /// Per candidate base residue (one when the base is known).
   std::vector<std::array<u128, 3>> Totals; ///< bytes, sectors, wavefronts
   std::array<u128, 3> BoundLo{}, BoundHi{};
@@ -139,6 +57,14 @@ private:
   };
   std::optional<ShiftPlan> planByShift() const;
   bool runByShift();
+  /// runByClasses()'s address shifts, classes of blocks and their cost.
+  struct ClassPlan : BlockClasses {
+    uint64_t Work = 0; ///< interval evaluations spent finding the classes
+    u128 Lanes = 0;    ///< lane evaluations of the classes, at most
+  };
+  std::optional<ClassPlan> planClasses() const;
+  bool runByClasses();
+  bool deadClass(const BlockClass &C) const;
   void lane(int64_t T, Lane &Out);
   void bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
              bool MayNotRun = false);
@@ -169,10 +95,10 @@ private:
   std::vector<int64_t> BaseResidues;
   uint64_t &Budget;
   bool ByShift;
-  /// runByShift(): the guards that hold everywhere in a full block (taken
-  /// as 1), the shift added to every address, and how many blocks a pass
-  /// stands for.
-  std::vector<const Expr *> HoldsInBlock;
+  /// runByClasses(), runByShift(): the factors with one value in every
+  /// thread of the blocks a pass stands for (guards that hold: 1), the shift
+  /// added to every address, and how many blocks a pass stands for.
+  std::vector<std::pair<const Expr *, int64_t>> Fixed;
   int64_t Shift = 0;
   u128 Scale = 1;
   /// Warps of a launch mostly repeat the same lane pattern.
@@ -188,9 +114,9 @@ void AccessEvaluator::lane(int64_t T, Lane &Out) {
   for (const auto &P : A.Alternatives) {
     u128 X = 1;
     for (const ExprPtr &F : P) {
-      if (std::find(HoldsInBlock.begin(), HoldsInBlock.end(), F.get()) != HoldsInBlock.end())
-        continue;
-      int64_t V = F->eval(Env);
+      auto It = std::find_if(Fixed.begin(), Fixed.end(),
+                             [&](const auto &KV) { return KV.first == F.get(); });
+      int64_t V = It != Fixed.end() ? It->second : F->eval(Env);
       X *= u128(V < 0 ? 0 : V);
       if (!X)
         break;
@@ -238,8 +164,13 @@ std::optional<AccessEvaluator::ShiftPlan> AccessEvaluator::planByShift() const {
   return P;
 }
 
-u128 AccessEvaluator::laneEvaluationsIfNotByShift() const {
-  if (ByShift && planByShift())
+u128 AccessEvaluator::evaluationsNeeded() const {
+  if (!ByShift)
+    return u128(L.Grid[0]) * u128(L.Grid[1]) * u128(L.Grid[2]) *
+           u128(L.Block[0] * L.Block[1] * L.Block[2]);
+  if (auto P = planClasses())
+    return P->Work + P->Lanes;
+  if (planByShift())
     return 0; // a few blocks' worth, paid as it goes
   return u128(L.Grid[0]) * u128(L.Grid[1]) * u128(L.Grid[2]) *
          u128(L.Block[0] * L.Block[1] * L.Block[2]);
@@ -277,7 +208,7 @@ bool AccessEvaluator::runByShift() {
           warp(T, BlockThreads);
       }
   for (const auto &G : Guards)
-    HoldsInBlock.push_back(G.first);
+    Fixed.push_back({G.first, 1});
   Env.CtaId = {0, 0, 0};
   SpanFamilies *KeepCertain = Certain, *KeepPossible = Possible;
   Certain = Possible = nullptr; // the residue passes below have no real addresses
@@ -293,9 +224,123 @@ bool AccessEvaluator::runByShift() {
   Scale = 1;
   if (KeepPossible && !FullShifts.empty())
     footprintOfFullBlocks(KeepCertain, KeepPossible, FullShifts, BlockThreads);
-  HoldsInBlock.clear();
+  Fixed.clear();
   Shift = 0;
   Scale = 1;
+  return true;
+}
+
+/// Blocks grouped into classes that cost the same but for their address
+/// shift (WarpClasses.h): where the address is affine in the indices (or
+/// reads no ctaid at all: every block then has the same addresses), the
+/// loops do not depend on ctaid, and each factor that reads ctaid reads one
+/// grid dimension. nullopt otherwise, or where finding the classes would
+/// cost more than the budget left.
+std::optional<AccessEvaluator::ClassPlan> AccessEvaluator::planClasses() const {
+  constexpr unsigned CtaBits = 0x38;
+  for (const WarpLoop &Lp : A.Loops)
+    if ((Lp.Step->threadVarMask() | Lp.Trips->threadVarMask()) & CtaBits)
+      return std::nullopt;
+  ClassPlan P;
+  std::vector<const Expr *> Factors;
+  for (const auto &Alt : A.Alternatives)
+    for (const ExprPtr &F : Alt)
+      if (std::find(Factors.begin(), Factors.end(), F.get()) == Factors.end())
+        Factors.push_back(F.get());
+  auto Classes = planBlockClasses(Factors, A.Offset.get(), L, Env, Budget, P.Work);
+  if (!Classes)
+    return std::nullopt;
+  static_cast<BlockClasses &>(P) = std::move(*Classes);
+  u128 BlockThreads = u128(L.Block[0] * L.Block[1] * L.Block[2]);
+  for (const BlockClass &C : P.Classes)
+    if (deadClass(C))
+      continue;
+    else if (C.Irregular) // every block
+      P.Lanes += C.blocks() * BlockThreads;
+    else // one pass per shift, one for the footprint
+      P.Lanes += (u128(std::count_if(C.Shifts.begin(), C.Shifts.end(),
+                                     [](u128 N) { return N != 0; })) + 1) * BlockThreads;
+  return P;
+}
+
+/// Whether no thread of the class runs the access: in every alternative, a
+/// factor of the class is 0 (or negative) and only factors of the class
+/// precede it (lane() would evaluate nothing that could fail).
+bool AccessEvaluator::deadClass(const BlockClass &C) const {
+  for (const auto &Alt : A.Alternatives) {
+    bool Dead = false;
+    for (const ExprPtr &F : Alt) {
+      auto It = std::find_if(C.Fixed.begin(), C.Fixed.end(),
+                             [&](const auto &KV) { return KV.first == F.get(); });
+      if (It == C.Fixed.end())
+        break;
+      if (It->second <= 0) {
+        Dead = true;
+        break;
+      }
+    }
+    if (!Dead)
+      return false;
+  }
+  return true;
+}
+
+/// Each class of blocks is evaluated once per address shift modulo 128 that
+/// its blocks have, as the block C.CtaId with the class's factors fixed,
+/// scaled by its blocks of that shift; its footprint is that block's spans
+/// moved by every block's exact shift. An irregular class's blocks are
+/// evaluated one by one.
+bool AccessEvaluator::runByClasses() {
+  auto Plan = planClasses();
+  if (!Plan)
+    return false;
+  Budget -= std::min<uint64_t>(Budget, Plan->Work);
+  int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
+  SpanFamilies *KeepCertain = Certain, *KeepPossible = Possible;
+  for (const BlockClass &C : Plan->Classes) {
+    if (deadClass(C))
+      continue;
+    Fixed = C.Fixed;
+    if (C.Irregular) {
+      Certain = KeepCertain;
+      Possible = KeepPossible;
+      forEachBlock(C, Plan->Off, [&](const std::array<int64_t, 3> &Cta, int64_t) {
+        Env.CtaId = Cta;
+        for (int64_t T = 0; T < BlockThreads; T += WarpSize)
+          warp(T, BlockThreads);
+        return true;
+      });
+      if (FP && !FP->Problem.empty())
+        KeepCertain = KeepPossible = nullptr;
+      continue;
+    }
+    Env.CtaId = C.CtaId;
+    Certain = Possible = nullptr; // the shift passes have no real addresses
+    for (int64_t S = 0; S < Period; ++S) {
+      if (!C.Shifts[size_t(S)])
+        continue;
+      Shift = S;
+      Scale = C.Shifts[size_t(S)];
+      for (int64_t T = 0; T < BlockThreads; T += WarpSize)
+        warp(T, BlockThreads);
+    }
+    Shift = 0;
+    Scale = 1;
+    if (!KeepPossible || !FP->Problem.empty())
+      continue;
+    if (C.blocks() > FP->Budget) {
+      footprintOverBudget();
+      continue;
+    }
+    std::vector<int64_t> Shifts;
+    forEachBlock(C, Plan->Off, [&](const std::array<int64_t, 3> &, int64_t X) {
+      Shifts.push_back(X);
+      return true;
+    });
+    footprintOfFullBlocks(KeepCertain, KeepPossible, Shifts, BlockThreads);
+  }
+  Fixed.clear();
+  Env.CtaId = {0, 0, 0};
   return true;
 }
 
@@ -362,6 +407,8 @@ void AccessEvaluator::footprintOfFullBlocks(SpanFamilies *ToCertain, SpanFamilie
 }
 
 void AccessEvaluator::run() {
+  if (ByShift && runByClasses())
+    return;
   // Every block is visited at least once (by shift: to decide its guards),
   // which a lane evaluation's budget pays for: a launch of billions of blocks
   // is refused at once instead of after minutes.
@@ -653,7 +700,7 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
   // after seconds of it.
   u128 Needed = 0;
   for (const WarpAccess &A : Folded)
-    Needed += AccessEvaluator(A, L, Env, {0}, Budget, Opts.ByShift).laneEvaluationsIfNotByShift();
+    Needed += AccessEvaluator(A, L, Env, {0}, Budget, Opts.ByShift).evaluationsNeeded();
   if (Needed > Budget)
     throw ExprError("the warp-level model needs more lane evaluations than allowed for this "
                     "launch (" + u128ToString(Needed) +

@@ -29,9 +29,17 @@ __global__ void elementwise64(long n, const float *__restrict__ x, float *__rest
 // ELEM3D: flops.f32{{ +}}4294836225000000000000{{$}}
 // ELEM3D: bytes.global.load{{ +}}17179344900000000000000{{$}}
 // ELEM3D: bytes.global.store{{ +}}17179344900000000000000{{$}}
-// The warp-level model visits every block: 2147483647 * 65535^2 =
-// 9223090559730712575 blocks are refused at once.
-// ELEM3D: warp-level traffic: not evaluated: {{.*}}(9223090559730712575 blocks; it visits every block, at most 268435456 here): give a grid of fewer blocks
+// The warp-level model groups the blocks by what they cost (the guard i < n
+// is one value in every block but the one holding i = n, and the address
+// moves by 4096 B from block to block): each row's 10^12 active threads are
+// 31250000000 full warps of 128 B in 4 sectors, over 4294836225 rows:
+// 125000000000 * 4294836225 = 536854528125000000000 sectors each way, and
+// warp bytes 32x that, equal to the thread-level bytes.
+// ELEM3D: warp-level traffic  [exact]:
+// ELEM3D-NEXT: sectors.global.load{{ +}}536854528125000000000{{$}}
+// ELEM3D-NEXT: sectors.global.store{{ +}}536854528125000000000{{$}}
+// ELEM3D-NEXT: warp_bytes.global.load{{ +}}17179344900000000000000{{$}}
+// ELEM3D-NEXT: warp_bytes.global.store{{ +}}17179344900000000000000{{$}}
 // One row, n = 3 * 10^12 above its 2199023254528 threads: every thread runs;
 // bytes 4 * 2199023254528 = 8796093018112.
 // ELEM1D: flops.f32{{ +}}2199023254528{{$}}
