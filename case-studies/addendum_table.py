@@ -74,7 +74,7 @@ print()
 
 # ---- b. PyTorch ----
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from summarize import flat  # noqa: E402  (one flattening for both tables)
+from summarize import flat, profile_schema  # noqa: E402  (one flattening for both tables)
 
 def g(v):
     if v is None:
@@ -106,6 +106,9 @@ for path in sorted(glob.glob(os.path.join(W, "torch", "*.json"))):
     except (OSError, ValueError) as e:
         print("   cannot read profile: %s" % e)
         continue
+    note = profile_schema.unknown_keys_note(prof, path)
+    if note:
+        print("   " + note)
     rows, byp, tot = [], {}, 0.0
     for k in prof.get("kernels", []):
         name = k.get("kernel") or k.get("mangled") or "?"

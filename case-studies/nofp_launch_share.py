@@ -10,21 +10,25 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import profile_schema  # noqa: E402  (the keys of common/include/hroof/ProfileKeys.h)
+
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
+    K = profile_schema.keys()
     for f in sys.argv[1:]:
         p = json.load(open(f))
         total = nofp = 0
-        for k in p["kernels"]:
-            n = k.get("launches", 0)
+        for k in p[K.kernels]:
+            n = k.get(K.launches, 0)
             total += n
-            c = k.get("counters") or {}
-            if not c.get("launches"):
+            c = k.get(K.counters) or {}
+            if not c.get(K.launches):
                 continue
-            t = c["total"]
-            flops = sum((t.get("flops") or {}).values()) + sum((t.get("tensor_flops") or {}).values())
+            t = c[K.total]
+            flops = sum((t.get(K.flops) or {}).values()) + sum((t.get(K.tensor_flops) or {}).values())
             if flops == 0:
                 nofp += n
         print("%-22s launches %5d  no-FP launches %5d (%.1f%%)" % (

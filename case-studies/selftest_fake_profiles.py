@@ -12,12 +12,17 @@ def nest(flat):
         for p in parts[:-1]: cur=cur.setdefault(p,{})
         cur[parts[-1]]=v
     return out
+sys.path.insert(0, root+"/scripts"); import profile_schema  # the keys of hroof/ProfileKeys.h
 _pid = [100]
 def prof(kernels):
     _pid[0] += 1
-    return {"hroof_profile":1,"command":"FAKE (case-studies/selftest_fake_profiles.py)","counters":49,"host":"FAKE","pid":_pid[0],"rank":None,"run_id":"","settings":{},"start_time":0,
+    return checked({"hroof_profile":1,"command":"FAKE (case-studies/selftest_fake_profiles.py)","counters":49,"host":"FAKE","pid":_pid[0],"rank":None,"run_id":"","settings":{},"start_time":0,
             "launches":[],"kernels":kernels,"devices":[{"ordinal":0,"name":"NVIDIA H100 80GB HBM3","compute_capability":"9.0","sms":132}],
-            "graph_launches":0,"launch_records":{"written":0,"dropped":0,"limit_per_kernel":100},"notes":[],"complete":True}
+            "graph_launches":0,"launch_records":{"written":0,"dropped":0,"limit_per_kernel":100},"notes":[],"complete":True})
+def checked(p):  # FAKE, but in the format the runtime writes: every key in the key table
+    n, problems = profile_schema.check(p, types=False)
+    if problems: sys.exit("selftest_fake_profiles: "+"; ".join(problems[:5]))
+    return p
 for p in ["conv2d","lstm","lstm_fused"]:
     rows=json.load(open(root+"/.carry/case/static/%s.json"%p))
     subprocess.run("cp %s/.carry/case/static/%s.json %s/static/"%(root,p,D),shell=True)

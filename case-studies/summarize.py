@@ -19,14 +19,21 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import profile_schema  # noqa: E402  (the keys of common/include/hroof/ProfileKeys.h)
+
 
 def load(path):
     try:
         with open(path) as f:
-            return json.load(f)
+            p = json.load(f)
     except Exception as e:  # noqa: BLE001
         print("summarize: cannot read %s: %s" % (path, e), file=sys.stderr)
         return None
+    note = profile_schema.unknown_keys_note(p, path) if isinstance(p, dict) and "hroof_profile" in p else ""
+    if note:
+        print("summarize: " + note, file=sys.stderr)
+    return p
 
 
 def flat(d, prefix=""):

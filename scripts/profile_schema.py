@@ -182,6 +182,22 @@ def check(profile, schema=None, types=True):
     return len(found), problems
 
 
+def unknown_keys_note(profile, path):
+    """For readers that run where there may be no build (the case studies' GPU
+    scripts): one line naming the keys of \p profile that the table lacks
+    (a profile of another hroof version, or a misspelled key), "" when there
+    are none or no schema is at hand."""
+    try:
+        s = load()
+    except (OSError, ValueError, SystemExit):
+        return ""
+    _, problems = check(profile, s, types=False)
+    if not problems:
+        return ""
+    keys = sorted({p.split(": '")[1].split("'")[0] for p in problems})
+    return f"{path}: keys not in the profile key table (another hroof version?): {', '.join(keys)}"
+
+
 def main():
     ap = argparse.ArgumentParser(description="checks profiles against the key table")
     ap.add_argument("--schema")

@@ -22,6 +22,8 @@ cutting one short gives a torn file as a kill during a write does.
 import json
 import os
 
+from make_fixtures import checked
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "Inputs")
 US = 1000  # ns
@@ -62,15 +64,15 @@ def record(index, name, device, us, rng, ctr=None, replay_groups=None):
          "start_ns": 1000000 + index * 1000 * US, "duration_ns": int(us * US),
          "instrumented": False, "graph": False, "range": rng}
     if ctr is not None:
-        r["counters"] = ctr
-        if replay_groups:
-            r["replay_groups"] = replay_groups
+        r["counters"] = dict(ctr)
+        if replay_groups:  # application replay: the one-pass groups the counters came from
+            r["counters"]["replay_groups"] = replay_groups
     return r
 
 
 def add_numbers(total, add):
     for k, v in add.items():
-        if k == "peak":
+        if k in ("peak", "replay_groups"):  # per launch, not summed by the runtime
             continue
         if isinstance(v, dict):
             add_numbers(total.setdefault(k, {}), v)
@@ -99,6 +101,7 @@ def aggregates(records):
 
 def runtime_text(header, records, trailer):
     """The file as the runtime writes it: HEADER RECORDS TRAILER."""
+    checked(dict(header, launches=records, **trailer))
     h = json.dumps(header, indent=1, sort_keys=True)
     h = h[:h.rfind("}")].rstrip() + ",\n \"launches\": ["
     recs = "".join((",\n  " if i else "\n  ") + json.dumps(r, separators=(",", ":"), sort_keys=True)

@@ -11,8 +11,12 @@ import copy
 import json
 import os
 import random
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import profile_schema  # noqa: E402  (the keys of common/include/hroof/ProfileKeys.h)
+
 OUT = os.path.join(HERE, "Inputs")
 PRECS = ["f64", "f32", "f16", "bf16"]
 TENSOR = ["f16", "bf16", "tf32", "fp8", "int8", "f64"]
@@ -149,11 +153,21 @@ def kernels(rank=0, with_counters=True):
     return ks
 
 
+def checked(p):
+    """\p p, once every key of it is one the runtime writes (the key table
+    common/include/hroof/ProfileKeys.h, as share/hroof/profile-schema.json):
+    a fixture with a key of its own would test a format nobody writes."""
+    n, problems = profile_schema.check(p, types=False)
+    if problems:
+        sys.exit("fixture: keys not in the profile key table: " + "; ".join(problems[:5]))
+    return p
+
+
 def profile(pid, rank, ks, device="NVIDIA H100 80GB HBM3"):
     return {"hroof_profile": 1, "command": "./demo_app --size large", "counters": 49,
             "host": "gpu-node-07", "pid": pid, "rank": rank, "run_id": "4242",
             "settings": {"counters": "roofline", "counting": True, "enable": True, "eval_limit": 67108864,
-                         "filter": "", "flush_ms": 200, "launch_limit": 100, "output": ".",
+                         "kernel_filter": "", "flush_ms": 200, "launch_limit": 100, "output": ".",
                          "static_eval": True, "verbose": 0},
             "start_time": 1795330000, "launches": [],
             "kernels": ks,
@@ -165,6 +179,8 @@ def profile(pid, rank, ks, device="NVIDIA H100 80GB HBM3"):
 
 
 def write(name, obj):
+    if "hroof_profile" in obj:
+        checked(obj)
     with open(os.path.join(OUT, name), "w") as f:
         json.dump(obj, f, indent=1)
         f.write("\n")

@@ -19,7 +19,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from make_fixtures import hw, kernel, profile, scale  # noqa: E402
+from make_fixtures import checked, hw, kernel, profile, scale  # noqa: E402
 
 COMM = ["ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
         "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"]
@@ -133,7 +133,7 @@ def run_case(hroof, seed, tmp, fail):
             continue
         path = os.path.join(tmp, "case%d-rank%d.json" % (seed, r))
         with open(path, "w") as f:
-            json.dump(p, f)
+            json.dump(checked(p), f)
         procs.append((str(r), plan))
         paths.append(path)
     out = os.path.join(tmp, "case%d-ranks.json" % seed)

@@ -20,7 +20,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from make_fixtures import hw, kernel, profile  # noqa: E402
+from make_fixtures import checked, hw, kernel, profile  # noqa: E402
 
 NCCL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
 
@@ -81,7 +81,7 @@ def main():
                           ("r1.json", rank_profile(7001, "1", 10, 5, steps1)),
                           ("r1-untimed.json", rank_profile(7002, "1", 10, 5, None))):
             with open(os.path.join(d, name), "w") as f:
-                json.dump(obj, f)
+                json.dump(checked(obj), f)
         j, text = run(a.hroof, d, ["r0.json", "r1.json"])
         if not j.get("verdict_from_unprofiled_steps"):
             fails.append("verdict not taken from the unprofiled steps")

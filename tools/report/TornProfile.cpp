@@ -22,11 +22,13 @@ using nlohmann::json;
 namespace {
 
 /// Adds the numbers of \p Add into \p Sum, nested objects alike; the
-/// per-launch fields that do not add up (reference peaks, raw metrics) are
-/// left out, as the runtime's aggregates leave them out.
+/// per-launch fields that do not add up (reference peaks, raw metrics, the
+/// clock, application replay's group count) are left out, as the runtime's
+/// aggregates leave them out.
 void addNumbers(json &Sum, const json &Add) {
   for (auto It = Add.begin(); Add.is_object() && Sum.is_object() && It != Add.end(); ++It) {
-    if (It.key() == pk::Peak || It.key() == pk::Raw || It.key() == pk::SmHz)
+    if (It.key() == pk::Peak || It.key() == pk::Raw || It.key() == pk::SmHz ||
+        It.key() == pk::ReplayGroups)
       continue;
     auto S = Sum.find(It.key());
     if (It->is_number() && (S == Sum.end() || S->is_number()))
