@@ -5,8 +5,8 @@ profile's "timing" section (hroof run --timing-range, docs/runtime.md "Timing
 ranges") when every rank has one.
 
 Two fake ranks. In the profiled step the counters' replays distort time: rank 0
-shows the most compute there. The timing section holds steps 4-6: step 4 has a
-replayed launch on rank 0 (left out on both ranks), steps 5 and 6 are clean and say rank 1 computes
+shows the most compute there. The timing section holds steps 4-7: step 4 has a
+replayed launch on rank 0 and step 5 follows it (both left out on both ranks), steps 6 and 7 are clean and say rank 1 computes
 more (it had the larger batch) while rank 0 waits in NCCL. Expected numbers are
 derived here from the entries written; then one rank without a timing section
 sends the verdict back to the profiled step.
@@ -34,7 +34,7 @@ def rank_profile(pid, rank, profiled_compute_ms, profiled_comm_ms, steps):
         k["device"] = 0
     p = profile(pid, rank, ks)
     p["settings"]["range"] = "step 3(/|$)"
-    p["settings"]["timing_range"] = "^step [4-6]"
+    p["settings"]["timing_range"] = "^step [4-7]"
     if steps is not None:
         entries = []
         t = 1000
@@ -46,7 +46,7 @@ def rank_profile(pid, rank, profiled_compute_ms, profiled_comm_ms, steps):
                                 "total_ns": ns * n, "first_start_ns": t,
                                 "last_end_ns": t + ns * n, "communication": k == NCCL})
                 t += 10 ** 9
-        p["timing"] = {"range_filter": "^step [4-6]", "entries": entries, "dropped": 0}
+        p["timing"] = {"range_filter": "^step [4-7]", "entries": entries, "dropped": 0}
     return p
 
 
@@ -66,13 +66,14 @@ def main():
     ap.add_argument("--hroof", required=True)
     a = ap.parse_args()
     ms = 10 ** 6
-    steps0 = {"step 4": (9 * ms, 80 * ms, True), "step 5": (2 * ms, 2 * ms, False),
-              "step 6": (2 * ms, 3 * ms, False)}
+    steps0 = {"step 4": (9 * ms, 80 * ms, True), "step 5": (5 * ms, 40 * ms, False),
+              "step 6": (2 * ms, 2 * ms, False), "step 7": (2 * ms, 3 * ms, False)}
     # Rank 1 replayed nothing in step 4 but waited there for rank 0's
     # replays: step 4 is left out of rank 1's steps too.
-    steps1 = {"step 4": (3 * ms, 70 * ms, False), "step 5": (3 * ms, ms // 2, False),
-              "step 6": (3 * ms, ms // 2, False)}
-    # Per step over the clean steps 5 and 6: 4 launches of compute, 2 of NCCL.
+    steps1 = {"step 4": (3 * ms, 70 * ms, False), "step 5": (3 * ms, 30 * ms, False),
+              "step 6": (3 * ms, ms // 2, False), "step 7": (3 * ms, ms // 2, False)}
+    # Step 5 follows rank 0's replayed step 4 (the round's host work): out
+    # too. Per step over steps 6 and 7: 4 launches of compute, 2 of NCCL.
     want = {"0": (4 * (2 + 2) * ms / 2, 2 * (2 + 3) * ms / 2),
             "1": (4 * (3 + 3) * ms / 2, 2 * (0.5 + 0.5) * ms / 2)}
     fails = []
@@ -94,14 +95,14 @@ def main():
             if abs(u["compute_ns_per_step"] - c) > 1 or abs(u["communication_ns_per_step"] - w) > 1:
                 fails.append("%s: per step compute %s comm %s, want %s %s" % (
                     row["label"], u["compute_ns_per_step"], u["communication_ns_per_step"], c, w))
-            if u["steps"] != ["step 5", "step 6"] or u["left_out"] != ["step 4"]:
+            if u["steps"] != ["step 6", "step 7"] or sorted(u["left_out"]) != ["step 4", "step 5"]:
                 fails.append("%s: steps %s left out %s" % (row["label"], u["steps"], u["left_out"]))
         notes = "\n".join(j["notes"])
         if "straggler: rank 1" not in notes:
             fails.append("straggler is not rank 1:\n" + notes)
         if "rank 0 has the most communication time" not in notes or "waiting for the straggler" not in notes:
             fails.append("rank 0 not named the waiter:\n" + notes)
-        if "step 5 .. step 6 (2 unprofiled steps)" not in notes:
+        if "step 6 .. step 7 (2 unprofiled steps)" not in notes:
             fails.append("the note does not say which steps:\n" + notes)
         # One rank without timing: the profiled step decides (rank 0 computes
         # 12 ms there against 10 ms).

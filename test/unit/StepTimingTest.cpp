@@ -19,7 +19,7 @@ TEST(StepTiming, TheStepIsThePathUpToItsFirstNumberedElement) {
   EXPECT_EQ(pathBelowStep("warmup/forward"), "forward");
 }
 
-TEST(StepTiming, StepsWithAReplayedLaunchAreLeftOutAndOthersAveraged) {
+TEST(StepTiming, StepsWithAReplayedLaunchAndTheNextAreLeftOutOthersAveraged) {
   auto E = [](const char *Range, const char *Kernel, uint64_t Ns, uint64_t Start,
               uint64_t Replayed = 0) {
     return json{{"range", Range}, {"kernel", Kernel}, {"device", 0}, {"launches", 1},
@@ -33,15 +33,17 @@ TEST(StepTiming, StepsWithAReplayedLaunchAreLeftOutAndOthersAveraged) {
               {"dropped", 0},
               {"entries",
                {E("train/step 6/forward", "gemm", 300, 30), E("train/step 4/forward", "gemm", 900, 10, 1),
-                E("train/step 5/forward", "gemm", 100, 20),
+                E("train/step 5/forward", "gemm", 100, 20), E("train/step 7/forward", "gemm", 500, 40),
+                E("train/step 7/backward", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 70, 45),
                 E("train/step 5/backward", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 50, 25)}}}}};
   StepTiming S = readStepTiming(readProfileData("p.json", P), -1);
-  ASSERT_EQ(S.Steps, (std::vector<std::string>{"train/step 5", "train/step 6"}));
-  EXPECT_EQ(S.LeftOut, (std::vector<std::string>{"train/step 4"}));
-  EXPECT_DOUBLE_EQ(S.ComputeNs, (100 + 300) / 2.0);
-  EXPECT_DOUBLE_EQ(S.CommNs, 50 / 2.0);
-  EXPECT_DOUBLE_EQ(S.RangeNs["forward"], (100 + 300) / 2.0);
-  EXPECT_DOUBLE_EQ(S.CommByLabel["NCCL AllReduce"], 25);
-  EXPECT_EQ(S.describe(), "train/step 5 .. train/step 6 (2 unprofiled steps)");
+  // Step 4 replayed; step 5 follows it (the round's host work): both out.
+  ASSERT_EQ(S.Steps, (std::vector<std::string>{"train/step 6", "train/step 7"}));
+  EXPECT_EQ(S.LeftOut, (std::vector<std::string>{"train/step 4", "train/step 5"}));
+  EXPECT_DOUBLE_EQ(S.ComputeNs, (300 + 500) / 2.0);
+  EXPECT_DOUBLE_EQ(S.CommNs, 70 / 2.0);
+  EXPECT_DOUBLE_EQ(S.RangeNs["forward"], (300 + 500) / 2.0);
+  EXPECT_DOUBLE_EQ(S.CommByLabel["NCCL AllReduce"], 35);
+  EXPECT_EQ(S.describe(), "train/step 6 .. train/step 7 (2 unprofiled steps)");
   EXPECT_FALSE(readStepTiming(Profile{}, -1).usable());
 }

@@ -111,6 +111,16 @@ StepTiming readStepTiming(const Profile &P, int64_t Device) {
   for (const auto &[Top, Start] : FirstStart)
     Order.push_back({Start, Top});
   std::sort(Order.begin(), Order.end());
+  // The step after a replayed one is left out too: the round's decoding
+  // and the records it completes are written on the host there, and the
+  // other ranks wait for that in their collectives.
+  bool AfterReplay = false;
+  for (const auto &[Start, Top] : Order) {
+    bool Was = Replayed.count(Top) > 0;
+    if (AfterReplay)
+      Replayed.insert(Top);
+    AfterReplay = Was;
+  }
   for (const auto &[Start, Top] : Order)
     (Replayed.count(Top) ? S.LeftOut : S.Steps).push_back(Top);
   for (const TimingEntry &E : Es) {

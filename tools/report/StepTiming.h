@@ -5,8 +5,8 @@
 // "timing" section: kernel time per (range path, kernel, device) of launches
 // outside --range, in steps the counters did not touch. This reads it for
 // one device: the steps (stepOf: "step 4", "train/step 11") that have no
-// replayed launch,
-// their compute and communication time per step, and the time per range
+// replayed launch and do not follow one, their compute and communication
+// time per step, and the time per range
 // path below the step ("forward/layer0"), so `hroof report --by rank` and
 // `--by range` can take time and imbalance from those steps and counters
 // from the profiled one (docs/report.md "Time from unprofiled steps").
