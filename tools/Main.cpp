@@ -254,7 +254,8 @@ int main(int argc, char **argv) {
                    "also print the model's terms (per-thread counts x multiplicity)");
   Static->add_option("extra", SO.Extra,
                      "after --: extra clang arguments (e.g. -- -Iinclude -DN=4)");
-  Static->footer(environmentHelp({Setting::Clang, Setting::Plugin, Setting::CudaPath}));
+  Static->footer(environmentHelp(
+      {Setting::Clang, Setting::Plugin, Setting::CudaPath, Setting::WarpEvalLimit}));
 
   CLI::App *Demo = App.add_subcommand(
       "demo", "Run hroof on the bundled example kernels (examples/, launches "

@@ -21,6 +21,7 @@ enum class Setting {
   MachinesDir,
   ReportJs,
   ReportAssets,
+  WarpEvalLimit,
   Count
 };
 
@@ -46,6 +47,9 @@ inline const SettingInfo &settingInfo(Setting S) {
       {"HROOF_REPORT_ASSETS", "directory of the report's page template "
                               "chart.html and SVG renderer (default: "
                               "<bin>/../share/hroof/report)"},
+      {"HROOF_WARP_EVAL_LIMIT", "most lane evaluations of the warp-level model per "
+                                "launch (default 268435456; the runtime's default is "
+                                "1048576, docs/runtime.md)"},
   };
   static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(Setting::Count), "one row per Setting");
   return Table[int(S)];

@@ -1,6 +1,7 @@
 //===- StaticReport.cpp - evaluate and print static models ----------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "StaticReport.h"
+#include "Settings.h"
 #include "Toolchain.h"
 
 #include <algorithm>
@@ -255,7 +256,15 @@ static void evaluateWarp(const KernelModel &K, const LaunchRequest &Req, const E
     return;
   }
   try {
-    R.Warp = evaluateWarpTraffic(K.Accesses, *Req.Shape, Env, Pointers, ArgNames);
+    WarpModelOptions Opts;
+    std::string Limit = setting(Setting::WarpEvalLimit);
+    if (!Limit.empty()) {
+      char *End = nullptr;
+      Opts.MaxLaneEvaluations = std::strtoull(Limit.c_str(), &End, 10);
+      if (*End)
+        throw ExprError("HROOF_WARP_EVAL_LIMIT is not a number: '" + Limit + "'");
+    }
+    R.Warp = evaluateWarpTraffic(K.Accesses, *Req.Shape, Env, Pointers, ArgNames, Opts);
   } catch (const ExprError &E) {
     R.WarpProblem = E.what();
   }
