@@ -4,10 +4,8 @@
 
 #include "Format.h"
 #include "TextTable.h"
-#include "TornProfile.h"
 
 #include "hroof/Communication.h"
-#include "hroof/ProfileKeys.h"
 
 #include <algorithm>
 #include <map>
@@ -19,7 +17,6 @@ namespace hroof {
 namespace report {
 
 using nlohmann::json;
-namespace pk = hroof::profile_keys;
 
 double busFactor(const std::string &Collective, size_t N) {
   if (N == 0)
@@ -55,32 +52,24 @@ struct Call {
 };
 
 struct Input {
-  json Launches = json::array();
+  std::vector<const ProfileLaunch *> Launches;
   std::string Host;
-  bool AnyPayload = false; ///< some launch has a pk::Collective
+  bool AnyPayload = false; ///< some launch has a collective payload
   uint64_t Unrecorded = 0; ///< communication launches without a record
 };
 
-Input readInput(const std::string &Path) {
+Input readInput(const Profile *P) {
   Input In;
-  json J;
-  try {
-    J = readProfileInput(Path, readFile(Path)).J;
-  } catch (const std::exception &) {
+  if (!P)
     return In; // the rank view already says what is wrong with it
+  In.Host = P->Host;
+  for (const ProfileLaunch &L : P->Launches) {
+    In.Launches.push_back(&L);
+    In.AnyPayload |= L.Collective.has_value();
   }
-  if (!J.is_object())
-    return In;
-  if (J.contains(pk::Host) && J[pk::Host].is_string())
-    In.Host = J[pk::Host].get<std::string>();
-  if (J.contains(pk::Launches) && J[pk::Launches].is_array())
-    In.Launches = J[pk::Launches];
-  for (const json &L : In.Launches)
-    In.AnyPayload |= L.is_object() && L.contains(pk::Collective) && L[pk::Collective].is_object();
-  for (const json &K : J.value(pk::Kernels, json::array()))
-    if (K.is_object() && K.contains(pk::Kernel) && K[pk::Kernel].is_string() &&
-        communicationKernel(K[pk::Kernel].get<std::string>())) {
-      uint64_t N = K.value(pk::Launches, uint64_t(0)), R = K.value(pk::RecordedLaunches, N);
+  for (const ProfileKernel &K : P->Kernels)
+    if (communicationKernel(K.Name)) {
+      uint64_t N = K.Launches, R = K.RecordedLaunches.value_or(N);
       In.Unrecorded += N > R ? N - R : 0;
     }
   return In;
@@ -88,35 +77,28 @@ Input readInput(const std::string &Path) {
 
 /// The call's collective: NCCL's API name without "nccl" (ncclAllReduce),
 /// else the kernel name's, else "?".
-std::string collectiveOf(const json &Payload, const CommunicationKernel &K) {
-  if (Payload.is_object() && Payload.contains(pk::Call) && Payload[pk::Call].is_string()) {
-    std::string C = Payload[pk::Call].get<std::string>();
-    if (C.rfind("nccl", 0) == 0 && C.size() > 4)
-      return C.substr(4);
-  }
+std::string collectiveOf(const std::optional<CollectivePayload> &Payload,
+                         const CommunicationKernel &K) {
+  if (Payload && Payload->Call.rfind("nccl", 0) == 0 && Payload->Call.size() > 4)
+    return Payload->Call.substr(4);
   return K.Collective.empty() ? "?" : K.Collective;
 }
 
-std::optional<Call> callOf(const json &L) {
-  if (!L.is_object() || !L.contains(pk::Kernel) || !L[pk::Kernel].is_string())
-    return std::nullopt;
-  CommunicationKernel K = communicationKernel(L[pk::Kernel].get<std::string>());
-  if (!K)
+std::optional<Call> callOf(const ProfileLaunch &L) {
+  CommunicationKernel K = communicationKernel(L.Kernel);
+  if (L.Kernel.empty() || !K)
     return std::nullopt;
   Call C;
-  json P = L.contains(pk::Collective) ? L[pk::Collective] : json();
-  C.Collective = collectiveOf(P, K);
-  if (P.is_object() && P.contains(pk::Comm) && P[pk::Comm].is_string())
-    C.Comm = P[pk::Comm].get<std::string>();
-  if (P.is_object() && P.contains(pk::Bytes) && P[pk::Bytes].is_number()) {
-    C.HasBytes = true;
-    C.Bytes = P[pk::Bytes].get<double>();
+  C.Collective = collectiveOf(L.Collective, K);
+  if (L.Collective) {
+    C.Comm = L.Collective->Comm;
+    C.HasBytes = L.Collective->Bytes.has_value();
+    C.Bytes = L.Collective->Bytes.value_or(0);
   }
-  if (L.contains(pk::DurationNs) && L[pk::DurationNs].is_number())
-    C.Ns = L[pk::DurationNs].get<double>();
-  if (L.contains(pk::StartNs) && L[pk::StartNs].is_number()) {
+  C.Ns = L.DurationNs.value_or(0);
+  if (L.StartNs) {
     C.Timed = true;
-    C.Start = L[pk::StartNs].get<double>();
+    C.Start = *L.StartNs;
     C.End = C.Start + C.Ns;
   }
   return C;
@@ -161,15 +143,16 @@ void Builder::read() {
       continue;
     auto It = Inputs.find(R.Input);
     if (It == Inputs.end()) {
-      It = Inputs.emplace(R.Input, readInput(R.Input)).first;
+      auto P = V.Profiles.find(R.Input);
+      It = Inputs.emplace(R.Input, readInput(P == V.Profiles.end() ? nullptr : P->second)).first;
       Unrecorded += It->second.Unrecorded;
     }
     const Input &In = It->second;
-    for (const json &L : In.Launches) {
-      std::optional<Call> C = callOf(L);
+    for (const ProfileLaunch *L : In.Launches) {
+      std::optional<Call> C = callOf(*L);
       if (!C)
         continue;
-      int64_t Dev = L.contains(pk::Device) && L[pk::Device].is_number_integer() ? L[pk::Device].get<int64_t>() : -1;
+      int64_t Dev = L->Device;
       if (RowsOfInput[R.Input] > 1 && Dev != R.Device)
         continue; // another GPU's row of the same process
       Hosts.insert(In.Host);

@@ -162,6 +162,7 @@ void Reader::header(const json &J) {
                     " (this hroof reads version " + std::to_string(pk::FormatVersion) + ")");
   if (const json *Pid = member(J, pk::Pid))
     P.Pid = Pid->dump();
+  P.Host = textOr(J, pk::Host);
   const json *Kernels = member(J, pk::Kernels);
   if (!Kernels || !Kernels->is_array())
     throw UserError("'" + Path + "': malformed profile: no \"" + std::string(pk::Kernels) +
@@ -217,6 +218,17 @@ void Reader::launches(const json &Ls) {
     R.Instrumented = F.flag(L, Where, pk::Instrumented);
     R.Kernel = textOr(L, pk::Kernel);
     R.Device = integer(L, pk::Device).value_or(-1);
+    if (const json *S = member(L, pk::StartNs); S && S->is_number())
+      R.StartNs = S->get<double>();
+    if (const json *D = member(L, pk::DurationNs); D && D->is_number())
+      R.DurationNs = D->get<double>();
+    if (const json *C = member(L, pk::Collective); C && C->is_object()) {
+      R.Collective.emplace();
+      R.Collective->Call = textOr(*C, pk::Call);
+      R.Collective->Comm = textOr(*C, pk::Comm);
+      if (const json *B = member(*C, pk::Bytes); B && B->is_number())
+        R.Collective->Bytes = B->get<double>();
+    }
     const json *Ctr = member(L, pk::Counters);
     R.CounterWarps = R.Instrumented && Ctr && !Ctr->is_null() &&
                      !L.contains(pk::CountersIncomplete) && L.contains(pk::Grid) &&
@@ -350,6 +362,8 @@ ProfileKernel Reader::kernel(const json &A, const std::string &Where) {
   K.Name = A[pk::Kernel].get<std::string>();
   K.Mangled = F.text(A, Where, pk::Mangled);
   K.Launches = F.count(A, Where, pk::Launches);
+  if (A.contains(pk::RecordedLaunches))
+    K.RecordedLaunches = F.count(A, Where, pk::RecordedLaunches);
   K.Instrumented = F.flag(A, Where, pk::Instrumented);
   if (const json *D = member(A, pk::DurationNs); D && D->is_object()) {
     K.TimedLaunches = F.count(*D, Where + "/" + pk::DurationNs, pk::TimedLaunches);

@@ -59,6 +59,7 @@ struct ProfileKernel {
   std::string Name, Mangled;
   bool Instrumented = false;
   uint64_t Launches = 0;
+  std::optional<uint64_t> RecordedLaunches; ///< launches with a record
   uint64_t TimedLaunches = 0; ///< duration_ns.timed_launches
   double DurationNs = 0;      ///< duration_ns.total
   SourceCounts Dynamic, Counters;
@@ -86,11 +87,19 @@ struct CounterPeak {
   std::map<std::string, double> BytesPerS; ///< l1, l2, hbm
 };
 
+/// A communication launch's library call ("collective": NCCL's NVTX payload).
+struct CollectivePayload {
+  std::string Call, Comm;
+  std::optional<double> Bytes;
+};
+
 /// What the report uses of one launch record.
 struct ProfileLaunch {
   std::string Kernel, Mangled;
   bool Instrumented = false;
   int64_t Device = -1;
+  std::optional<double> StartNs, DurationNs;
+  std::optional<CollectivePayload> Collective;
   /// Instrumented, with complete counters and a launch shape: its warps
   /// count the instrumentation's flush atomics in the counters.
   bool CounterWarps = false;
@@ -139,6 +148,7 @@ struct Profile {
   std::string Id;
   std::string Rank; ///< "" when none
   std::string Pid = "?";
+  std::string Host;
   std::string Replay, Range; ///< settings.replay, settings.range
   int64_t LaunchLimit = 0;   ///< settings.launch_limit (0 unknown)
   std::optional<bool> Complete;

@@ -459,6 +459,7 @@ RankView buildRankView(const std::vector<InputFile> &Inputs, const Machine &M, s
       continue;
     }
     const Profile &P = *In.P;
+    V.Profiles[P.Path] = &P;
     if (P.Kernels.empty() && !P.Torn && noTransfers(P)) {
       // A process without launches: a launcher (torchrun, mpirun's or a
       // forking program's parent), or a rank that never reached the

@@ -82,6 +82,9 @@ struct RankView {
   bool UnprofiledTiming = false;
   std::deque<KernelData> ChartData; ///< the rows as chart points
   std::vector<KernelAnalysis> ChartPoints;
+  /// The rows' profiles by input path: the InputFiles given to
+  /// buildRankView, which must outlive the view (Collectives.h reads them).
+  std::map<std::string, const Profile *> Profiles;
 };
 
 /// Range depth of "rank" (0) or "rank:N"; throws UserError otherwise.
