@@ -15,12 +15,17 @@
 // NVTX asks the injection library for it through
 // InitializeInjectionNvtxExtension, which this library answers. The schemas
 // let NvtxRanges read the bytes of NCCL's collectives from the payloads of
-// their ranges (nvtx/NvtxPayload.h).
+// their ranges (nvtx/NvtxPayload.h). Those payloads come with
+// nvtxDomainRangePushEx, which libcupti implements and reports with a kept
+// copy of the first call's attributes: its slot is wrapped to hand the
+// callback the caller's own (NvtxCallbacks.h, CallerAttributes).
 //===----------------------------------------------------------------------===//
 #include "Injection.h"
 #include "nvtx/NvtxCallbacks.h"
 
 #include <nvtx3/nvToolsExtPayload.h>
+
+#include <atomic>
 
 #include <dlfcn.h>
 
@@ -37,9 +42,56 @@ void onNvtx(CUpti_CallbackId Id, const CUpti_NvtxData *D) {
 
 using namespace hroof::rt;
 
+namespace {
+
+using DomainRangePushExFn = int(NVTX_API *)(nvtxDomainHandle_t, const nvtxEventAttributes_t *);
+/// libcupti's nvtxDomainRangePushEx, which the wrapper below calls.
+std::atomic<DomainRangePushExFn> CuptiDomainRangePushEx{nullptr};
+
+/// NVTX's nvtxDomainRangePushEx slot: the caller's attributes for the CUPTI
+/// callback that libcupti's implementation makes (NvtxCallbacks.h,
+/// CallerAttributes: CUPTI's copy has a stale payload pointer).
+int NVTX_API domainRangePushEx(nvtxDomainHandle_t Domain, const nvtxEventAttributes_t *A) {
+  CallerAttributes Scope(A);
+  DomainRangePushExFn F = CuptiDomainRangePushEx.load(std::memory_order_acquire);
+  return F ? F(Domain, A) : 0;
+}
+
+/// After libcupti filled this NVTX client's function table: its
+/// nvtxDomainRangePushEx slot gets the wrapper. A client whose slot holds
+/// another implementation than the first one seen is left alone (its
+/// payloads are then not read).
+void wrapDomainRangePushEx(const void *GetExportTable) {
+  using GetFn = const void *(NVTX_API *)(uint32_t);
+  auto Get = reinterpret_cast<GetFn>(const_cast<void *>(GetExportTable));
+  auto *Callbacks = Get ? static_cast<const NvtxExportTableCallbacks *>(Get(NVTX_ETID_CALLBACKS))
+                        : nullptr;
+  if (!Callbacks || Callbacks->struct_size < sizeof(NvtxExportTableCallbacks) ||
+      !Callbacks->GetModuleFunctionTable)
+    return;
+  NvtxFunctionTable Table = nullptr;
+  unsigned int Last = 0; // the highest valid index
+  if (!Callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE2, &Table, &Last) || !Table ||
+      Last < NVTX_CBID_CORE2_DomainRangePushEx)
+    return;
+  NvtxFunctionPointer *Slot = Table[NVTX_CBID_CORE2_DomainRangePushEx];
+  if (!Slot || !*Slot)
+    return;
+  auto Impl = reinterpret_cast<DomainRangePushExFn>(*Slot);
+  if (Impl == &domainRangePushEx)
+    return;
+  DomainRangePushExFn Expected = nullptr;
+  if (!CuptiDomainRangePushEx.compare_exchange_strong(Expected, Impl) && Expected != Impl)
+    return;
+  *Slot = reinterpret_cast<NvtxFunctionPointer>(&domainRangePushEx);
+}
+
+} // namespace
+
 /// NVTX's injection entry (NVTX_INJECTION64_PATH=libhroof_rt.so): starts the
 /// runtime, then lets libcupti (the library that defines cuptiSubscribe in
-/// this process) implement NVTX, so that its NVTX callbacks reach us.
+/// this process) implement NVTX, so that its NVTX callbacks reach us, and
+/// wraps its nvtxDomainRangePushEx (NCCL's payloads).
 extern "C" __attribute__((visibility("default"))) int
 InitializeInjectionNvtx2(const void *GetExportTable) {
   InitializeInjection();
@@ -53,7 +105,10 @@ InitializeInjectionNvtx2(const void *GetExportTable) {
     logLine("libcupti has no InitializeInjectionNvtx2: NVTX ranges are not followed");
     return 0;
   }
-  return Init(GetExportTable);
+  int Ok = Init(GetExportTable);
+  if (Ok)
+    wrapDomainRangePushEx(GetExportTable);
+  return Ok;
 }
 
 namespace {

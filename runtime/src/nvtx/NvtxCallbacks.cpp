@@ -37,14 +37,18 @@ NvtxMessage messageOf(const nvtxEventAttributes_t *A) {
 
 uint64_t handle(const void *P) { return reinterpret_cast<uint64_t>(P); }
 
-/// A push with its event attributes: an NVTX_PAYLOAD_TYPE_EXT payload
+thread_local const nvtxEventAttributes_t *CallersAttributes = nullptr;
+
+/// A push with its event attributes (\p A: CUPTI's copy). The caller's own
+/// attributes (CallerAttributes) with an NVTX_PAYLOAD_TYPE_EXT payload
 /// (payload.ullValue points to reserved0 nvtxPayloadData_t, NCCL's
-/// collectives) goes to pushPayload, to be decoded.
+/// collectives) go to pushPayload, to be decoded.
 void pushEx(NvtxRanges &R, uint64_t Thread, uint64_t Domain, const nvtxEventAttributes_t *A) {
-  if (A && A->payloadType == NVTX_PAYLOAD_TYPE_EXT && A->payload.ullValue && A->reserved0 > 0)
+  const nvtxEventAttributes_t *C = CallerAttributes::current();
+  if (C && C->payloadType == NVTX_PAYLOAD_TYPE_EXT && C->payload.ullValue && C->reserved0 > 0)
     R.pushPayload(Thread, Domain, messageOf(A),
-                  reinterpret_cast<const nvtxPayloadData_t *>(A->payload.ullValue),
-                  size_t(A->reserved0));
+                  reinterpret_cast<const nvtxPayloadData_t *>(C->payload.ullValue),
+                  size_t(C->reserved0));
   else
     R.push(Thread, Domain, messageOf(A));
 }
@@ -132,6 +136,14 @@ bool dispatchNvtx(NvtxRanges &R, uint64_t Thread, CUpti_CallbackId Id, const CUp
   }
   return true;
 }
+
+CallerAttributes::CallerAttributes(const nvtxEventAttributes_t *A) : Previous(CallersAttributes) {
+  CallersAttributes = A;
+}
+
+CallerAttributes::~CallerAttributes() { CallersAttributes = Previous; }
+
+const nvtxEventAttributes_t *CallerAttributes::current() { return CallersAttributes; }
 
 void payloadRangePush(NvtxRanges &R, uint64_t Thread, uint64_t Domain,
                       const nvtxPayloadData_t *Data, size_t Count) {

@@ -21,6 +21,26 @@ namespace rt {
 /// false when a start/end range came without its id (not followed).
 bool dispatchNvtx(NvtxRanges &R, uint64_t Thread, CUpti_CallbackId Id, const CUpti_NvtxData *D);
 
+/// The event attributes of the nvtxDomainRangePushEx call in progress on
+/// this thread, as its caller passed them. CUPTI hands its NVTX callback a
+/// copy of the attributes that it keeps per registered message: the copy's
+/// payload pointer is the first call's (a stack address of that call, stale
+/// afterwards, possibly on another thread's stack). So a payload is read
+/// only from these attributes; Nvtx.cpp sets them around the call by
+/// wrapping NVTX's nvtxDomainRangePushEx slot, and without them a range
+/// push carries no payload (no bytes, never a stale read).
+class CallerAttributes {
+public:
+  explicit CallerAttributes(const nvtxEventAttributes_t *A);
+  ~CallerAttributes();
+  CallerAttributes(const CallerAttributes &) = delete;
+  CallerAttributes &operator=(const CallerAttributes &) = delete;
+  static const nvtxEventAttributes_t *current();
+
+private:
+  const nvtxEventAttributes_t *Previous;
+};
+
 /// The payload extension's range calls (nvtxRangePushPayload,
 /// nvtxRangePopPayload), which CUPTI does not report; \p Domain is the
 /// domain handle as a number (0: the default domain). NCCL closes its

@@ -8,8 +8,10 @@
 // first call), its range pushed with an NVTX_PAYLOAD_TYPE_EXT payload, the
 // kernel launch inside it, the pop; and a group (ncclGroupStart, calls,
 // ncclGroupEnd with the launch). The CUPTI-reported calls go through
-// dispatchNvtx as fake callback data; the payload extension's calls through
-// the functions Nvtx.cpp installs in NVTX's slots. The payload structs and
+// dispatchNvtx as fake callback data (nvtxDomainRangePushEx with the
+// caller's attributes set, as Nvtx.cpp's wrapper of NVTX's slot sets them);
+// the payload extension's calls through the functions Nvtx.cpp installs in
+// NVTX's slots. The payload structs and
 // schemas are laid out as NCCL's nvtx_payload_schemas.h lays out its own.
 #include "nvtx/NvtxCallbacks.h"
 #include "nvtx/NvtxPayload.h"
@@ -118,11 +120,18 @@ struct FakeNccl {
     A.message.registered = Name;
     return A;
   }
+  /// nvtxDomainRangePushEx as the runtime sees it: NVTX calls the wrapper
+  /// of Nvtx.cpp (the caller's attributes), which calls libcupti, whose
+  /// callback gets CUPTI's kept copy of the attributes (\p Copy).
+  void pushEx(const nvtxEventAttributes_t &Caller, const nvtxEventAttributes_t &Copy) {
+    CallerAttributes Scope(&Caller);
+    nvtxDomainRangePushEx_params P{Dom, {&Copy}};
+    fire(Main, CUPTI_CBID_NVTX_nvtxDomainRangePushEx, &P);
+  }
   /// NCCL_NVTX3_FUNC_RANGE's push (no payload), and its pop.
   void push(const char *Func) {
     nvtxEventAttributes_t A = attr(string(Func));
-    nvtxDomainRangePushEx_params P{Dom, {&A}};
-    fire(Main, CUPTI_CBID_NVTX_nvtxDomainRangePushEx, &P);
+    pushEx(A, A);
   }
   void pop() {
     nvtxDomainRangePop_params P{Dom};
@@ -132,6 +141,12 @@ struct FakeNccl {
   /// the name, the push with the payload (an array of one nvtxPayloadData_t
   /// in payload.ullValue, reserved0 = 1).
   void pushAllReduce(uint64_t Comm, size_t Count, int Op) {
+    nvtxEventAttributes_t Copy{};
+    pushAllReduce(Comm, Count, Op, Copy);
+  }
+  /// ... \p Copy: CUPTI's copy of the first call's attributes (kept and
+  /// returned), or the caller's when it is empty.
+  void pushAllReduce(uint64_t Comm, size_t Count, int Op, nvtxEventAttributes_t &Copy) {
     if (!AllReduceSchemaRegistered) {
       nvtxPayloadSchemaAttr_t S = schemaAttr(AllReduceSchema, 3, SidAllReduce, sizeof(AllReducePayload));
       EXPECT_EQ(R.registerSchema(DomId, &S), SidAllReduce);
@@ -143,8 +158,9 @@ struct FakeNccl {
     A.payloadType = NVTX_PAYLOAD_TYPE_EXT;
     A.reserved0 = 1;
     A.payload.ullValue = reinterpret_cast<uint64_t>(Data);
-    nvtxDomainRangePushEx_params P{Dom, {&A}};
-    fire(Main, CUPTI_CBID_NVTX_nvtxDomainRangePushEx, &P);
+    if (!Copy.size)
+      Copy = A;
+    pushEx(A, Copy);
   }
 };
 
@@ -269,6 +285,40 @@ TEST(NcclPayload, GroupedCallsLaunchInGroupEnd) {
   N.R.communicationLaunch(Main, 43);
   N.pop();
   EXPECT_FALSE(N.R.takeCollective(43));
+}
+
+TEST(NcclPayload, CuptisKeptCopyIsNeverRead) {
+  FakeNccl N;
+  N.init();
+  // CUPTI's callback gets the first call's attributes again at each later
+  // call: their payload pointer is that call's stack. The runtime reads the
+  // payload from the caller's attributes, so the second call's bytes are
+  // the second call's.
+  nvtxEventAttributes_t Kept{};
+  N.pushAllReduce(3, 100, 0, Kept); // 400 B
+  N.R.communicationLaunch(Main, 51);
+  N.pop();
+  N.pushAllReduce(3, 1000, 0, Kept); // 4000 B
+  N.R.communicationLaunch(Main, 52);
+  N.pop();
+  std::optional<CollectiveCall> A = N.R.takeCollective(51), B = N.R.takeCollective(52);
+  ASSERT_TRUE(A && B);
+  EXPECT_EQ(A->Bytes, 400u);
+  EXPECT_EQ(B->Bytes, 4000u);
+
+  // Without the caller's attributes (NVTX's slot not wrapped), the copy's
+  // payload is not read: no collective, and the range is followed.
+  nvtxPayloadData_t Stale[] = {{SidAllReduce, SIZE_MAX, nullptr}};
+  nvtxEventAttributes_t Copy = N.attr(N.string("ncclAllReduce"));
+  Copy.payloadType = NVTX_PAYLOAD_TYPE_EXT;
+  Copy.reserved0 = 1;
+  Copy.payload.ullValue = reinterpret_cast<uint64_t>(Stale);
+  nvtxDomainRangePushEx_params P{N.Dom, {&Copy}};
+  N.fire(Main, CUPTI_CBID_NVTX_nvtxDomainRangePushEx, &P);
+  EXPECT_EQ(N.R.path(Main), "NCCL@ncclAllReduce");
+  N.R.communicationLaunch(Main, 53);
+  N.pop();
+  EXPECT_FALSE(N.R.takeCollective(53));
 }
 
 TEST(NcclPayload, MalformedSchemasAndPayloadsAttachNothing) {
