@@ -288,3 +288,40 @@ TEST(ProfileRoundTrip, TornFileKeepsItsWholeRecords) {
   EXPECT_EQ(R.Kernels[0].Counters.Launches, 2u);
   EXPECT_EQ(report::get(R.Kernels[0].Dynamic.Counts, "flops.f32"), 2 * 2048);
 }
+
+// A communication launch with NCCL's payload, as --by rank's collectives
+// table reads it: start, duration, the call, its communicator and bytes.
+TEST(ProfileRoundTrip, CollectivePayloadAndHost) {
+  std::string Path = tempPath("nccl.json");
+  rt::Settings S;
+  rt::Profile P(S.LaunchLimit, 0);
+  rt::ProfileHeader H;
+  H.Host = "node-2";
+  ASSERT_EQ(P.open(Path, rt::headerToJson(H, S)), "");
+  rt::LaunchRecord R = gemm(0, 2500);
+  R.Mangled = R.Name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+  R.StartNs = 7000;
+  rt::CollectiveCall C;
+  C.Call = "ncclAllReduce";
+  C.HasBytes = true;
+  C.Bytes = 1 << 20;
+  C.HasComm = true;
+  C.Comm = 0xabc;
+  R.Collective = C;
+  P.addLaunch(R);
+  P.finish();
+  std::ifstream In(Path);
+  std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  report::Profile Rd = report::readProfileText(Path, Text);
+  EXPECT_EQ(Rd.Host, "node-2");
+  ASSERT_EQ(Rd.Launches.size(), 1u);
+  const report::ProfileLaunch &L = Rd.Launches[0];
+  EXPECT_EQ(L.StartNs, 7000);
+  EXPECT_EQ(L.DurationNs, 2500);
+  ASSERT_TRUE(L.Collective);
+  EXPECT_EQ(L.Collective->Call, "ncclAllReduce");
+  EXPECT_EQ(L.Collective->Comm, "0x0000000000000abc");
+  EXPECT_EQ(L.Collective->Bytes, double(1 << 20));
+  ASSERT_EQ(Rd.Kernels.size(), 1u);
+  EXPECT_EQ(Rd.Kernels[0].RecordedLaunches, 1u);
+}
