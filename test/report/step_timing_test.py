@@ -33,6 +33,9 @@ def rank_profile(pid, rank, profiled_compute_ms, profiled_comm_ms, steps):
     for k in ks:
         k["device"] = 0
     p = profile(pid, rank, ks)
+    p["ranges"] = [{"range": "step 3/forward", "kernels": [ks[0]], "transfers": []},
+                   {"range": "step 3/backward", "kernels": [ks[1]], "transfers": []}]
+    p["ranges_dropped"] = 0
     p["settings"]["range"] = "step 3(/|$)"
     p["settings"]["timing_range"] = "^step [4-7]"
     if steps is not None:
@@ -104,6 +107,22 @@ def main():
             fails.append("rank 0 not named the waiter:\n" + notes)
         if "step 6 .. step 7 (2 unprofiled steps)" not in notes:
             fails.append("the note does not say which steps:\n" + notes)
+        # --by range on rank 0 alone: per range, kernel time per step over
+        # steps 6 and 7 (forward: 4 x 2 ms each; backward: 2 x 2 ms, 2 x 3 ms).
+        out = os.path.join(d, "range.json")
+        r = subprocess.run([a.hroof, "report", "--by", "range", "--range-json", out,
+                            "--any-machine", os.path.join(d, "r0.json")],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("hroof report --by range failed:\n" + r.stdout + r.stderr)
+        with open(out) as f:
+            rows = {x["range"]: x for x in json.load(f)["ranges"]}
+        for rg, want_ns in (("step 3/forward", 4 * 2 * ms), ("step 3/backward", (4 + 6) * ms / 2)):
+            got = rows.get(rg, {}).get("unprofiled_ns_per_step")
+            if got is None or abs(got - want_ns) > 1:
+                fails.append("--by range %s: unprofiled %s ns per step, want %s" % (rg, got, want_ns))
+        if "unprof ms/step" not in r.stdout:
+            fails.append("--by range prints no unprof ms/step column")
         # One rank without timing: the profiled step decides (rank 0 computes
         # 12 ms there against 10 ms).
         j, _ = run(a.hroof, d, ["r0.json", "r1-untimed.json"])

@@ -1,6 +1,7 @@
 //===- RangeView.cpp - `hroof report --by range[:DEPTH]` ------------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "RangeView.h"
+#include "StepTiming.h"
 #include "RangeBaseline.h"
 #include "Insights.h"
 #include "TextTable.h"
@@ -252,6 +253,39 @@ std::map<std::string, RangeGroup> readGroups(const std::vector<InputFile> &Input
   return Groups;
 }
 
+/// Each row's kernel time per step in the inputs' unprofiled steps
+/// (--timing-range): the timing entries whose path below the step, put
+/// under the row's own step and cut to \p Depth, is the row's path.
+void addUnprofiledTimes(RangeView &V, const std::vector<InputFile> &Inputs, size_t Depth) {
+  std::vector<StepTiming> Timings;
+  for (const InputFile &In : Inputs)
+    if (!In.Ncu && In.P) {
+      StepTiming S = readStepTiming(*In.P, -1);
+      if (S.usable())
+        Timings.push_back(std::move(S));
+    }
+  if (Timings.empty())
+    return;
+  for (RangeRow &R : V.Rows) {
+    std::string Step = stepOf(R.Range);
+    double Ns = 0;
+    bool Any = false;
+    for (const StepTiming &S : Timings)
+      for (const auto &[Sub, PerStep] : S.RangeNs)
+        if (cutRangePath(Sub.empty() ? Step : Step + "/" + Sub, Depth) == R.Range) {
+          Ns += PerStep;
+          Any = true;
+        }
+    if (Any)
+      R.UnprofiledNsPerStep = Ns;
+  }
+  V.UnprofiledSteps = Timings.front().describe() + " (--timing-range '" +
+                      Timings.front().Filter + "')";
+  V.Notes.push_back("unprof ms/step: each range's kernel time per step in " + V.UnprofiledSteps +
+                    (Timings.size() > 1 ? " and the other inputs' such steps, summed" : "") +
+                    ", not replayed; the other columns from the profiled range");
+}
+
 } // namespace
 
 RangeView buildRangeView(const std::vector<InputFile> &Inputs, const Dataset &All,
@@ -281,6 +315,7 @@ RangeView buildRangeView(const std::vector<InputFile> &Inputs, const Dataset &Al
     V.Rows.push_back(std::move(R));
   }
   orderRows(V.Rows);
+  addUnprofiledTimes(V, Inputs, Depth);
   // The three largest tuning candidates are marked in the chart.
   std::vector<size_t> ByHeadroom(V.Rows.size());
   for (size_t I = 0; I < ByHeadroom.size(); ++I)
@@ -340,8 +375,16 @@ void printRangeView(std::ostream &OS, const RangeView &V) {
                          R.TimeNs > 0 ? fmtFixed(100 * R.CommTimeNs / R.TimeNs, 1) : "-");
     }
   }
+  // Time per step from unprofiled steps (StepTiming.h): a column only then.
+  if (!V.UnprofiledSteps.empty()) {
+    Rows[0].insert(Rows[0].begin() + 4, "unprof ms/step");
+    for (size_t I = 0; I < V.Rows.size(); ++I) {
+      double Ns = V.Rows[I].UnprofiledNsPerStep;
+      Rows[I + 1].insert(Rows[I + 1].begin() + 4, Ns >= 0 ? fmtFixed(Ns / 1e6, 3) : "-");
+    }
+  }
   // Insight lines (Insights.h): a column only when some range has one.
-  std::set<size_t> Left = {0, 5};
+  std::set<size_t> Left = {0, V.UnprofiledSteps.empty() ? size_t(5) : size_t(6)};
   if (std::any_of(V.Rows.begin(), V.Rows.end(),
                   [](const RangeRow &R) { return !insightLabel(R.Insights).empty(); })) {
     Left.insert(Rows[0].size());
@@ -394,13 +437,18 @@ nlohmann::json rangeViewJson(const RangeView &V) {
          {"estimated_launches", R.EstimatedLaunches},
          {"transfers",
           {{"count", R.Transfers}, {"bytes", R.TransferBytes}, {"duration_ns", R.TransferNs}}}});
+    if (R.UnprofiledNsPerStep >= 0)
+      Row["unprofiled_ns_per_step"] = R.UnprofiledNsPerStep;
     Rows.push_back(std::move(Row));
   }
-  return {{"depth", V.Depth},
-          {"kernel_time_ns", V.KernelNs},
-          {"transfer_time_ns", V.TransferNs},
-          {"ranges", Rows},
-          {"notes", V.Notes}};
+  nlohmann::json Out = {{"depth", V.Depth},
+                        {"kernel_time_ns", V.KernelNs},
+                        {"transfer_time_ns", V.TransferNs},
+                        {"ranges", Rows},
+                        {"notes", V.Notes}};
+  if (!V.UnprofiledSteps.empty())
+    Out["unprofiled_steps"] = V.UnprofiledSteps;
+  return Out;
 }
 
 std::vector<Candidate> rangeCandidates(const RangeView &V) {

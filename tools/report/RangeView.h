@@ -52,12 +52,17 @@ struct RangeRow {
   double Fraction = 0; ///< of the limiting roof (busiest level without FLOPs)
   double HeadroomNs = 0;
   Insight Insights; ///< Insights.h
+  /// Kernel time per step of the same path in the steps --timing-range
+  /// recorded and no counter touched (StepTiming.h); -1: none.
+  double UnprofiledNsPerStep = -1;
 };
 
 struct RangeView {
   size_t Depth = 0; ///< 0: whole paths
   std::vector<RangeRow> Rows;
   std::vector<std::string> Notes;
+  /// The unprofiled steps some row's UnprofiledNsPerStep came from ("" none).
+  std::string UnprofiledSteps;
   double KernelNs = 0, TransferNs = 0; ///< over every range
   /// The rows as KernelAnalysis points, for the chart of ReportCommand
   /// (KernelData names are the range paths' tails, "#1 " ... "#3 " before
