@@ -154,6 +154,30 @@ def four_ranks(hroof, tmp):
             check(f"four AR rank {rk} transfer", a["transfer_ns"], 2_000_000)
 
 
+BC = "ncclDevKernel_Broadcast_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+
+
+def early_root(hroof, tmp):
+    # Broadcast of 16 B from rank 0, whose kernel (1.0 to 1.2 ms) ends before rank 1's starts
+    # (2.0 ms, runs 0.3 ms): last start 2.0 ms. Rank 0 did not wait for rank 1: skew 0,
+    # transfer its 0.2 ms (not 1.2 - 2.0 = -0.8 ms). Rank 1: skew 0, transfer 0.3 ms.
+    comm = "0x00000000000000cc"
+    r0 = [launch(0, BC, 1_000_000, 200_000, "ncclBroadcast", comm, 16)]
+    r1 = [launch(0, BC, 2_000_000, 300_000, "ncclBroadcast", comm, 16)]
+    c, _ = run(hroof, tmp, "early", [rank_profile(0, r0), rank_profile(1, r1)])
+    if c is None:
+        return
+    for label, xfer in (("rank 0", 200_000), ("rank 1", 300_000)):
+        r = row(c, "Broadcast", label)
+        if r:
+            check(f"early {label} skew", r["skew_ns"], 0)
+            check(f"early {label} transfer", r["transfer_ns"], xfer)
+            # busBw factor 1: 16 B / 0.2 ms = 8e-05 GB/s, 16 B / 0.3 ms = 5.333333e-05 GB/s.
+            check(f"early {label} busBw", r["bus_bw_gbs"], 16 / xfer, 1e-6)
+    if not any("did not wait" in n or "does not wait" in n for n in c["notes"]):
+        FAILS.append(f"early: no note on the early root: {c['notes']}")
+
+
 def two_hosts(hroof, tmp):
     # The two-rank run of two_ranks(), rank 1 on another host: no split, with a note.
     comm, b = "0x00000000000000aa", 67108864
@@ -199,6 +223,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         two_ranks(a.hroof, tmp)
         four_ranks(a.hroof, tmp)
+        early_root(a.hroof, tmp)
         two_hosts(a.hroof, tmp)
         no_payload(a.hroof, tmp)
     for f in FAILS:

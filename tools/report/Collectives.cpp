@@ -208,7 +208,7 @@ void Builder::splitComm(const std::string &Comm, std::map<size_t, std::vector<Ca
     Out.Notes.push_back(Name + ": the ranks recorded " + std::to_string(M) + " to " +
                         std::to_string(Most) + " calls; the first " + std::to_string(M) +
                         " are matched");
-  uint64_t Negative = 0;
+  uint64_t Early = 0;
   for (size_t K = 0; K < M; ++K) {
     double Last = 0;
     std::string Coll = PerRow.begin()->second[K].Collective;
@@ -224,10 +224,14 @@ void Builder::splitComm(const std::string &Comm, std::map<size_t, std::vector<Ca
     for (auto &[R, Calls] : PerRow) {
       const Call &C = Calls[K];
       CollectiveRow &Row = row(C.Collective, Comm, R);
-      double Transfer = C.End - Last;
-      Negative += Transfer < 0;
+      double Skew = Last - C.Start, Transfer = C.End - Last;
+      if (Transfer < 0) { // done before the last rank arrived: it did not wait for it
+        ++Early;
+        Skew = 0;
+        Transfer = C.Ns;
+      }
       ++Row.Matched;
-      Row.SkewNs += Last - C.Start;
+      Row.SkewNs += Skew;
       Row.TransferNs += Transfer;
       Row.MatchedTimeNs += C.Ns;
       if (C.HasBytes && Transfer > 0) {
@@ -236,10 +240,11 @@ void Builder::splitComm(const std::string &Comm, std::map<size_t, std::vector<Ca
       }
     }
   }
-  if (Negative)
-    Out.Notes.push_back(Name + ": " + std::to_string(Negative) +
-                        " matched kernel(s) ended before the last rank's started: those calls "
-                        "are not one instance (records missing on some rank?)");
+  if (Early)
+    Out.Notes.push_back(Name + ": " + std::to_string(Early) +
+                        " kernel(s) ended before the last rank's kernel of their call started "
+                        "(a Broadcast root, or a sender whose data fit in its peers' buffers, "
+                        "does not wait for them): their time counts as transfer, with no skew");
 }
 
 void Builder::split() {
@@ -292,7 +297,9 @@ CollectiveView buildCollectives(const RankView &V) {
 namespace {
 
 std::string ms(double Ns) { return fmtFixed(Ns / 1e6, 3); }
-std::string gbs(double V) { return V > 0 ? fmtFixed(V, 2) : "-"; }
+std::string gbs(double V) {
+  return V >= 0.01 ? fmtFixed(V, 2) : V > 0 ? fmtSignificant(V, 2) : "-";
+}
 
 } // namespace
 
