@@ -322,7 +322,7 @@ void printCollectives(std::ostream &OS, const CollectiveView &C) {
         "per-rank part); algBw = size / kernel time; busBw = algBw x 2(n-1)/n (AllReduce), "
         "(n-1)/n (those five), 1 (Broadcast, Reduce, Send, Recv); skew: waiting for the last "
         "rank's kernel to start, transfer: from then to the end (calls matched by order per "
-        "communicator)\n";
+        "communicator; starts are CUPTI's GPU timestamps, one clock per host)\n";
   for (const std::string &N : C.Notes)
     OS << "note: " << N << "\n";
 }
