@@ -132,7 +132,8 @@ public:
 class ReplaySwitch {
 public:
   /// \p Initial: the mode chosen at start; \p Successor: where kernel replay
-  /// goes (null: nowhere, or Initial is not kernel replay).
+  /// goes (null: nowhere, or Initial is not kernel replay). Called before
+  /// any launch reaches the counters (HardwareCounters::onInit).
   void set(CounterReplay *Initial, CounterReplay *Successor) {
     First = Initial;
     Next = Initial && Initial->mode() == ReplayMode::Kernel ? Successor : nullptr;
