@@ -4,12 +4,12 @@
 # the start checks, logging, and the packing of the run directory, which the
 # device returns as one archive.
 
-# case_start SCRIPT NAME: C (the copied .carry/case), OUT (default
+# case_start SCRIPT NAME: C (the copied .gpu-inputs/case), OUT (default
 # ROOT/case-out), W=$OUT/NAME made fresh with kernels/ torch/ static/ logs/,
 # and the start time for el/log.
 case_start() {
   CASE_SCRIPT=$1
-  C=$ROOT/.carry/case
+  C=$ROOT/.gpu-inputs/case
   OUT=${OUT:-$ROOT/case-out}
   mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
   W=$OUT/$2
@@ -40,7 +40,7 @@ case_pack() {
 case_preflight() {
   local script=$CASE_SCRIPT
   if [ ! -x "$C/build/bin/hroof" ]; then
-    echo "$script: $C missing: run 'bash case-studies/build.sh' here and copy .carry/case to this machine" | tee "$W/run.log"
+    echo "$script: $C missing: run 'bash case-studies/build.sh' here and copy .gpu-inputs/case to this machine" | tee "$W/run.log"
     exit 1
   fi
   if ! nvidia-smi >/dev/null 2>&1; then

@@ -5,7 +5,7 @@
 # where node + vega are available), hroof compare, summarize.py.
 # Writes DIR/report/*. Runs on the machine with the GPU (called by run.sh) and here.
 # Usage: bash case-studies/report.sh DIR
-# Env: HROOF (default .carry/case/build/bin/hroof, else build/bin/hroof),
+# Env: HROOF (default .gpu-inputs/case/build/bin/hroof, else build/bin/hroof),
 #      MACHINE (default docs/machines/h100-80gb-hbm3.json),
 #      HROOF_REPORT_JS (vega node_modules; default build/report-js/node_modules)
 set -uo pipefail
@@ -15,7 +15,7 @@ D=$(cd "$D" && pwd)
 cd "$ROOT"
 HROOF=${HROOF:-}
 if [ -z "$HROOF" ]; then
-  if [ -x .carry/case/build/bin/hroof ]; then HROOF=$PWD/.carry/case/build/bin/hroof; else HROOF=$PWD/build/bin/hroof; fi
+  if [ -x .gpu-inputs/case/build/bin/hroof ]; then HROOF=$PWD/.gpu-inputs/case/build/bin/hroof; else HROOF=$PWD/build/bin/hroof; fi
 fi
 MACHINE=${MACHINE:-$ROOT/docs/machines/h100-80gb-hbm3.json}
 export HROOF_REPORT_ASSETS=${HROOF_REPORT_ASSETS:-$ROOT/tools/report}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ADDENDUM to the case study's GPU run (H100), from the repository root, with
-# the same input folder as run.sh (.carry/case, built beforehand by
+# the same input folder as run.sh (.gpu-inputs/case, built beforehand by
 # case-studies/build.sh, which must include the case.h warm-up); builds
 # nothing. Closes two gaps of the first run (docs/case-studies/README.md):
 #   a. LSTM fusion timing without the first-launch artifact: the plain lstm
@@ -88,7 +88,7 @@ for r in $(seq 1 "$TIME_REPEATS"); do
   done
 done
 grep -q '"warmup":[1-9]' "$W/kernels/lstm_fused.time.r1.stdout" 2>/dev/null ||
-  log "WARNING: no CASE line says \"warmup\":1: .carry/case predates the case.h warm-up (rerun build.sh here)"
+  log "WARNING: no CASE line says \"warmup\":1: .gpu-inputs/case predates the case.h warm-up (rerun build.sh here)"
 # summarize.py reads <p>.time.stdout: repetition 1
 for p in lstm lstm_fused; do
   cp -f "$W/kernels/$p.time.r1.stdout" "$W/kernels/$p.time.stdout" 2>/dev/null

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The case study's ONE GPU run (H100), from the repository root, with
-# .carry/case built beforehand by case-studies/build.sh; builds nothing.
+# .gpu-inputs/case built beforehand by case-studies/build.sh; builds nothing.
 #   1. custom kernels (conv2d, lstm, lstm_fused), each program three ways:
 #      - plain binary alone, 20 launches per kernel and size (CUDA-event
 #        times, no profiler attached; since the addendum after one untimed

@@ -12,7 +12,7 @@ cd "$ROOT"
 T=$(mktemp -d /tmp/hroof-case-selftest.XXXXXX)
 [ "${SKIP_BUILD:-0}" = 1 ] || bash case-studies/build.sh >"$T/build.log" 2>&1 || { tail -20 "$T/build.log"; exit 1; }
 for p in conv2d lstm lstm_fused; do
-  n=$(.carry/case/bin/$p.plain --list-launches | grep -c '^LAUNCH')
+  n=$(.gpu-inputs/case/bin/$p.plain --list-launches | grep -c '^LAUNCH')
   echo "selftest: $p: $n launch shapes"
 done
 if ! nvidia-smi >/dev/null 2>&1; then   # run.sh's no-GPU path (SKIP + tarball)

@@ -24,8 +24,8 @@ def checked(p):  # FAKE, but in the format the runtime writes: every key in the 
     if problems: sys.exit("selftest_fake_profiles: "+"; ".join(problems[:5]))
     return p
 for p in ["conv2d","lstm","lstm_fused"]:
-    rows=json.load(open(root+"/.carry/case/static/%s.json"%p))
-    subprocess.run("cp %s/.carry/case/static/%s.json %s/static/"%(root,p,D),shell=True)
+    rows=json.load(open(root+"/.gpu-inputs/case/static/%s.json"%p))
+    subprocess.run("cp %s/.gpu-inputs/case/static/%s.json %s/static/"%(root,p,D),shell=True)
     plain=[];inst=[];lines=[]
     for r in rows:
         n=3; st=r["static"]; f=r["static_flops"]; t=f/ (20e3 if r["tensor"] else 5e3)  # ns

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # HroofCuda.cmake - the one way hroof builds CUDA programs: clang 22 in CUDA mode
 # (HROOF_CLANG), with the hroof plugin for the instrumented variant. Included by the
-# top-level CMakeLists.txt; used by examples/, ert/ and cmake/CarryPrograms.cmake.
+# top-level CMakeLists.txt; used by examples/, ert/ and cmake/GpuTestInputs.cmake.
 #
 # hroof_add_cuda_program(NAME
 #     SOURCES a.cu [b.cu ...]          compiled and linked in one clang call

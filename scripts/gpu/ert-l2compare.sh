@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ert-l2compare.sh OUT_DIR - on the machine with the GPU: hroof-ert's L2 slice sweep and a third-party
-# L2 benchmark (gpu-benches' gpu-l2-cache, built into .carry/l2bench, see its README.txt)
+# L2 benchmark (gpu-benches' gpu-l2-cache, built into .gpu-inputs/l2bench, see its README.txt)
 # one after the other in the same command, then both best numbers.
 #   1. hroof-ert --only global,l2   (timeout 60 s): l2_sweep.csv, global_sweep.csv, machine.json
 #   2. cuda-l2-cache                (timeout 50 s): its working-set sweep, line by line
 #   3. hroof-ert --only l2 again    (timeout 40 s): the sweep's run-to-run spread
-# Inputs: ERT_L2_BIN (default .carry/ertl2/hroof-ert, else $ERT_BIN/hroof-ert, else
-# build/bin/hroof-ert), L2BENCH (default .carry/l2bench/cuda-l2-cache). Clocks are left as
+# Inputs: ERT_L2_BIN (default .gpu-inputs/ertl2/hroof-ert, else $ERT_BIN/hroof-ert, else
+# build/bin/hroof-ert), L2BENCH (default .gpu-inputs/l2bench/cuda-l2-cache). Clocks are left as
 # they are; nvidia-smi records them before and after. Exit: 0 when hroof-ert's best L1-bypassing
 # L2 point >= gpu-l2-cache's best point, 1 when below, 77 (skipped) without a GPU or inputs.
 set -uo pipefail
@@ -16,16 +16,16 @@ out=${1:?out dir}
 mkdir -p "$out"
 ert=${ERT_L2_BIN:-}
 if [ -z "$ert" ]; then
-  for c in "$ROOT/.carry/ertl2/hroof-ert" "${ERT_BIN:-$ROOT/build/bin}/hroof-ert"; do
+  for c in "$ROOT/.gpu-inputs/ertl2/hroof-ert" "${ERT_BIN:-$ROOT/build/bin}/hroof-ert"; do
     [ -x "$c" ] && { ert=$c; break; }
   done
 fi
-l2b=${L2BENCH:-$ROOT/.carry/l2bench/cuda-l2-cache}
+l2b=${L2BENCH:-$ROOT/.gpu-inputs/l2bench/cuda-l2-cache}
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "no GPU: skipped"; exit 77
 fi
 [ -n "$ert" ] && [ -x "$ert" ] || { echo "hroof-ert not found (ERT_L2_BIN): skipped"; exit 77; }
-[ -x "$l2b" ] || { echo "$l2b not found (L2BENCH; .carry/l2bench/README.txt): skipped"; exit 77; }
+[ -x "$l2b" ] || { echo "$l2b not found (L2BENCH; .gpu-inputs/l2bench/README.txt): skipped"; exit 77; }
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 q="--query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu"
 echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ); hroof-ert: $ert; l2 bench: $l2b"

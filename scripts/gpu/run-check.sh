@@ -5,7 +5,7 @@
 # builds nothing. Check NAME writes its own outputs under $OUT/NAME/ and its stdout and
 # stderr to $OUT/NAME/log.txt; after each check $OUT/checks.tgz is rewritten with
 # everything so far, so a run cut short still returns the finished checks.
-#   gpu-suite          test/gpu/run.sh                   inputs .carry/gpu (test/gpu/build.sh)
+#   gpu-suite          test/gpu/run.sh                   inputs .gpu-inputs/gpu (test/gpu/build.sh)
 #   examples-overhead  test/gpu/examples-overhead.sh     inputs build/examples
 #   runtime-smoke      test/gpu/runtime/run.sh build     inputs build/bin, build/lib
 #   app-replay         test/gpu/runtime/app-replay.sh build  inputs build/bin, build/lib
@@ -22,11 +22,11 @@
 #   ert-quick          test/ert/gpu_quick.sh             inputs build/bin/hroof-ert
 #   ert[-MODE]         ert/run_on_gpu.sh $ERT_BIN $OUT/NAME MODE (MODE: both (default),
 #                      quick, full, l2profile; ERT_BIN default build/bin)
-#   ert-l2compare      scripts/gpu/ert-l2compare.sh    inputs .carry/ertl2 (hroof-ert, or set
-#                      ERT_L2_BIN), .carry/l2bench (gpu-benches' gpu-l2-cache, its README.txt)
-#   case-study         case-studies/run.sh               inputs .carry/case (case-studies/build.sh)
-#   hw-crosscheck      test/gpu/runtime/hw/counters-crosscheck.sh          inputs .carry/hw
-#   hw-nocache         test/gpu/runtime/hw/counters-nocache-crosscheck.sh  inputs .carry/hw
+#   ert-l2compare      scripts/gpu/ert-l2compare.sh    inputs .gpu-inputs/ertl2 (hroof-ert, or set
+#                      ERT_L2_BIN), .gpu-inputs/l2bench (gpu-benches' gpu-l2-cache, its README.txt)
+#   case-study         case-studies/run.sh               inputs .gpu-inputs/case (case-studies/build.sh)
+#   hw-crosscheck      test/gpu/runtime/hw/counters-crosscheck.sh          inputs .gpu-inputs/hw
+#   hw-nocache         test/gpu/runtime/hw/counters-nocache-crosscheck.sh  inputs .gpu-inputs/hw
 #   hw-learned-MODE    test/gpu/runtime/hw/learned-types.sh MODE (cost, checks, limits)
 #   hw-cache-MODE      test/gpu/runtime/hw/type-cache-cost.sh MODE (smoke, torch, many,
 #                      overhead, steps)
@@ -36,29 +36,29 @@
 #   dl-exit            test/gpu/deep-learning/exit-check.sh  inputs build/bin/hroof,
 #                      build/lib/libhroof_rt.so (the PyTorch example's exit status under
 #                      hroof run: --counters none, --counters-per-shape, --replay application)
-#   dram               test/gpu/warp/dram-run.sh         inputs .carry/warpcorpus (corpus-build.sh
+#   dram               test/gpu/warp/dram-run.sh         inputs .gpu-inputs/warpcorpus (corpus-build.sh
 #                      SRC test/gpu/warp/hecbench-dram.txt), build/bin/hroof,
 #                      build/lib/libhroof_rt.so (DRAM bytes with --cache-control all vs ncu)
-#   warp               test/gpu/warp/run.sh              inputs .carry/warp (hroof-carry-warp), .carry/gpu
+#   warp               test/gpu/warp/run.sh              inputs .gpu-inputs/warp (hroof-gpu-inputs-warp), .gpu-inputs/gpu
 #                      (warp_traffic: dynamic warp-level counts vs ncu; compare.py here)
-#   overhead           test/gpu/warp/overhead-run.sh     inputs .carry/warpcorpus (corpus-build.sh
-#                      with the plain, inst and warp variants), .carry/gpu (kernel time of plain,
+#   overhead           test/gpu/warp/overhead-run.sh     inputs .gpu-inputs/warpcorpus (corpus-build.sh
+#                      with the plain, inst and warp variants), .gpu-inputs/gpu (kernel time of plain,
 #                      instrumented and warp-count binaries of public programs)
-#   model-counted      test/gpu/warp/model-counted-run.sh inputs .carry/warpcorpus (inst and
-#                      inst-all variants), .carry/gpu (counts of exact kernels from the model
+#   model-counted      test/gpu/warp/model-counted-run.sh inputs .gpu-inputs/warpcorpus (inst and
+#                      inst-all variants), .gpu-inputs/gpu (counts of exact kernels from the model
 #                      vs the same kernels instrumented; model-counted-compare.py here)
-#   warpcorpus         test/gpu/warp/corpus-run.sh       inputs .carry/warpcorpus, .carry/gpu
+#   warpcorpus         test/gpu/warp/corpus-run.sh       inputs .gpu-inputs/warpcorpus, .gpu-inputs/gpu
 #                      (static warp model per launch vs ncu; ONLY="a b" for some programs)
-#   launch-cost        test/gpu/runtime/launch-cost.sh   inputs .carry/launchcost
-#                      (cmake --build build --target hroof-carry-launchcost), .carry/gpu
+#   launch-cost        test/gpu/runtime/launch-cost.sh   inputs .gpu-inputs/launchcost
+#                      (cmake --build build --target hroof-gpu-inputs-launchcost), .gpu-inputs/gpu
 #                      (6000 short launches: plain vs hroof run --counters none)
 #   multi-gpu          test/gpu/multi-gpu/run.sh         inputs build/bin/hroof,
 #                      build/lib/libhroof_rt.so (DDP example under torchrun: NCCL on 2+ GPUs,
 #                      two processes sharing one GPU with gloo otherwise; report --by rank)
-#   multi-gpu-programs test/gpu/multi-gpu/programs.sh    inputs .carry/mgpu (cuda-samples
+#   multi-gpu-programs test/gpu/multi-gpu/programs.sh    inputs .gpu-inputs/mgpu (cuda-samples
 #                      simpleMultiGPU, simpleP2P, simpleIPC built plain and with the plugin by test/gpu/multi-gpu/build.sh),
 #                      build/bin/hroof, build/lib/libhroof_rt.so
-# (.carry/hw and .carry/big: test/gpu/runtime/hw/README.md.) A check that exits 77 is
+# (.gpu-inputs/hw and .gpu-inputs/big: test/gpu/runtime/hw/README.md.) A check that exits 77 is
 # skipped (no GPU, or its inputs missing). Exit status: the number of failed checks.
 # Usage (on the machine with the GPU): bash scripts/gpu/run-check.sh gpu-suite runtime-smoke ert-quick
 set -uo pipefail

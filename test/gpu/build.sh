@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Builds the GPU validation suite HERE (needs clang++-22, CUDA, the hroof
-# build; no GPU) into .carry/gpu/ (git-ignored), everything that
-# test/gpu/run.sh needs on the machine with the GPU:
-#   .carry/gpu/bin/<prog>.plain  uninstrumented binary
-#   .carry/gpu/bin/<prog>.inst   instrumented binary (-fpass-plugin=hroof.so)
-#   .carry/gpu/static/<prog>.json  analytic + static-model totals per launch
-#   .carry/gpu/static/<prog>.model.json  the plugin's static model
-#   .carry/gpu/lib/  libcudart (binaries use rpath $ORIGIN/../lib), the
-#                    runtime libhroof_rt.so and its CUDA libraries if built
-#   .carry/gpu/hroof, compare.py, gpulib.py, manifest.txt
-# The binaries, static models and IR are CMake targets (hroof-carry-gpu-PROG,
-# cmake/CarryPrograms.cmake, built with the build's clang and HROOF_CARRY_ARCH;
+# Builds the GPU validation suite's GPU test inputs HERE (needs clang++-22,
+# CUDA, the hroof build; no GPU) into .gpu-inputs/gpu/ (git-ignored): the
+# programs and files test/gpu/run.sh needs on the machine with the GPU:
+#   .gpu-inputs/gpu/bin/<prog>.plain  uninstrumented binary
+#   .gpu-inputs/gpu/bin/<prog>.inst   instrumented binary (-fpass-plugin=hroof.so)
+#   .gpu-inputs/gpu/static/<prog>.json  analytic + static-model totals per launch
+#   .gpu-inputs/gpu/static/<prog>.model.json  the plugin's static model
+#   .gpu-inputs/gpu/lib/  libcudart (binaries use rpath $ORIGIN/../lib), the
+#                         runtime libhroof_rt.so and its CUDA libraries if built
+#   .gpu-inputs/gpu/hroof, compare.py, gpulib.py, manifest.txt
+# The binaries, static models and IR are CMake targets (hroof-gpu-inputs-gpu-PROG,
+# cmake/GpuTestInputs.cmake, built with the build's clang and HROOF_GPU_INPUTS_ARCH;
 # ARCH=sm_XX in the environment changes it); this script adds the rest.
 # Usage: bash test/gpu/build.sh [PROG...]   (default: every kernels/*.cu)
 set -euo pipefail
@@ -19,13 +19,13 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 CUDA=${CUDA_PATH:-/usr/local/cuda}
 BUILD=${HROOF_BUILD:-$ROOT/build}
-OUTD=$ROOT/.carry/gpu
+OUTD=$ROOT/.gpu-inputs/gpu
 SRC=$ROOT/test/gpu/kernels
-. "$ROOT/scripts/gpu/carry-build.sh"
+. "$ROOT/scripts/gpu/build-gpu-inputs.sh"
 
-mkdir -p "$ROOT/.carry"
+mkdir -p "$ROOT/.gpu-inputs"
 if [ "${SKIP_NINJA:-0}" != 1 ]; then
-  cmake --build "$BUILD" >"$ROOT/.carry/ninja.log" 2>&1 || echo "build.sh: warning: building $BUILD failed; using what is there" >&2
+  cmake --build "$BUILD" >"$ROOT/.gpu-inputs/ninja.log" 2>&1 || echo "build.sh: warning: building $BUILD failed; using what is there" >&2
 fi
 [ -f "$BUILD/lib/hroof.so" ] || { echo "build.sh: $BUILD/lib/hroof.so missing" >&2; exit 1; }
 [ -x "$BUILD/bin/hroof" ] || { echo "build.sh: $BUILD/bin/hroof missing" >&2; exit 1; }
@@ -34,12 +34,12 @@ mkdir -p "$OUTD/bin" "$OUTD/static" "$OUTD/lib" "$OUTD/logs"
 if [ $# -gt 0 ]; then PROGS="$*"; else PROGS=$(cd "$SRC" && ls *.cu | sed 's/\.cu$//'); fi
 
 # Plain and instrumented binaries, the static model (as `hroof static FILE.cu` computes
-# it) and the -O2 device IR of each program: cmake/CarryPrograms.cmake, hroof-carry-gpu-*.
+# it) and the -O2 device IR of each program: cmake/GpuTestInputs.cmake, hroof-gpu-inputs-gpu-*.
 targets=()
-for p in $PROGS; do targets+=("hroof-carry-gpu-$p"); done
-carry_build "$OUTD/logs/build.log" "${targets[@]}" || exit 1
-CLANG=$(carry_setting HROOF_CLANG)
-ARCH=$(carry_setting HROOF_CARRY_ARCH)
+for p in $PROGS; do targets+=("hroof-gpu-inputs-gpu-$p"); done
+gpu_inputs_build "$OUTD/logs/build.log" "${targets[@]}" || exit 1
+CLANG=$(gpu_inputs_setting HROOF_CLANG)
+ARCH=$(gpu_inputs_setting HROOF_GPU_INPUTS_ARCH)
 
 # The local-memory kernel must keep its array as an alloca (local memory).
 if [ -f "$OUTD/logs/memory.ll" ]; then
@@ -79,5 +79,5 @@ fi
   echo "arch: $ARCH"
   echo "programs: $(echo $PROGS)"
 } >"$OUTD/manifest.txt"
-du -sh "$OUTD" | awk '{print "build.sh: .carry/gpu is " $1}'
+du -sh "$OUTD" | awk '{print "build.sh: .gpu-inputs/gpu is " $1}'
 echo "build.sh: done; on the machine with the GPU: bash test/gpu/run.sh"

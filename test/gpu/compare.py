@@ -5,14 +5,15 @@ programs), static (hroof static at build time), dynamic (hroof runtime
 profile of the instrumented binary) and Nsight Compute (plain binary), plus
 the instrumentation overhead. Writes OUT/table.md and prints a short table.
 
-Usage: compare.py [--out DIR] [--carry DIR] [PROG...]
+Usage: compare.py [--out DIR] [--inputs DIR] [PROG...]
 Inputs, per program P (written by test/gpu/run.sh):
   DIR/P.inst.stdout     stdout of the instrumented run (HROOF_EXPECT lines)
   DIR/P.profile*.json / DIR/P.profile/ hroof-*.json   runtime profile(s)
   DIR/P.ncu.csv         `ncu --csv --page raw --print-units base` output
   DIR/P.time.plain.txt, DIR/P.time.inst.txt   HROOF_TIME lines
-  CARRY/static/P.json   analytic + static per launch (test/gpu/build.sh)
-The ncu export is read with CARRY/bin/hroof (`hroof ncu`): flops.f64/f32 and
+  INPUTS/static/P.json  analytic + static per launch (test/gpu/build.sh; INPUTS is
+                        the GPU test inputs of the suite, default .gpu-inputs/gpu)
+The ncu export is read with INPUTS/bin/hroof (`hroof ncu`): flops.f64/f32 and
 bytes.* are hroof's own metric mapping, the same as the runtime's.
 Exit status: 0 when every dynamic == analytic cell and every exact ncu cell
 passes, 1 otherwise.
@@ -265,36 +266,36 @@ class Results:
 
 
 def parse_args(argv):
-    """(out_dir, carry, progs, hroof) from the command line; progs defaults to
-    every program with a build-time listing in CARRY/static."""
+    """(out_dir, inputs, progs, hroof) from the command line; progs defaults to
+    every program with a build-time listing in INPUTS/static."""
     out_dir = os.environ.get("OUT", "gpu-out")
-    carry = ".carry/gpu"
+    inputs = ".gpu-inputs/gpu"
     progs = []
     i = 0
     while i < len(argv):
         if argv[i] == "--out":
             out_dir = argv[i + 1]
             i += 2
-        elif argv[i] == "--carry":
-            carry = argv[i + 1]
+        elif argv[i] == "--inputs":
+            inputs = argv[i + 1]
             i += 2
         else:
             progs.append(argv[i])
             i += 1
-    hroof = os.path.join(carry, "bin", "hroof")
+    hroof = os.path.join(inputs, "bin", "hroof")
     if not os.access(hroof, os.X_OK):
         hroof = shutil.which("hroof")
     if not progs:
-        progs = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(carry, "static", "*.json"))
+        progs = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(inputs, "static", "*.json"))
                        if not p.endswith(".model.json"))
-    return out_dir, carry, progs, hroof
+    return out_dir, inputs, progs, hroof
 
 
-def load_program(prog, out_dir, carry, hroof, res):
+def load_program(prog, out_dir, inputs, hroof, res):
     """Every input of one program (see the module docstring) as a dict;
     notes a missing or failed instrumented run in res."""
     try:
-        static_rows = json.load(open(os.path.join(carry, "static", prog + ".json")))
+        static_rows = json.load(open(os.path.join(inputs, "static", prog + ".json")))
     except (OSError, ValueError):
         static_rows = []
     try:
@@ -450,10 +451,10 @@ def print_summary(res, geo, out_dir):
 
 
 def main():
-    out_dir, carry, progs, hroof = parse_args(sys.argv[1:])
+    out_dir, inputs, progs, hroof = parse_args(sys.argv[1:])
     res = Results()
     for prog in progs:
-        inp = load_program(prog, out_dir, carry, hroof, res)
+        inp = load_program(prog, out_dir, inputs, hroof, res)
         res.md.append("\n### %s\n" % prog)
         res.md.append("| kernel | counter | analytic | static | dynamic | ncu | dyn | ncu |")
         res.md.append("|---|---|---:|---:|---:|---:|---|---|")

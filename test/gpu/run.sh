@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs the GPU validation suite ON the machine with the GPU, from the repository root,
-# with binaries built beforehand by test/gpu/build.sh (in .carry/gpu, copied there);
+# with binaries built beforehand by test/gpu/build.sh (in .gpu-inputs/gpu, copied there);
 # builds nothing. Logs and results go to $OUT (default ./gpu-out):
 #   P.inst.stdout/.stderr  instrumented run under the hroof runtime
 #   P.profile.json         the runtime's profile (dynamic counts)
@@ -17,13 +17,13 @@ if ! nvidia-smi >/dev/null 2>&1; then
   echo "SKIP: no GPU (nvidia-smi failed)"
   exit 0
 fi
-C=$ROOT/.carry/gpu
+C=$ROOT/.gpu-inputs/gpu
 OUT=${OUT:-$ROOT/gpu-out}
 OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)
 export OUT
 NTIME=${NTIME:-50}
 if [ ! -d "$C/bin" ]; then
-  echo "run.sh: $C/bin missing: run 'bash test/gpu/build.sh' on the machine with clang and copy .carry here" >&2
+  echo "run.sh: $C/bin missing: run 'bash test/gpu/build.sh' on the machine with clang and copy .gpu-inputs here" >&2
   exit 1
 fi
 export LD_LIBRARY_PATH="$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -136,7 +136,7 @@ for P in $PROGS; do
 done
 
 # (d) the comparison; its short table is the last thing printed
-python3 "$ROOT/test/gpu/compare.py" --out "$OUT" --carry "$C" $PROGS
+python3 "$ROOT/test/gpu/compare.py" --out "$OUT" --inputs "$C" $PROGS
 rc=$?
 { echo; echo "device: $DEVICE"; echo "date: $(date -u +%FT%TZ)"; echo "runtime attach: $MODE"; echo "ncu: $NCU"; } >>"$OUT/table.md"
 exit $rc

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the range-profiler cost tools HERE (clang++-22, CUDA; no GPU) into
-# .carry/rc/ (git-ignored; copy it to the machine with the GPU):
+# .gpu-inputs/rc/ (git-ignored; copy it to the machine with the GPU):
 #   replay_cost   host time per counted launch by replay mode (replay_cost.cu)
 #   session_cost  what opening a user-replay session costs (session_cost.cu)
 #   pass_replay   a multi-pass list in user replay, one pass per repetition (pass_replay.cu)
@@ -12,7 +12,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 CUDA=${CUDA_PATH:-/usr/local/cuda}
 CXX=${CLANGXX:-clang++-22}
-O=$ROOT/.carry/rc
+O=$ROOT/.gpu-inputs/rc
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$O"

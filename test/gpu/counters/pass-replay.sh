@@ -5,7 +5,7 @@
 # pass per repetition of the workload, in the orders and with the CUPTI
 # activity kinds that the runtime would meet. Writes $OUT/pass-replay.txt.
 set -uo pipefail
-B=.carry/rc/pass_replay; O=$OUT/pass-replay.txt
+B=.gpu-inputs/rc/pass_replay; O=$OUT/pass-replay.txt
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$O"; date -u >>"$O"
 for V in "ORDER=same" "ORDER=swap" "ORDER=thread" "ORDER=auto" "ORDER=drop" "ORDER=same LIST=tensor" \
   "ORDER=same ACT=1" "ORDER=same ACT=2" "ORDER=same ROUNDS=3"; do

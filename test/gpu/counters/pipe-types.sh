@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Which tensor pipe issues each Tensor Core type (machine with the GPU; builds
-# nothing). Inputs: .carry/pipes/pipe_types, built here with
+# nothing). Inputs: .gpu-inputs/pipes/pipe_types, built here with
 #   nvcc -gencode arch=compute_90a,code=sm_90a -O2 \
-#        -o .carry/pipes/pipe_types test/gpu/counters/pipe_types.cu
+#        -o .gpu-inputs/pipes/pipe_types test/gpu/counters/pipe_types.cu
 # Runs it under Nsight Compute with the four tensor pipe counters and the six
 # type counters of the roofline set, one row per kernel, into
 # $OUT/pipe-types.csv; then prints, per kernel, the pipes that issued and
@@ -11,7 +11,7 @@
 # runtime/src/metrics/HwMetrics.cpp (typesIdleByPipes): a type is zero where every
 # pipe that can issue it read zero.
 set -uo pipefail
-BIN=${BIN:-.carry/pipes/pipe_types}
+BIN=${BIN:-.gpu-inputs/pipes/pipe_types}
 [ -x "$BIN" ] || { echo "pipe-types: $BIN missing (see this script's header)"; exit 77; }
 command -v ncu >/dev/null || { echo "pipe-types: no ncu"; exit 77; }
 OUT=${OUT:-$PWD/check-out}; mkdir -p "$OUT"

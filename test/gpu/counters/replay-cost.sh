@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs replay_cost (replay_cost.cu; bash test/gpu/counters/build.sh builds it
-# here into .carry/rc/) on the GPU
+# here into .gpu-inputs/rc/) on the GPU
 # machine: host time per counted launch by replay mode, with and without
 # gigabytes of device memory held. Writes $OUT/replay-cost.txt.
 # Usage (machine with the GPU): bash test/gpu/counters/replay-cost.sh
 set -uo pipefail
-B=${RC_BIN:-.carry/rc/replay_cost}
+B=${RC_BIN:-.gpu-inputs/rc/replay_cost}
 O=${OUT:-/tmp}/replay-cost.txt
 N=${LAUNCHES:-100}
 one() { echo "\$ replay_cost $*" >>"$O"; timeout 120 "$B" "$@" >>"$O" 2>&1 || echo "exit $?" >>"$O"; }

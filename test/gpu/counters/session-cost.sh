@@ -13,7 +13,7 @@
 # other CUPTI uses (kernel activity, launch callbacks, a Start inside the
 # launch callback); writes $OUT/session-sass-zero.txt.
 set -uo pipefail
-B=.carry/rc/session_cost; O=$OUT/session-cost1.txt
+B=.gpu-inputs/rc/session_cost; O=$OUT/session-cost1.txt
 [ "${1:-}" = modes ] && O=$OUT/session-modes.txt
 one() { echo "\$ session_cost $*" >>"$O"; timeout 60 "$B" "$@" >>"$O" 2>&1 || echo "exit $?" >>"$O"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$O"; date -u >>"$O"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Do texture fetches count in the SASS byte and LSU sector counters hroof
-# compares with (machine with the GPU; builds nothing)? Inputs: .carry/pipes/tex_bytes,
+# compares with (machine with the GPU; builds nothing)? Inputs: .gpu-inputs/pipes/tex_bytes,
 # built here with
 #   nvcc -gencode arch=compute_90,code=sm_90 -O2 \
-#        -o .carry/pipes/tex_bytes test/gpu/counters/tex_bytes.cu
+#        -o .gpu-inputs/pipes/tex_bytes test/gpu/counters/tex_bytes.cu
 # Writes $OUT/tex-bytes.csv (ncu, both kernels) and prints the values.
 set -uo pipefail
-BIN=${BIN:-.carry/pipes/tex_bytes}
+BIN=${BIN:-.gpu-inputs/pipes/tex_bytes}
 [ -x "$BIN" ] || { echo "tex-bytes: $BIN missing (see this script's header)"; exit 77; }
 command -v ncu >/dev/null || { echo "tex-bytes: no ncu"; exit 77; }
 OUT=${OUT:-$PWD/check-out}; mkdir -p "$OUT"

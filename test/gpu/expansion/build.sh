@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Builds the expansion probe (plain) into .carry/expansion and its static
+# Builds the expansion probe (plain) into .gpu-inputs/expansion and its static
 # counts at the probe's launch (hroof static), for run.sh on the machine with the GPU.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-D=.carry/expansion
+D=.gpu-inputs/expansion
 mkdir -p $D
 SRC=test/gpu/expansion/expansion.cu
 clang++-22 -O2 -x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version "$SRC" \

@@ -4,16 +4,16 @@
 # that programs.sh runs on the machine with the GPU: simpleMultiGPU, simpleP2P and
 # simpleIPC (with Common/helper_multiprocess.cpp), each plain (NAME.plain) and
 # with the plugin (NAME.inst, -hroof-instrument-exact as the GPU test suites),
-# into .carry/mgpu (git-ignored; copy it to the machine with the GPU). Needs a cuda-samples checkout:
+# into .gpu-inputs/mgpu (git-ignored; copy it to the machine with the GPU). Needs a cuda-samples checkout:
 #   bash test/gpu/multi-gpu/build.sh /path/to/cuda-samples
-# Exit: 0, 1 when a compile fails (its log in .carry/mgpu/build.log).
+# Exit: 0, 1 when a compile fails (its log in .gpu-inputs/mgpu/build.log).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 SAMPLES=${1:?usage: build.sh CUDA_SAMPLES_DIR}
 CUDA=${CUDA_PATH:-/usr/local/cuda}
 CLANG=${HROOF_CLANG:-clang++-22}
 PLUGIN=${HROOF_PLUGIN:-$ROOT/build/lib/hroof.so}
-OUTD=$ROOT/.carry/mgpu
+OUTD=$ROOT/.gpu-inputs/mgpu
 mkdir -p "$OUTD"
 [ -f "$PLUGIN" ] || { echo "build.sh: $PLUGIN missing (build hroof first)" >&2; exit 1; }
 echo "cuda-samples $(git -C "$SAMPLES" log -1 --format=%H 2>/dev/null || echo unknown)" >"$OUTD/build.log"

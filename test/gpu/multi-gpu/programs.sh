@@ -8,7 +8,7 @@
 # Each NAME.inst (built with the plugin) runs under hroof run with counters, each
 # NAME.plain without hroof; then hroof report --by rank and --json on the profiles.
 # Builds nothing: the binaries come built here (clang 22, cuda-samples' Common/,
-# simpleIPC with helper_multiprocess.cpp) in .carry/mgpu, with build/bin/hroof and
+# simpleIPC with helper_multiprocess.cpp) in .gpu-inputs/mgpu, with build/bin/hroof and
 # build/lib/libhroof_rt.so. Outputs under $OUT (default ./mgp-out): summary.txt,
 # NAME/{plain,profiled,report}.{stdout,stderr}, NAME/profiles/, NAME/report.json;
 # $OUT/multi-gpu-programs.tgz rewritten after each step. BUDGET_S (default 240).
@@ -21,7 +21,7 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 BUDGET_S=${BUDGET_S:-240}
 HROOF=${HROOF:-$ROOT/build/bin/hroof}
-BIN=${BIN:-$ROOT/.carry/mgpu}
+BIN=${BIN:-$ROOT/.gpu-inputs/mgpu}
 T0=$(date +%s)
 CHECK=multi-gpu-programs
 . "$ROOT/test/gpu/torch-check-lib.sh"

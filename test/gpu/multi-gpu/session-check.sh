@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # session-check.sh - application replay's batched sessions on several GPUs (GPU
 # machine; builds nothing; inputs build/bin/hroof, build/lib/libhroof_rt.so and
-# .carry/mgpu from build.sh here). A DDP job under NCCL switches to application
+# .gpu-inputs/mgpu from build.sh here). A DDP job under NCCL switches to application
 # replay (docs/multi-gpu.md), so each step below runs batched sessions:
 #   diag      the DDP example, --range one step, --counters-per-shape 1, under
 #             hang-diag.sh (stacks if it still runs after AFTER s, default 150)

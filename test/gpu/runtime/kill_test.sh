@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Kill tests, on the machine with the GPU from the repository root; builds nothing.
-# Needs (copied there): .carry/kill/bin/kill_target.inst (cmake --build build
-# --target hroof-carry-kill) and .carry/gpu/{bin/hroof,lib/libhroof_rt.so}
+# Needs (copied there): .gpu-inputs/kill/bin/kill_target.inst (cmake --build build
+# --target hroof-gpu-inputs-kill) and .gpu-inputs/gpu/{bin/hroof,lib/libhroof_rt.so}
 # (test/gpu/build.sh). For each counters mode (none, roofline) and each way
 # of dying, kill_target.inst runs under `hroof run` with one launch record per
 # launch kept, and the profile is checked against what the program printed:
@@ -19,12 +19,12 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
 if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 0; fi
-HROOF=$ROOT/.carry/gpu/bin/hroof
-PROG=$ROOT/.carry/kill/bin/kill_target.inst
+HROOF=$ROOT/.gpu-inputs/gpu/bin/hroof
+PROG=$ROOT/.gpu-inputs/kill/bin/kill_target.inst
 for f in "$HROOF" "$PROG"; do
   [ -x "$f" ] || { echo "kill_test.sh: $f missing (see the header)" >&2; exit 1; }
 done
-export LD_LIBRARY_PATH="$ROOT/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$ROOT/.gpu-inputs/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 O=${OUT:-$ROOT/gpu-out}/kill
 mkdir -p "$O"
 : >"$O/summary.txt"

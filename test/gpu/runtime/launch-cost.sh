@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The per-launch host cost of `hroof run --counters none`, on the machine with the GPU
-# from the repository root; builds nothing. Needs .carry/launchcost/many.plain
+# from the repository root; builds nothing. Needs .gpu-inputs/launchcost/many.plain
 # and many.inst (test/gpu/runtime/hw/many_launches.cu without and with the
-# plugin: scripts/gpu/carry-build.sh launchcost) and
-# .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh).
+# plugin: cmake --build build --target hroof-gpu-inputs-launchcost) and
+# .gpu-inputs/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh).
 # many_launches ROUNDS makes 3*ROUNDS short launches (ROUNDS default 2000:
 # 6000 launches) queued without waiting; "ROUNDS sync" waits for each. Each
 # configuration runs REPS times (default 5), the configurations interleaved:
@@ -23,12 +23,12 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
 if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 77; fi
-HROOF=$ROOT/.carry/gpu/bin/hroof
-P=$ROOT/.carry/launchcost
+HROOF=$ROOT/.gpu-inputs/gpu/bin/hroof
+P=$ROOT/.gpu-inputs/launchcost
 for f in "$HROOF" "$P/many.plain" "$P/many.inst"; do
   [ -x "$f" ] || { echo "launch-cost.sh: $f missing (see the header)" >&2; exit 1; }
 done
-export LD_LIBRARY_PATH="$ROOT/.carry/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$ROOT/.gpu-inputs/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 O=${OUT:-$ROOT/gpu-out}/launchcost
 mkdir -p "$O"
 ROUNDS=${ROUNDS:-2000}

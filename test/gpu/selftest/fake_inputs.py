@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Fabricates a GPU run's outputs from the build-time listing in
-.carry/gpu/static/*.json, to test compare.py without a GPU:
+.gpu-inputs/gpu/static/*.json, to test compare.py without a GPU:
   OUT/P.inst.stdout   HROOF_EXPECT lines (= analytic) + "all checks passed"
   OUT/P.profile.json  a fake runtime profile (nested counts; one program as
                       JSON lines with dotted keys), dynamic = analytic except
@@ -10,14 +10,14 @@
                       separators, app output lines mixed in), metrics derived
                       from the analytic counts with the documented rules
   OUT/P.time.*.txt    fake medians
-Usage: fake_inputs.py CARRY OUT"""
+Usage: fake_inputs.py INPUTS OUT   (INPUTS: the suite's GPU test inputs, .gpu-inputs/gpu)"""
 import json
 import os
 import sys
 
-carry, out = sys.argv[1:3]
+inputs, out = sys.argv[1:3]
 os.makedirs(out, exist_ok=True)
-sd = os.path.join(carry, "static")
+sd = os.path.join(inputs, "static")
 for fn in sorted(os.listdir(sd)):
     if not fn.endswith(".json") or fn.endswith(".model.json"):
         continue

@@ -4,9 +4,9 @@
 // (mode, c, b). test/gpu/shfl/check.py compares it with the definition the
 // plugin uses (passes/ShflPredicate.h). Built here, run on the machine with the GPU:
 //   clang++-22 -x cuda --cuda-gpu-arch=sm_90 --cuda-path=/usr/local/cuda \
-//     -Wno-unknown-cuda-version -O2 test/gpu/shfl/probe.cu -o .carry/shflprobe/probe \
+//     -Wno-unknown-cuda-version -O2 test/gpu/shfl/probe.cu -o .gpu-inputs/shflprobe/probe \
 //     -L/usr/local/cuda/lib64 -lcudart_static -ldl -lpthread -lrt
-//   .carry/shflprobe/probe > probe.txt          (machine with the GPU)
+//   .gpu-inputs/shflprobe/probe > probe.txt          (machine with the GPU)
 //   python3 test/gpu/shfl/check.py probe.txt    (here)
 #include <cstdio>
 __global__ void probe(int mode, int b, int c, int *p) {

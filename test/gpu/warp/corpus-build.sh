@@ -4,10 +4,10 @@
 # validation and the overhead measurement on the GPU (corpus-run.sh,
 # overhead-run.sh): for each NAME in LIST (default
 # test/gpu/warp/hecbench-programs.txt), the program's sources become
-#   .carry/warpcorpus/bin/NAME.inst    with the plugin (instrumented; its
+#   .gpu-inputs/warpcorpus/bin/NAME.inst    with the plugin (instrumented; its
 #                                      runtime evaluates the static model per launch)
-#   .carry/warpcorpus/bin/NAME.plain   without (what Nsight Compute profiles)
-#   .carry/warpcorpus/bin/NAME.warp    instrumented with the opt-in
+#   .gpu-inputs/warpcorpus/bin/NAME.plain   without (what Nsight Compute profiles)
+#   .gpu-inputs/warpcorpus/bin/NAME.warp    instrumented with the opt-in
 #                                      warp-level counts (-mllvm -hroof-warp-counts),
 #                                      only when VARIANTS names it
 # A program's sources: SRC/NAME-cuda/*.cu (a HeCBench `src/` directory), or,
@@ -21,7 +21,7 @@
 # a before/after in one GPU run): which binaries to build; one already built
 # is kept when KEEP=1 (after a plugin change: KEEP=1 VARIANTS=inst rebuilds
 # nothing else). JOBS (default 2): programs built at once.
-# CORPUS_DIR (default .carry/warpcorpus): where bin/, logs/ and programs.txt go.
+# CORPUS_DIR (default .gpu-inputs/warpcorpus): where bin/, logs/ and programs.txt go.
 # Usage: bash test/gpu/warp/corpus-build.sh SRC [LIST]
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -33,7 +33,7 @@ CLANG=${HROOF_CLANG:-clang++-22}
 PLUGIN=${HROOF_PLUGIN:-$ROOT/build/lib/hroof.so}
 VARIANTS=${VARIANTS:-plain inst warp}
 JOBS=${JOBS:-2}
-OUTD=${CORPUS_DIR:-$ROOT/.carry/warpcorpus}
+OUTD=${CORPUS_DIR:-$ROOT/.gpu-inputs/warpcorpus}
 mkdir -p "$OUTD/bin" "$OUTD/logs"
 # programs.txt: the binary names with their arguments, appended to (a second
 # LIST adds its programs to the first's).

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Warp-level validation on public programs, on the machine with the GPU from the
-# repository root; builds nothing. Needs .carry/warpcorpus (corpus-build.sh)
-# and .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh). For each
-# program of .carry/warpcorpus/programs.txt:
+# repository root; builds nothing. Needs .gpu-inputs/warpcorpus (corpus-build.sh)
+# and .gpu-inputs/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh). For each
+# program of .gpu-inputs/warpcorpus/programs.txt:
 #   hroof run --counters none   on NAME.warp (else NAME.inst): the static model (and its
 #                               warp-level traffic) at each launch, with the
 #                               real arguments, and the dynamic warp-level

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # dram-run.sh - hroof's DRAM bytes against Nsight Compute's under the same cache
 # policy, on the machine with the GPU from the repository root; builds nothing. Needs
-# .carry/warpcorpus (test/gpu/warp/corpus-build.sh SRC test/gpu/warp/hecbench-dram.txt)
+# .gpu-inputs/warpcorpus (test/gpu/warp/corpus-build.sh SRC test/gpu/warp/hecbench-dram.txt)
 # and the copied build/bin/hroof + build/lib/libhroof_rt.so. For each program of
-# .carry/warpcorpus/programs.txt, on NAME.plain (no plugin code in the kernels):
+# .gpu-inputs/warpcorpus/programs.txt, on NAME.plain (no plugin code in the kernels):
 #   roof  hroof run --counters roofline --cache-control all       (the roofline set:
 #         several replay passes per launch)
 #   dram  hroof run --counters dram__bytes_read.sum,dram__bytes_write.sum
@@ -23,7 +23,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
 if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 77; fi
-C=$ROOT/.carry/warpcorpus
+C=$ROOT/.gpu-inputs/warpcorpus
 HROOF=$ROOT/build/bin/hroof
 for f in "$HROOF" "$ROOT/build/lib/libhroof_rt.so" "$C/programs.txt"; do
   [ -e "$f" ] || { echo "dram-run.sh: $f missing (see the header)"; exit 77; }

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Kernels counted by their exact static model against the same kernels
 # instrumented, on the machine with the GPU from the repository root; builds nothing.
-# Needs .carry/warpcorpus with the inst (the plugin's default: exact kernels
+# Needs .gpu-inputs/warpcorpus with the inst (the plugin's default: exact kernels
 # uninstrumented, their counts from the model) and inst-all
 # (-mllvm -hroof-instrument-exact) binaries of corpus-build.sh, and
-# .carry/gpu/{bin/hroof,lib/libhroof_rt.so}. For each program of
-# .carry/warpcorpus/programs.txt (or ONLY="a b"):
+# .gpu-inputs/gpu/{bin/hroof,lib/libhroof_rt.so}. For each program of
+# .gpu-inputs/warpcorpus/programs.txt (or ONLY="a b"):
 #   hroof run --counters none --launch-limit LAUNCHES --output NAME.VARIANT.json -- NAME.VARIANT ARGS
 # for both variants. model-counted-compare.py (here) pairs the launches and
 # checks that every count taken from the model equals the instrumented one.

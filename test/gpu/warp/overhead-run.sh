@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Instrumentation overhead on public programs, on the machine with the GPU from the
-# repository root; builds nothing. Needs .carry/warpcorpus with the plain,
+# repository root; builds nothing. Needs .gpu-inputs/warpcorpus with the plain,
 # inst and warp binaries (corpus-build.sh)
-# and .carry/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh).
-# For each program of .carry/warpcorpus/programs.txt (or ONLY="a b"), REPS
+# and .gpu-inputs/gpu/{bin/hroof,lib/libhroof_rt.so} (test/gpu/build.sh).
+# For each program of .gpu-inputs/warpcorpus/programs.txt (or ONLY="a b"), REPS
 # rounds of: NAME.plain, NAME.inst (thread-level counts, the default), NAME.warp (with the
 # opt-in warp-level counts) or the VARIANTS named, each under
 #   hroof run --counters none --static-eval 0 --launch-limit LAUNCHES

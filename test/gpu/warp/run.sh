@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Warp-level traffic on the GPU, from the repository root; builds nothing.
-# Needs .carry/warp/bin/warp_traffic{,.inst} (cmake --build build --target
-# hroof-carry-warp) and, for the dynamic counts, hroof with its runtime
-# (build/bin/hroof and build/lib/libhroof_rt.so, or .carry/gpu's from
+# Needs .gpu-inputs/warp/bin/warp_traffic{,.inst} (cmake --build build --target
+# hroof-gpu-inputs-warp) and, for the dynamic counts, hroof with its runtime
+# (build/bin/hroof and build/lib/libhroof_rt.so, or .gpu-inputs/gpu's from
 # test/gpu/build.sh, or $HROOF). Runs the plain
 # program once (its LAUNCH lines name every launch and its pointer values)
 # and once under Nsight Compute with the counters the warp-level model
@@ -16,7 +16,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
 if ! nvidia-smi >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi failed)"; exit 77; fi
-PROG=$ROOT/.carry/warp/bin/warp_traffic
+PROG=$ROOT/.gpu-inputs/warp/bin/warp_traffic
 [ -x "$PROG" ] || { echo "run.sh: $PROG missing (see the header)" >&2; exit 1; }
 O=${OUT:-$ROOT/gpu-out}/warp
 mkdir -p "$O"
@@ -34,7 +34,7 @@ cuobjdump -sass "$PROG" >"$O/sass.txt" 2>&1 || true
 # hroof and its runtime (<bin>/../lib/libhroof_rt.so): $HROOF, else the copied
 # GPU suite's, else the build's.
 if [ -z "${HROOF:-}" ]; then
-  HROOF=$ROOT/.carry/gpu/bin/hroof
+  HROOF=$ROOT/.gpu-inputs/gpu/bin/hroof
   [ -x "$HROOF" ] || HROOF=$ROOT/build/bin/hroof
 fi
 if [ -x "$PROG.inst" ] && [ -x "$HROOF" ] && [ -f "$(dirname "$HROOF")/../lib/libhroof_rt.so" ]; then

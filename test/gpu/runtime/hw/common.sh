@@ -5,7 +5,7 @@
 #   hw_start NAME MODE   W=/tmp/NAME (emptied), S=$W/summary.txt, device line
 #   say TEXT...          to stdout and the summary
 #   t LABEL CMD...       wall seconds and exit status of CMD (output in $W/LABEL.log)
-HR=$PWD/build/bin/hroof; H=$PWD/.carry/hw/bin; HW=$PWD/test/gpu/runtime/hw
+HR=$PWD/build/bin/hroof; H=$PWD/.gpu-inputs/hw/bin; HW=$PWD/test/gpu/runtime/hw
 OUT=${OUT:-$PWD/out}
 say() { echo "$*" | tee -a "$S"; }
 t() { local n=$1; shift; local s=$(date +%s.%N); "$@" > "$W/$n.log" 2>&1; local rc=$?

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # cost_decomposition.sh - where a replayed range's host time goes. From the
 # repository root on the machine with the GPU; builds nothing.
-# Inputs: build/bin, build/lib, .carry/hw/bin. Each row is one `hroof run
+# Inputs: build/bin, build/lib, .gpu-inputs/hw/bin. Each row is one `hroof run
 # --verbose 1 --counters LIST` whose note gives the per-range host time:
 #   sass17  : the 17 SASS-patched metrics (FLOPs + instruction bytes), 1 pass
 #   hw1     : time + L1/shared/L2/DRAM bytes + the 4 tensor-pipe counters, 1 pass

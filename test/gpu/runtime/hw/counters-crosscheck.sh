@@ -3,9 +3,9 @@
 # counters-crosscheck.sh - hardware counters on the examples (plain and instrumented) next to
 # Nsight Compute with the same metric list, PyTorch (torch_small.py), the degrading cases
 # (a faulting kernel, exit inside a range, the runtime under ncu) and the launch cost.
-# On the machine with the GPU, repository root, builds nothing; needs .carry/hw (README.md). Writes
+# On the machine with the GPU, repository root, builds nothing; needs .gpu-inputs/hw (README.md). Writes
 # $OUT/counters-crosscheck.tgz and prints the summary last.
-H=.carry/hw; B=$H/build; HR=$B/bin/hroof; LIB=$PWD/$B/lib/libhroof_rt.so
+H=.gpu-inputs/hw; B=$H/build; HR=$B/bin/hroof; LIB=$PWD/$B/lib/libhroof_rt.so
 W=/tmp/w; rm -rf $W; mkdir -p $W/p
 S=$W/summary.txt; : > $S
 say() { echo "$*" | tee -a $S; }

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # counters-nocache-crosscheck.sh - the examples next to ncu --cache-control none, the spread
 # of repeated runs, the runtime's GPU smoke test with counters, and the cost of a complete
-# ncu --set roofline. On the machine with the GPU, from the repository root, builds nothing; needs .carry/hw
-# (README.md; .carry/hw/ncu-list.txt from counters-crosscheck.sh). Writes
+# ncu --set roofline. On the machine with the GPU, from the repository root, builds nothing; needs .gpu-inputs/hw
+# (README.md; .gpu-inputs/hw/ncu-list.txt from counters-crosscheck.sh). Writes
 # $OUT/counters-nocache-crosscheck.tgz and prints the summary last.
-H=.carry/hw; B=$H/build; HR=$B/bin/hroof
+H=.gpu-inputs/hw; B=$H/build; HR=$B/bin/hroof
 W=/tmp/w; rm -rf $W; mkdir -p $W/p
 S=$W/summary.txt; : > $S
 say() { echo "$*" | tee -a $S; }
@@ -26,7 +26,7 @@ say "--- torch_train"
 mkdir -p $W/p/trainr
 t timeout 100 $HR run --no-summary --verbose 1 --output $W/p/trainr -- python3 $H/torch_train.py 3 2>&1 | grep -E "ranges|off|torch_train" | cut -c1-250 | tee -a $S
 say "--- runtime-gpu-smoke with counters"
-t env HROOF_RT_LOGS=$W/smoke timeout 100 test/gpu/runtime/run.sh .carry/hw/build > $W/smoke.log 2>&1
+t env HROOF_RT_LOGS=$W/smoke timeout 100 test/gpu/runtime/run.sh .gpu-inputs/hw/build > $W/smoke.log 2>&1
 grep -E "^FAIL|^PASS fake_saxpy: [0-9]+ launches with|^PASS launches with|^PASS fault: hard|runtime-gpu-smoke|INFO (plain|hroof)" $W/smoke.log | tee -a $S
 say "--- cost, many 10 rounds (30 launches): plain, hroof, ncu --set roofline (complete)"
 t $H/bin/many.plain 10 > /dev/null

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # learned-types.sh cost|checks|limits - learned Tensor Core types and their cost, on the GPU
 # machine, from the repository root; builds nothing. Needs (copied there): build/bin/hroof, build/lib/libhroof_rt.so,
-# .carry/hw/bin/{many.plain,mma_gemm.plain,half2_bf16.plain},
-# .carry/big/bigstream. Writes logs and profiles under $OUT (one tarball) and
+# .gpu-inputs/hw/bin/{many.plain,mma_gemm.plain,half2_bf16.plain},
+# .gpu-inputs/big/bigstream. Writes logs and profiles under $OUT (one tarball) and
 # prints a short table last.
 #   cost   : wall time of many_launches 100 (300 launches) and torch_train.py 3
 #            (123 launches): plain (x3), hroof run (learned tensor types, x2),
@@ -54,7 +54,7 @@ if [ "$MODE" = checks ]; then
   hr small-learned -- python3 $HW/torch_small.py; hr small-full --counters roofline-full -- python3 $HW/torch_small.py
   python3 $HW/compare_learned.py $W/p/small-learned $W/p/small-full 2>&1 | tail -3 | tee -a $S
   say "--- bigstream DRAM writes (268435456 bytes written per kernel)"
-  B=$PWD/.carry/big/bigstream
+  B=$PWD/.gpu-inputs/big/bigstream
   hr big-learned -- $B
   hr big-full --counters roofline-full -- $B
   MEM=lts__t_bytes.sum,dram__bytes_read.sum,dram__bytes_write.sum,l1tex__t_bytes.sum,gpu__time_duration.sum

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # type-cache-cost.sh smoke|torch|many|overhead|steps - the tensor-type cache and the cost of
 # hroof run next to ncu, on the machine with the GPU, from the repository root; builds nothing.
-# Inputs: build/bin, build/lib, .carry/hw/bin.
+# Inputs: build/bin, build/lib, .gpu-inputs/hw/bin.
 # Writes logs and profiles under $OUT (one tarball), prints a table last.
 #   smoke : the runtime's GPU smoke test (test/gpu/runtime/run.sh), which now
 #           also runs counters-not-permitted (LD_PRELOAD shim) and the
