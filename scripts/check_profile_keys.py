@@ -16,9 +16,10 @@ the runtime's writer (runtime/src/profile/) and the report's reader
     like profile keys ({"launches", N}, Row["range"] = ...): those are not
     reads.
 
-Prints each violation as FILE:LINE: KEY: the line, and a summary; exits 1 on
-any. --root DIR checks another tree (the self-test plants violations in a
-copy); --selftest does that and checks that both kinds are caught.
+Also: each key declared once in ProfileKeys.h, and each of its constants in
+a row of ProfileKeyTable (its object, type and meaning). Prints each
+violation as FILE:LINE: KEY: the line, and a summary; exits 1 on any. --root DIR checks another tree (the self-test plants violations in a
+copy); --selftest does that and checks that each kind is caught.
 """
 import argparse
 import os
@@ -104,9 +105,24 @@ def reader_violations(code, keys):
     return [k for pat in READS for k in re.findall(pat, code) if k in keys]
 
 
+def table_problems(root):
+    """Each key declared once, each constant in some row of the table."""
+    text = open(os.path.join(root, "common/include/hroof/ProfileKeys.h")).read()
+    consts = re.findall(r'inline constexpr const char \*(\w+) = "([^"]+)";', text)
+    rows = set(re.findall(r'\{"\w+", (\w+), "', text))
+    out, seen = [], {}
+    for name, key in consts:
+        if key in seen:
+            out.append(f"ProfileKeys.h: '{key}' declared twice ({seen[key]}, {name})")
+        seen[key] = name
+        if name not in rows:
+            out.append(f"ProfileKeys.h: {name} ('{key}') is in no row of ProfileKeyTable")
+    return out
+
+
 def check(root):
     keys = profile_keys(root)
-    bad = []
+    bad = table_problems(root)
     files = 0
     for folder, rule in (("runtime/src/profile", writer_violations),
                          ("tools/report", reader_violations)):
@@ -137,6 +153,8 @@ def selftest():
             return 1
         plants = [("runtime/src/profile/Transfers.cpp", '\nstatic nlohmann::json K = {{"bytes", 1}};\n',
                    "Transfers.cpp:"),
+                  ("common/include/hroof/ProfileKeys.h",
+                   '\ninline constexpr const char *Orphan = "orphan";\n', "Orphan"),
                   ("tools/report/ProfileReader.cpp",
                    '\nstatic bool f(const nlohmann::json &J) { return J["kernels"].empty(); }\n',
                    "ProfileReader.cpp:")]
@@ -149,7 +167,8 @@ def selftest():
             if r.returncode == 0 or where not in r.stdout:
                 print(f"FAIL: a key literal planted in {path} was not caught: {r.stdout}")
                 return 1
-        print("PASS: key literals in the writer and in a reader are caught")
+        print("PASS: key literals in the writer and in a reader, and a key in no table row, "
+              "are caught")
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
