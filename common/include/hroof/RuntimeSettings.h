@@ -92,9 +92,10 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
       {"HROOF_WARP_EVAL_LIMIT", "warp-eval-limit", SettingKind::Int, "1048576",
        "most lane evaluations of the warp-level memory model (warp bytes, "
        "sectors, shared wavefronts) per launch, each a few hundred ns of the "
-       "application's host time; a launch that needs more (addresses not "
-       "affine in the block index, times its threads) gets no warp-level "
-       "numbers, decided before any work (0: off)"},
+       "application's host time; affine addresses cost one block's threads "
+       "per class of blocks (edges, runs), other accesses one evaluation per "
+       "thread; a launch that needs more gets no warp-level numbers, decided "
+       "before any work (0: off)"},
       {"HROOF_FLUSH_MS", "flush-ms", SettingKind::Int, "200",
        "the profile's aggregates are rewritten at most this often (ms) while "
        "the application runs; launch records are written as they complete"},
