@@ -150,10 +150,13 @@ public:
   /// may serve the oldest record of its launch shape instead, and that pass
   /// of the record is marked (Entry::ShapeMatched). A persistent GEMM kernel
   /// keeps its shape across problem sizes, and each size's own launches
-  /// come back: so from pass 1 on, a record whose own key came back in an
-  /// earlier pass is served by its own key only, and a launch of a record's
-  /// key that has served all its records in this pass may serve a record of
-  /// its shape whose key never came back (in pass 0 it is not known yet).
+  /// come back: so a launch of a record's key never serves a record whose
+  /// own key came back; from pass 1 on, one that has served all its records
+  /// in this pass may serve a record of its shape whose key never came
+  /// back (in pass 0 that is not known yet). A launch of a key no record
+  /// has may serve any record of its shape: a word that looks like a host
+  /// address in one step (a random-number offset inside the heap's range)
+  /// may not in the next, so a record's own key can stop coming.
   long takeSlot(const std::string &Key) {
     if (Pass < 0 || !Started)
       return -1;
@@ -177,7 +180,7 @@ public:
     for (bool Waited : {true, false})
       for (size_t I = 0; I < Entries.size(); ++I) {
         Entry &E = Entries[I];
-        if (E.LastPass >= Pass || (Pass > 0 && E.KeyCame) || (Waited && E.LastPass < 0) ||
+        if (E.LastPass >= Pass || (Known && E.KeyCame) || (Waited && E.LastPass < 0) ||
             workKeyShape(E.Shape) != Shape)
           continue;
         E.LastPass = Pass;
