@@ -66,6 +66,8 @@ private:
   bool runByClasses();
   bool deadClass(const BlockClass &C) const;
   void lane(int64_t T, Lane &Out);
+  /// \p E in the current lane: its value from Fixed, or evaluated.
+  int64_t value(const Expr &E) const;
   void bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
              bool MayNotRun = false);
   void exactWarp(const std::array<Lane, WarpSize> &Lanes);
@@ -114,9 +116,7 @@ void AccessEvaluator::lane(int64_t T, Lane &Out) {
   for (const auto &P : A.Alternatives) {
     u128 X = 1;
     for (const ExprPtr &F : P) {
-      auto It = std::find_if(Fixed.begin(), Fixed.end(),
-                             [&](const auto &KV) { return KV.first == F.get(); });
-      int64_t V = It != Fixed.end() ? It->second : F->eval(Env);
+      int64_t V = value(*F);
       X *= u128(V < 0 ? 0 : V);
       if (!X)
         break;
@@ -129,9 +129,16 @@ void AccessEvaluator::lane(int64_t T, Lane &Out) {
     return;
   Out.Addr = A.Offset->eval(Env) + Shift;
   for (const WarpLoop &Lp : A.Loops) {
-    Out.Steps.push_back(Lp.Step->eval(Env));
-    Out.Trips.push_back(std::max<int64_t>(Lp.Trips->eval(Env), 0));
+    Out.Steps.push_back(value(*Lp.Step));
+    Out.Trips.push_back(std::max<int64_t>(value(*Lp.Trips), 0));
   }
+}
+
+int64_t AccessEvaluator::value(const Expr &E) const {
+  for (const auto &[F, V] : Fixed)
+    if (F == &E)
+      return V;
+  return E.eval(Env);
 }
 
 /// Launches of many blocks: when the address is affine in the indices and
@@ -232,21 +239,25 @@ bool AccessEvaluator::runByShift() {
 
 /// Blocks grouped into classes that cost the same but for their address
 /// shift (WarpClasses.h): where the address is affine in the indices (or
-/// reads no ctaid at all: every block then has the same addresses), the
-/// loops do not depend on ctaid, and each factor that reads ctaid reads one
-/// grid dimension. nullopt otherwise, or where finding the classes would
-/// cost more than the budget left.
+/// reads no ctaid at all: every block then has the same addresses) and each
+/// factor, loop step and trip count that reads ctaid reads one grid
+/// dimension (a grid-stride loop's trip count: its value is one in every
+/// thread of most runs of blocks). nullopt otherwise, or where finding the
+/// classes would cost more than the budget left.
 std::optional<AccessEvaluator::ClassPlan> AccessEvaluator::planClasses() const {
-  constexpr unsigned CtaBits = 0x38;
-  for (const WarpLoop &Lp : A.Loops)
-    if ((Lp.Step->threadVarMask() | Lp.Trips->threadVarMask()) & CtaBits)
-      return std::nullopt;
   ClassPlan P;
   std::vector<const Expr *> Factors;
+  auto Add = [&](const Expr *F) {
+    if (std::find(Factors.begin(), Factors.end(), F) == Factors.end())
+      Factors.push_back(F);
+  };
   for (const auto &Alt : A.Alternatives)
     for (const ExprPtr &F : Alt)
-      if (std::find(Factors.begin(), Factors.end(), F.get()) == Factors.end())
-        Factors.push_back(F.get());
+      Add(F.get());
+  for (const WarpLoop &Lp : A.Loops) {
+    Add(Lp.Step.get());
+    Add(Lp.Trips.get());
+  }
   auto Classes = planBlockClasses(Factors, A.Offset.get(), L, Env, Budget, P.Work);
   if (!Classes)
     return std::nullopt;

@@ -3,7 +3,8 @@
 // blocks, common/src/WarpClasses.h) and of the interval arithmetic it decides
 // with (common/src/ExprInterval.h): on randomized affine addresses and launch
 // shapes (strides, negative coefficients, misaligned bases, 2D and 3D blocks,
-// partial warps, guards, clamped trip counts, loops, extensions of indices
+// partial warps, guards, clamped trip counts, loops (grid-stride ones
+// among them), extensions of indices
 // that are negative at the edges) the model must give exactly what
 // evaluating every lane of every block gives; intervals must contain every
 // value of every thread; a launch far over the lane budget must be counted
@@ -89,6 +90,12 @@ Case randomCase(std::mt19937 &Rng) {
     json Loops = json::array();
     if (Pick(3) == 0)
       Loops.push_back({{"step", mul(Width * (Pick(9) - 4), arg(0))}, {"trips", 1 + Pick(4)}});
+    else if (Pick(3) == 0) // a grid-stride loop's trip count: elements left, strided
+      Loops.push_back(
+          {{"step", mul(Width, mul(sreg("ntid.x"), sreg("nctaid.x")))},
+           {"trips", json::array({"max", 0,
+                                  json::array({"ceildiv", json::array({"sub", arg(1), gid('x')}),
+                                               mul(sreg("ntid.x"), sreg("nctaid.x"))})})}});
     json J = {{"where", "k:%" + std::to_string(K)},
               {"space", Pick(4) == 0 ? "shared" : "global"},
               {"dir", Pick(2) ? "load" : "store"},
