@@ -684,11 +684,6 @@ WarpAccess foldAccess(const WarpAccess &A, const EvalEnv &UniformEnv) {
 
 } // namespace
 
-bool WarpTraffic::exact() const {
-  return Inexact.empty() && std::all_of(Counts.begin(), Counts.end(),
-                                        [](const auto &KV) { return KV.second.exact(); });
-}
-
 WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const LaunchShape &L,
                                 const EvalEnv &Env, const PointerValues &Pointers,
                                 const std::vector<std::string> &ParamNames,
@@ -781,25 +776,6 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
   }
   writeFootprint(Out, FP);
   return Out;
-}
-
-nlohmann::json warpTrafficToJson(const WarpTraffic &T) {
-  nlohmann::json Counts = nlohmann::json::object();
-  auto Num = [](u128 V) -> nlohmann::json {
-    if (V >> 64)
-      return double(V);
-    return uint64_t(V);
-  };
-  for (const auto &[Key, B] : T.Counts) {
-    size_t P1 = Key.find('.'), P2 = Key.rfind('.');
-    nlohmann::json V = B.exact() ? Num(B.Lo) : nlohmann::json{{"lo", Num(B.Lo)}, {"hi", Num(B.Hi)}};
-    Counts[Key.substr(0, P1)][Key.substr(P1 + 1, P2 - P1 - 1)][Key.substr(P2 + 1)] = V;
-  }
-  nlohmann::json J = {
-      {"exact", T.exact()}, {"counts", Counts}, {"inexact", T.Inexact}, {"assumes", T.Assumptions}};
-  if (!T.FootprintNote.empty())
-    J["footprint_note"] = T.FootprintNote;
-  return J;
 }
 
 } // namespace hroof
