@@ -270,7 +270,8 @@ Opt Interval::division(const Expr &E, const Range &A, const Range &B) {
 /// values (eval wraps at 64 bits).
 class AffineOver {
 public:
-  AffineOver(const IndexBox &Box, const EvalEnv &Env) : Box(Box), Env(Env) {}
+  AffineOver(const IndexBox &Box, const EvalEnv &Env, unsigned OpaqueDims)
+      : Box(Box), Env(Env), Opaque(OpaqueDims << 3) {}
 
   std::optional<AffineForm> build(const Expr &E) {
     auto F = node(E);
@@ -282,6 +283,14 @@ public:
 private:
   std::optional<AffineForm> node(const Expr &E) {
     AffineForm F;
+    unsigned Reads = E.threadVarMask();
+    if (Opaque && (Reads & Opaque) && !(Reads & ~Opaque)) {
+      Opt V = Interval(Box, Env).node(E);
+      if (!V || V->Lo != V->Hi)
+        return std::nullopt;
+      F.C0 = V->Lo;
+      return F;
+    }
     switch (E.Op) {
     case ExprOp::Const:
     case ExprOp::Arg:
@@ -363,6 +372,7 @@ private:
 
   const IndexBox &Box;
   const EvalEnv &Env;
+  unsigned Opaque; ///< threadVarMask() bits of the opaque ctaid dimensions
 };
 
 } // namespace
@@ -375,8 +385,9 @@ std::optional<Range> intervalOf(const Expr &E, const IndexBox &Box, const EvalEn
 
 namespace hroof {
 
-std::optional<AffineForm> affineFormOver(const Expr &E, const IndexBox &Box, const EvalEnv &Env) {
-  return AffineOver(Box, Env).build(E);
+std::optional<AffineForm> affineFormOver(const Expr &E, const IndexBox &Box, const EvalEnv &Env,
+                                         unsigned OpaqueDims) {
+  return AffineOver(Box, Env, OpaqueDims).build(E);
 }
 
 Range rangeOver(const AffineForm &F, const IndexBox &Box) {

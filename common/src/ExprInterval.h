@@ -35,8 +35,12 @@ std::optional<Range> intervalOf(const Expr &E, const IndexBox &Box, const EvalEn
 /// is the operand minus that window's multiple of 2^W (an index that is
 /// negative in the whole box, extended from 32 bits, is still affine there).
 /// The coefficients of tid and ctaid come from the expression alone: every
-/// box where a form exists gives the same ones.
-std::optional<AffineForm> affineFormOver(const Expr &E, const IndexBox &Box, const EvalEnv &Env);
+/// box where a form exists gives the same ones. \p OpaqueDims (bit d:
+/// ctaid.d): a part that reads only those grid dimensions (no tid) and has
+/// one value over the box is that constant, whatever its operations (a
+/// `blockIdx.z % G`, in a box of one z); its dimensions get no coefficient.
+std::optional<AffineForm> affineFormOver(const Expr &E, const IndexBox &Box, const EvalEnv &Env,
+                                         unsigned OpaqueDims = 0);
 
 /// Range of \p F over \p Box.
 Range rangeOver(const AffineForm &F, const IndexBox &Box);

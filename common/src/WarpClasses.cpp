@@ -46,10 +46,18 @@ public:
     }
   }
 
-  /// The groups, or nullopt past the work allowed.
-  std::optional<std::vector<DimGroup>> plan(i128 Coef) {
-    if (!split(0, L.Grid[size_t(D)] - 1))
+  /// The groups, or nullopt past the work allowed. \p EveryBlock: the
+  /// address is not affine in this dimension, each block is its own group.
+  std::optional<std::vector<DimGroup>> plan(i128 Coef, bool EveryBlock) {
+    if (EveryBlock) {
+      Work += uint64_t(L.Grid[size_t(D)]);
+      if (Work > MaxWork)
+        return std::nullopt;
+      for (int64_t C = 0; C < L.Grid[size_t(D)]; ++C)
+        Runs.push_back({C, C, true, {}});
+    } else if (!split(0, L.Grid[size_t(D)] - 1)) {
       return std::nullopt;
+    }
     std::vector<DimGroup> Groups;
     std::map<std::vector<int64_t>, size_t> ByValues;
     for (const Run &R : Runs) {
@@ -145,7 +153,7 @@ namespace {
 /// Whether \p Offset is affine over every block of \p C: for all its
 /// threads at once, else thread by thread (a box of one tid each).
 bool affineOverClass(const Expr &Offset, const BlockClass &C, const LaunchShape &L,
-                     const EvalEnv &Env, uint64_t MaxWork, uint64_t &Work) {
+                     const EvalEnv &Env, unsigned Opaque, uint64_t MaxWork, uint64_t &Work) {
   IndexBox Box;
   for (size_t D = 0; D < 3; ++D) {
     Box.TidHi[D] = L.Block[D] - 1;
@@ -157,13 +165,13 @@ bool affineOverClass(const Expr &Offset, const BlockClass &C, const LaunchShape 
   }
   if (++Work > MaxWork)
     return false;
-  if (affineFormOver(Offset, Box, Env))
+  if (affineFormOver(Offset, Box, Env, Opaque))
     return true;
   for (int64_t Z = 0; Z < L.Block[2]; ++Z)
     for (int64_t Y = 0; Y < L.Block[1]; ++Y)
       for (int64_t X = 0; X < L.Block[0]; ++X) {
         Box.TidLo = Box.TidHi = {X, Y, Z};
-        if (++Work > MaxWork || !affineFormOver(Offset, Box, Env))
+        if (++Work > MaxWork || !affineFormOver(Offset, Box, Env, Opaque))
           return false;
       }
   return true;
@@ -189,16 +197,27 @@ std::optional<BlockClasses> planBlockClasses(const std::vector<const Expr *> &Fa
   E.NCtaId = L.Grid;
   BlockClasses Out;
   bool Moves = Offset && (Offset->threadVarMask() & 0x38);
+  // Grid dimensions that the address reads other than affinely (a
+  // blockIdx.z % G): every block of those is its own group.
+  unsigned Opaque = 0;
   if (Moves) {
-    // The coefficients, from one thread (the same in every box).
-    auto F = affineFormOver(*Offset, IndexBox{}, E);
+    // The coefficients, from one thread (the same in every box); the fewest
+    // opaque dimensions that make the rest affine.
+    unsigned Reads = (Offset->threadVarMask() >> 3) & 7;
+    std::optional<AffineForm> F;
+    for (unsigned Mask : {0u, 1u, 2u, 4u, 3u, 5u, 6u, 7u})
+      if ((Mask & Reads) == Mask && (F = affineFormOver(*Offset, IndexBox{}, E, Mask))) {
+        Opaque = Mask;
+        break;
+      }
     if (!F)
       return std::nullopt;
     Out.Off = *F;
   }
   std::array<std::vector<DimGroup>, 3> Groups;
   for (int D = 0; D < 3; ++D) {
-    auto G = DimPlanner(D, PerDim[size_t(D)], L, E, MaxWork, Work).plan(Out.Off.Coef[size_t(3 + D)]);
+    auto G = DimPlanner(D, PerDim[size_t(D)], L, E, MaxWork, Work)
+                 .plan(Out.Off.Coef[size_t(3 + D)], Opaque >> D & 1);
     if (!G)
       return std::nullopt;
     Groups[size_t(D)] = std::move(*G);
@@ -218,7 +237,7 @@ std::optional<BlockClasses> planBlockClasses(const std::vector<const Expr *> &Fa
             C.Fixed.push_back({PerDim[D][I], G[D]->Values[I]});
         }
         if (Moves && C.blocks() > 1)
-          C.Irregular = !affineOverClass(*Offset, C, L, E, MaxWork, Work);
+          C.Irregular = !affineOverClass(*Offset, C, L, E, Opaque, MaxWork, Work);
         if (Work > MaxWork)
           return std::nullopt;
         Out.Classes.push_back(std::move(C));

@@ -17,6 +17,8 @@
 //    single blocks where some factor differs between threads (edges);
 //  - a class is one group per dimension (equal values, or one edge block);
 //    its blocks' shifts modulo 128 are counted per run in closed form;
+//  - a grid dimension that the address reads other than affinely (a
+//    `blockIdx.z % G`) has each of its blocks as its own group;
 //  - the address must be affine over the class's blocks (affineFormOver:
 //    checked for the whole class, else lane by lane), so that its blocks'
 //    lanes all move by the same shift; a class where it is not is

@@ -4,7 +4,7 @@
 // with (common/src/ExprInterval.h): on randomized affine addresses and launch
 // shapes (strides, negative coefficients, misaligned bases, 2D and 3D blocks,
 // partial warps, guards, clamped trip counts, loops (grid-stride ones
-// among them), extensions of indices
+// among them), a block index read through a remainder, extensions of indices
 // that are negative at the edges) the model must give exactly what
 // evaluating every lane of every block gives; intervals must contain every
 // value of every thread; a launch far over the lane budget must be counted
@@ -71,6 +71,8 @@ Case randomCase(std::mt19937 &Rng) {
       Idx = add(add(C0, mul(A, sreg("tid.x"))), mul(Pick(41) - 20, sreg("ctaid.x")));
     Idx = add(Idx, mul(mul(B, arg(0)), gid('y')));
     Idx = add(Idx, mul(mul(Cz * 4, arg(0)), gid('z')));
+    if (Pick(4) == 0) // a block index the address reads through a remainder
+      Idx = add(Idx, mul(arg(0), json::array({"urem", 32, sreg("ctaid.y"), 2})));
     const char *Ext = Pick(3) == 0 ? "zext" : "sext"; // zext: wraps where Idx < 0
     json Offset = mul(Width, ext(Ext, Idx));
     std::vector<json> Factors;
