@@ -258,7 +258,15 @@ std::optional<AccessEvaluator::ClassPlan> AccessEvaluator::planClasses() const {
     Add(Lp.Step.get());
     Add(Lp.Trips.get());
   }
-  auto Classes = planBlockClasses(Factors, A.Offset.get(), L, Env, Budget, P.Work);
+  // Every class costs at least one block's threads, so a plan of more runs
+  // than the budget has blocks' worth of evaluations is of no use: finding
+  // it stops there (a grid of 2^31 blocks with a 32-bit index that wraps
+  // would otherwise split runs for minutes before the refusal).
+  uint64_t BlockLanes = uint64_t(L.Block[0] * L.Block[1] * L.Block[2]);
+  uint64_t BlocksAffordable = Budget / std::max<uint64_t>(1, BlockLanes);
+  uint64_t PlanWork =
+      std::min<uint64_t>(Budget, std::max<uint64_t>(4096, 8 * (Factors.size() + 1) * BlocksAffordable));
+  auto Classes = planBlockClasses(Factors, A.Offset.get(), L, Env, PlanWork, P.Work);
   if (!Classes)
     return std::nullopt;
   static_cast<BlockClasses &>(P) = std::move(*Classes);
