@@ -30,6 +30,29 @@ struct AffineForm {
   bool usesCtaId() const { return Coef[3] || Coef[4] || Coef[5]; }
 };
 
+/// The form of special register \p Reg of dimension \p Dim: ntid and nctaid
+/// are the constants \p NTid and \p NCtaId, tid and ctaid a coefficient 1.
+inline AffineForm registerForm(SReg Reg, int Dim, const std::array<int64_t, 3> &NTid,
+                               const std::array<int64_t, 3> &NCtaId) {
+  AffineForm F;
+  if (Reg == SReg::NTid)
+    F.C0 = NTid[size_t(Dim)];
+  else if (Reg == SReg::NCtaId)
+    F.C0 = NCtaId[size_t(Dim)];
+  else
+    F.Coef[size_t(Dim + (Reg == SReg::CtaId ? 3 : 0))] = 1;
+  return F;
+}
+
+/// \p A plus \p Sign times \p B (Sign: 1 or -1).
+inline AffineForm sumForm(const AffineForm &A, const AffineForm &B, i128 Sign) {
+  AffineForm F;
+  F.C0 = A.C0 + Sign * B.C0;
+  for (size_t I = 0; I < F.Coef.size(); ++I)
+    F.Coef[I] = A.Coef[I] + Sign * B.Coef[I];
+  return F;
+}
+
 struct Range {
   i128 Lo = 0, Hi = 0;
 };

@@ -302,21 +302,13 @@ private:
       return F;
     }
     case ExprOp::SReg:
-      if (E.Reg == SReg::NTid || E.Reg == SReg::NCtaId)
-        F.C0 = (E.Reg == SReg::NTid ? Env.NTid : Env.NCtaId)[size_t(E.Dim)];
-      else
-        F.Coef[size_t(E.Dim + (E.Reg == SReg::CtaId ? 3 : 0))] = 1;
-      return F;
+      return registerForm(E.Reg, E.Dim, Env.NTid, Env.NCtaId);
     case ExprOp::Add:
     case ExprOp::Sub: {
       auto A = build(*E.Ops[0]), B = build(*E.Ops[1]);
       if (!A || !B)
         return std::nullopt;
-      i128 S = E.Op == ExprOp::Add ? 1 : -1;
-      F.C0 = A->C0 + S * B->C0;
-      for (size_t I = 0; I < 6; ++I)
-        F.Coef[I] = A->Coef[I] + S * B->Coef[I];
-      return F;
+      return sumForm(*A, *B, E.Op == ExprOp::Add ? 1 : -1);
     }
     case ExprOp::Mul:
     case ExprOp::Shl:
