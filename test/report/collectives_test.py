@@ -78,9 +78,9 @@ def row(c, coll, label):
 
 def two_ranks(hroof, tmp):
     # AllReduce of 64 MiB (67108864 B) twice on communicator 0xaa.
-    # Call 1: rank 0 starts at 1.0 ms, rank 1 at 1.5 ms; both end at 3.0 ms.
+    # First AllReduce: rank 0 starts at 1.0 ms, rank 1 at 1.5 ms; both end at 3.0 ms.
     #   last start 1.5 ms: rank 0 skew 0.5 ms, transfer 1.5 ms; rank 1 skew 0, transfer 1.5 ms.
-    # Call 2: both start at 10.0 ms and run 1.5 ms: skew 0, transfer 1.5 ms.
+    # Second AllReduce: both start at 10.0 ms and run 1.5 ms: skew 0, transfer 1.5 ms.
     comm, b = "0x00000000000000aa", 67108864
     r0 = [launch(0, AR, 1_000_000, 2_000_000, "ncclAllReduce", comm, b),
           launch(1, AR, 10_000_000, 1_500_000, "ncclAllReduce", comm, b)]
