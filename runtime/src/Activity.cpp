@@ -12,7 +12,6 @@
 #include "Injection.h"
 #include "kernels/L2FlushPtx.h"
 
-#include "hroof/Communication.h"
 
 #include <cstdlib>
 
@@ -40,7 +39,6 @@ void timingRecord(const CUpti_ActivityKernel10 &K, const std::string &Mangled, c
   L.Device = K.deviceId;
   L.StartNs = K.start;
   L.DurationNs = K.end - K.start;
-  L.Communication = bool(communicationKernel(Mangled));
   L.Replayed = I.Replayed;
   T.P->addTiming(L);
 }

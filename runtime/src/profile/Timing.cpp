@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "profile/Timing.h"
 
+#include "hroof/Communication.h"
 #include "hroof/ProfileKeys.h"
 
 #include <algorithm>
@@ -24,6 +25,8 @@ void TimingAggregate::add(const TimingLaunch &L) {
     }
     It = Entries.emplace(Key, Entry{}).first;
     It->second.FirstStartNs = L.StartNs;
+    // Once per entry, not per launch: a search of the kernel's name.
+    It->second.Communication = bool(communicationKernel(L.Kernel));
   }
   Entry &E = It->second;
   ++E.Launches;
@@ -31,7 +34,6 @@ void TimingAggregate::add(const TimingLaunch &L) {
   E.TotalNs += L.DurationNs;
   E.FirstStartNs = std::min(E.FirstStartNs, L.StartNs);
   E.LastEndNs = std::max(E.LastEndNs, L.StartNs + L.DurationNs);
-  E.Communication |= L.Communication;
 }
 
 nlohmann::json TimingAggregate::toJson() const {

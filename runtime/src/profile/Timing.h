@@ -36,7 +36,6 @@ struct TimingLaunch {
   std::string Kernel; ///< mangled name
   int64_t Device = -1;
   uint64_t StartNs = 0, DurationNs = 0;
-  bool Communication = false; ///< a communication kernel (hroof/Communication.h)
   bool Replayed = false;      ///< it carried counters for another launch's record
 };
 

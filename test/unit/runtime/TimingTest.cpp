@@ -12,7 +12,7 @@ using namespace hroof::rt;
 namespace {
 
 TimingLaunch launch(const char *Range, const char *Kernel, uint64_t Start, uint64_t Ns,
-                    bool Replayed = false, bool Comm = false) {
+                    bool Replayed = false) {
   TimingLaunch L;
   L.Range = Range;
   L.Kernel = Kernel;
@@ -20,7 +20,6 @@ TimingLaunch launch(const char *Range, const char *Kernel, uint64_t Start, uint6
   L.StartNs = Start;
   L.DurationNs = Ns;
   L.Replayed = Replayed;
-  L.Communication = Comm;
   return L;
 }
 
@@ -39,7 +38,7 @@ TEST(Timing, SumsPerRangeKernelAndDevice) {
   A.setFilter("^step [4-5]");
   A.add(launch("step 4/forward", "k", 100, 10));
   A.add(launch("step 4/forward", "k", 50, 20));
-  A.add(launch("step 4/forward", "nccl", 200, 30, false, true));
+  A.add(launch("step 4/forward", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 200, 30));
   A.add(launch("step 5/forward", "k", 300, 40, true));
   nlohmann::json J = A.toJson();
   EXPECT_EQ(J["range_filter"], "^step [4-5]");
@@ -53,7 +52,8 @@ TEST(Timing, SumsPerRangeKernelAndDevice) {
   EXPECT_EQ((*K4)["last_end_ns"], 110);    // 100 + 10
   EXPECT_EQ((*K4)["replayed"], 0);
   EXPECT_EQ((*K4)["communication"], false);
-  EXPECT_EQ((*entry(J, "step 4/forward", "nccl"))["communication"], true);
+  EXPECT_EQ((*entry(J, "step 4/forward", "ncclDevKernel_AllReduce_Sum_f32_RING_LL"))["communication"],
+            true);
   EXPECT_EQ((*entry(J, "step 5/forward", "k"))["replayed"], 1);
 }
 
