@@ -43,6 +43,25 @@ void timingRecord(const CUpti_ActivityKernel10 &K, const std::string &Mangled, c
   T.P->addTiming(L);
 }
 
+void timingUntimed(uint32_t Correlation, const std::string &Mangled, CUcontext Ctx) {
+  std::optional<Issued> I = takeIssued(Correlation, {IssueKind::Launch});
+  Runtime &T = rt();
+  if (!I || !I->Timing || !T.P)
+    return;
+  TimingLaunch L;
+  L.Range = I->Range;
+  L.Kernel = Mangled;
+  CUdevice Dev = 0;
+  CUcontext Old = nullptr;
+  if (cuCtxPushCurrent(Ctx) == CUDA_SUCCESS) {
+    if (cuCtxGetDevice(&Dev) == CUDA_SUCCESS)
+      L.Device = int64_t(Dev);
+    cuCtxPopCurrent(&Old);
+  }
+  L.Replayed = true; // a round's step: not the program's time (Timing.h)
+  T.P->addTiming(L);
+}
+
 void kernelRecord(const CUpti_ActivityKernel10 *K) {
   Runtime &T = rt();
   std::string Mangled = K->name ? K->name : "<unknown>";

@@ -178,6 +178,10 @@ bool noteIssued(uint32_t Correlation, IssueKind Kind, std::string &Range);
 std::optional<Issued> takeIssued(uint32_t Correlation, std::initializer_list<IssueKind> Kinds);
 /// Marks the issued launch \p Correlation as replayed (Issued::Replayed).
 void markIssuedReplayed(uint32_t Correlation);
+/// A launch of HROOF_TIMING_RANGE issued while no kernel activity records
+/// come (CounterReplay::launchesUntimed): counted in the profile's timing as
+/// replayed, without time (Activity.cpp).
+void timingUntimed(uint32_t Correlation, const std::string &Mangled, CUcontext Ctx);
 
 // Launches.cpp
 std::shared_ptr<ModuleInfo> moduleInfo(CUmodule Mod);

@@ -306,9 +306,12 @@ void onLaunchEnter(CUpti_CallbackId Id, const CUpti_CallbackData *CB) {
     // Outside the ranges HROOF_RANGE selects: ignored entirely, except as a
     // replay launch of application replay.
     if (T.Hw.replay().replaysOutsideRange() && T.Hw.Enabled && F->Communication.empty())
-      replayOutsideRange(A, std::move(F), CB);
+      replayOutsideRange(A, F, CB);
+    if (T.Hw.replay().launchesUntimed())
+      timingUntimed(CB->correlationId, F->Mangled, CB->context);
     return;
   }
+  T.Hw.replay().launchNeedsTime();
   if (!F->Communication.empty() && T.Ranges.active()) // its call's bytes (NCCL's NVTX payload)
     T.Ranges.communicationLaunch(threadId(), CB->correlationId);
   bool Count = F->Instrumented && !F->ByModel && T.Counting;

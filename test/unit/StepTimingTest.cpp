@@ -47,3 +47,28 @@ TEST(StepTiming, StepsWithAReplayedLaunchAndTheNextAreLeftOutOthersAveraged) {
   EXPECT_EQ(S.describe(), "train/step 6 .. train/step 7 (2 unprofiled steps)");
   EXPECT_FALSE(readStepTiming(Profile{}, -1).usable());
 }
+
+TEST(StepTiming, StepsCountedWithoutTimeAreLeftOutAndDoNotReorderTheOthers) {
+  // A round with the kernel activity off: its steps' launches are counted,
+  // replayed, with no time (first_start_ns 0); the round's last step has
+  // timed launches after the activity came back.
+  auto E = [](const char *Range, uint64_t Ns, uint64_t Start, uint64_t Replayed) {
+    return json{{"range", Range}, {"kernel", "gemm"}, {"device", 0}, {"launches", 1},
+                {"replayed", Replayed}, {"total_ns", Ns}, {"first_start_ns", Start},
+                {"last_end_ns", Start ? Start + Ns : 0}, {"communication", false}};
+  };
+  json P = {{"hroof_profile", 1},
+            {"kernels", json::array()},
+            {"timing",
+             {{"range_filter", "x"},
+              {"dropped", 0},
+              {"entries",
+               {E("step 4/forward", 0, 0, 1), E("step 5/forward", 0, 0, 1),
+                E("step 6/forward", 200, 60, 1), E("step 7/forward", 300, 70, 0),
+                E("step 8/forward", 500, 80, 0), E("step 9/forward", 700, 90, 0)}}}}};
+  StepTiming S = readStepTiming(readProfileData("p.json", P), -1);
+  // 4 and 5 without time, 6 replayed, 7 after it: out; 8 and 9 averaged.
+  ASSERT_EQ(S.Steps, (std::vector<std::string>{"step 8", "step 9"}));
+  EXPECT_EQ(S.LeftOut, (std::vector<std::string>{"step 4", "step 5", "step 6", "step 7"}));
+  EXPECT_DOUBLE_EQ(S.ComputeNs, (500 + 700) / 2.0);
+}

@@ -99,21 +99,30 @@ StepTiming readStepTiming(const Profile &P, int64_t Device) {
   // Steps (stepOf); one with a replayed launch is left out whole.
   std::map<std::string, uint64_t> FirstStart;
   std::set<std::string> Replayed;
+  std::set<std::string> Untimed; // steps whose launches have no time at all
   for (const TimingEntry &E : Es) {
     std::string Top = stepOf(E.Range);
+    // first_start_ns 0: launches counted without time (a round with the
+    // kernel activity off), replayed.
     auto [It, New] = FirstStart.emplace(Top, E.FirstStartNs);
-    if (!New)
-      It->second = std::min(It->second, E.FirstStartNs);
+    if (!New && E.FirstStartNs)
+      It->second = It->second ? std::min(It->second, E.FirstStartNs) : E.FirstStartNs;
     if (E.Replayed)
       Replayed.insert(Top);
   }
   std::vector<std::pair<uint64_t, std::string>> Order;
-  for (const auto &[Top, Start] : FirstStart)
-    Order.push_back({Start, Top});
+  for (const auto &[Top, Start] : FirstStart) {
+    if (Start)
+      Order.push_back({Start, Top});
+    else
+      Untimed.insert(Top);
+  }
   std::sort(Order.begin(), Order.end());
   // The step after a replayed one is left out too: the round's decoding
   // and the records it completes are written on the host there, and the
-  // other ranks wait for that in their collectives.
+  // other ranks wait for that in their collectives. (A step without time
+  // has no place in the order; the round's last step, where the records
+  // come back, has time.)
   bool AfterReplay = false;
   for (const auto &[Start, Top] : Order) {
     bool Was = Replayed.count(Top) > 0;
@@ -121,6 +130,8 @@ StepTiming readStepTiming(const Profile &P, int64_t Device) {
       Replayed.insert(Top);
     AfterReplay = Was;
   }
+  for (const std::string &Top : Untimed)
+    S.LeftOut.push_back(Top);
   for (const auto &[Start, Top] : Order)
     (Replayed.count(Top) ? S.LeftOut : S.Steps).push_back(Top);
   for (const TimingEntry &E : Es) {

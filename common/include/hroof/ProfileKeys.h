@@ -66,6 +66,7 @@ inline constexpr const char *FlushMs = "flush_ms";
 inline constexpr const char *Verbose = "verbose";
 inline constexpr const char *TypeCache = "type_cache";
 inline constexpr const char *TimingRange = "timing_range";
+inline constexpr const char *RoundActivity = "round_activity";
 inline constexpr const char *CacheControl = "cache_control";
 inline constexpr const char *CountersPerShape = "counters_per_shape";
 inline constexpr const char *Replay = "replay";
@@ -228,6 +229,7 @@ inline constexpr ProfileKeyInfo ProfileKeyTable[] = {
     {"settings", TypeCache, "string", "HROOF_TYPE_CACHE"},
     {"settings", Range, "string", "HROOF_RANGE"},
     {"settings", TimingRange, "string", "HROOF_TIMING_RANGE"},
+    {"settings", RoundActivity, "string", "HROOF_ROUND_ACTIVITY"},
     {"settings", CacheControl, "string", "HROOF_CACHE_CONTROL: all or none"},
     {"settings", CountersPerShape, "int", "HROOF_COUNTERS_PER_SHAPE"},
     {"settings", Replay, "string", "HROOF_REPLAY: kernel, application or passes"},

@@ -56,11 +56,12 @@ enum class RtSetting {
   CountersPerShape,
   Replay,
   TimingRange,
+  RoundActivity,
   Count
 };
 
-inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
-  static const RuntimeSettingInfo Table[] = {
+/// The rows, in RtSetting's order.
+inline constexpr RuntimeSettingInfo RtSettingTable[] = {
       {"HROOF_ENABLE", "enable", SettingKind::Bool, "1",
        "0 disables the runtime entirely (the application runs untouched, no "
        "profile is written)"},
@@ -170,11 +171,19 @@ inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) {
        "--by range and --by rank then take time, communication and imbalance from "
        "those steps, leaving out every step in which a launch carried counters for "
        "the profiled one (docs/runtime.md \"Timing ranges\"); empty: none"},
-  };
-  static_assert(sizeof(Table) / sizeof(Table[0]) == size_t(RtSetting::Count),
-                "one row per RtSetting");
-  return Table[int(S)];
-}
+      {"HROOF_ROUND_ACTIVITY", "round-activity", SettingKind::String, "serial",
+       "with --replay passes, the kernel activity records while a round of counter "
+       "passes runs (SASS metrics read 0 beside concurrent-kernel records): serial: "
+       "serial kernel records (the program's kernels run one at a time, NCCL's "
+       "overlap with compute included); off: none (kernels overlap as without "
+       "hroof; launches of --timing-range during a round are counted without "
+       "time, and their steps are left out as replayed); a launch of --range "
+       "during a round turns serial records on (docs/runtime.md \"Pass replay\")"},
+};
+static_assert(sizeof(RtSettingTable) / sizeof(RtSettingTable[0]) == size_t(RtSetting::Count),
+              "one row per RtSetting");
+
+inline const RuntimeSettingInfo &rtSettingInfo(RtSetting S) { return RtSettingTable[int(S)]; }
 
 /// Environment variables that `hroof run` sets for the runtime itself: not
 /// settings of the user (no option, not in the profile's "settings").

@@ -70,6 +70,12 @@ Settings Settings::fromEnvironment() {
                          rtSettingInfo(RtSetting::Replay).Default);
   S.AppReplay = Mode != ReplayMode::Kernel;
   S.PassReplay = Mode == ReplayMode::Passes;
+  std::string Round = rtSettingText(RtSetting::RoundActivity);
+  if (Round == "off")
+    S.RoundActivityOff = true;
+  else if (!Round.empty() && Round != "serial")
+    S.Problems.push_back(checkRtSetting(RtSetting::RoundActivity, Round) + "; using " +
+                         rtSettingInfo(RtSetting::RoundActivity).Default);
   return S;
 }
 
@@ -88,6 +94,7 @@ nlohmann::json Settings::toJson() const {
           {pk::TypeCache, TypeCache},
           {pk::Range, Range},
           {pk::TimingRange, TimingRange},
+          {pk::RoundActivity, RoundActivityOff ? "off" : "serial"},
           {pk::CacheControl, FlushL2 ? "all" : "none"},
           {pk::CountersPerShape, CountersPerShape},
           {pk::Replay, PassReplay  ? "passes"

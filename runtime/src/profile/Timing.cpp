@@ -24,15 +24,16 @@ void TimingAggregate::add(const TimingLaunch &L) {
       return;
     }
     It = Entries.emplace(Key, Entry{}).first;
-    It->second.FirstStartNs = L.StartNs;
     // Once per entry, not per launch: a search of the kernel's name.
     It->second.Communication = bool(communicationKernel(L.Kernel));
   }
   Entry &E = It->second;
   ++E.Launches;
   E.Replayed += L.Replayed;
+  if (L.StartNs == 0)
+    return; // not timed (a launch while no activity records came)
   E.TotalNs += L.DurationNs;
-  E.FirstStartNs = std::min(E.FirstStartNs, L.StartNs);
+  E.FirstStartNs = E.FirstStartNs ? std::min(E.FirstStartNs, L.StartNs) : L.StartNs;
   E.LastEndNs = std::max(E.LastEndNs, L.StartNs + L.DurationNs);
 }
 

@@ -35,7 +35,7 @@ struct TimingLaunch {
   std::string Range;  ///< NVTX path
   std::string Kernel; ///< mangled name
   int64_t Device = -1;
-  uint64_t StartNs = 0, DurationNs = 0;
+  uint64_t StartNs = 0, DurationNs = 0; ///< StartNs 0: not timed (only counted)
   bool Replayed = false;      ///< it carried counters for another launch's record
 };
 

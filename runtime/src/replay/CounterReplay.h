@@ -73,6 +73,13 @@ public:
   /// Whether a launch outside HROOF_RANGE may collect counters (a group of
   /// an earlier record, no record of its own).
   virtual bool replaysOutsideRange() const { return false; }
+  /// Whether launches issued now get no kernel activity record (pass
+  /// replay with HROOF_ROUND_ACTIVITY=off, a round under way): their time
+  /// is not measured.
+  virtual bool launchesUntimed() const { return false; }
+  /// A launch of HROOF_RANGE is issued: it needs its activity record, so
+  /// records come back (of the serial kind) from now on.
+  virtual void launchNeedsTime() {}
   /// Whether launch \p Corr of \p F on \p Ctx gets counters, and in which
   /// role (\p InRange: HROOF_RANGE selects it); within the launch limits.
   /// \p WorkKey: the launch's, when usesWorkKey().

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <set>
 #include <string>
@@ -54,6 +55,8 @@ public:
   bool enter(CounterLaunch &IF) override;
   void exit(CounterLaunch &IF, CUresult LaunchResult) override;
   void noteFinish(uint64_t Ranges, bool BeforeRanges) override;
+  bool launchesUntimed() const override { return ActivityOff.load(std::memory_order_relaxed); }
+  void launchNeedsTime() override;
   void closeContext(HwContext &C, std::vector<LaunchRecord> &Done) override;
   void releaseContext(HwContext &C) override;
 
@@ -95,7 +98,13 @@ private:
   /// Launches in the range that got no record because the round was full.
   std::atomic<uint64_t> PassFullSkips{0};
   std::atomic<uint64_t> PassOpenNs{0}, PassStartNs{0}, PassStopNs{0}, PassDecodeNs{0};
-  std::atomic<int> PassRoundsOpen{0}; ///< contexts with a round under way (kernel activity kind)
+  /// One round more (+1) or less (-1) under way in the process: the first
+  /// switches the kernel activity to the serial kind, or off
+  /// (HROOF_ROUND_ACTIVITY=off), the last back to the concurrent kind.
+  void roundsOpen(int Delta);
+  std::mutex ActivityM;  ///< the count and the kind switch together
+  int RoundsOpen = 0;    ///< contexts with a round under way
+  std::atomic<bool> ActivityOff{false}; ///< no kernel activity records now
 };
 
 } // namespace rt

@@ -71,20 +71,6 @@ size_t roundCapacity(int64_t CountersPerShape) { return CountersPerShape > 0 ? 2
 /// records' shapes.
 constexpr size_t IdleLimit = 256, Patience = 128;
 
-/// One round more (+1) or less (-1) under way in the process: the first
-/// switches the kernel activity to the serial kind, the last back. Under
-/// one lock with the count, so two contexts' switches cannot cross.
-void roundsOpen(std::atomic<int> &Open, int Delta) {
-  static std::mutex SwitchM;
-  std::lock_guard<std::mutex> L(SwitchM);
-  int Before = Open.fetch_add(Delta);
-  bool Serial = Before == 0 && Delta > 0;
-  if (!Serial && !(Before + Delta == 0 && Delta < 0))
-    return;
-  cuptiActivityDisable(Serial ? CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL : CUPTI_ACTIVITY_KIND_KERNEL);
-  cuptiActivityEnable(Serial ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-}
-
 long entryOfRange(const std::string &Name) {
   if (Name.size() < 2 || Name[0] != 'r')
     return -1;
@@ -94,6 +80,36 @@ long entryOfRange(const std::string &Name) {
 }
 
 } // namespace
+
+void PassReplay::roundsOpen(int Delta) {
+  std::lock_guard<std::mutex> L(ActivityM);
+  int Before = RoundsOpen;
+  RoundsOpen += Delta;
+  if (Before == 0 && Delta > 0) {
+    // SASS metrics read 0 beside concurrent-kernel records; serial records
+    // serialize the program's kernels, no records leave them as they are.
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    if (H.Host->S.RoundActivityOff)
+      ActivityOff = true;
+    else
+      cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL);
+  } else if (RoundsOpen == 0 && Before > 0) {
+    if (!ActivityOff)
+      cuptiActivityDisable(CUPTI_ACTIVITY_KIND_KERNEL);
+    ActivityOff = false;
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  }
+}
+
+void PassReplay::launchNeedsTime() {
+  if (!ActivityOff.load(std::memory_order_relaxed))
+    return;
+  std::lock_guard<std::mutex> L(ActivityM);
+  if (ActivityOff && RoundsOpen > 0) {
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL);
+    ActivityOff = false;
+  }
+}
 
 std::string PassReplay::passConfigs(HwContext &C) {
   if (C.Pass.Cfg)
@@ -177,7 +193,7 @@ std::string PassReplay::openRound(HwContext &C, CUcontext Ctx, uint32_t Corr,
     return E;
   C.ObjCfg = C.Pass.Cfg;
   C.ObjPasses = Cfg.Passes;
-  roundsOpen(PassRoundsOpen, +1);
+  roundsOpen(+1);
   C.Pass.Schedule.beginRound();
   ++PassRounds;
   E = startPass(C);
@@ -278,7 +294,7 @@ void PassReplay::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done) {
     H.off("pass replay: decoding a round: " + E);
   }
   C.Pass.Schedule.roundDone();
-  roundsOpen(PassRoundsOpen, -1);
+  roundsOpen(-1);
   PassDecodeNs += nowNs() - T0;
 }
 
@@ -419,7 +435,7 @@ void PassReplay::abandonRound(HwContext &C) {
       C.Pass.Tickets.erase(It);
     }
   S.roundDone();
-  roundsOpen(PassRoundsOpen, -1);
+  roundsOpen(-1);
 }
 
 void PassReplay::closeRoundOf(HwContext &C, std::vector<LaunchRecord> &Done) {

@@ -75,3 +75,22 @@ TEST(Timing, InTheProfileTrailerOnlyWhenUsed) {
   ASSERT_TRUE(T.contains("timing"));
   EXPECT_EQ(T["timing"]["entries"][0]["total_ns"], 5);
 }
+
+TEST(Timing, LaunchesWithoutTimeAreCountedButKeepTheTimesOfTheOthers) {
+  TimingAggregate A;
+  A.add(launch("step 4/forward", "k", 0, 0, true)); // no activity record came
+  A.add(launch("step 4/forward", "k", 70, 5));
+  A.add(launch("step 5/forward", "k", 0, 0, true));
+  nlohmann::json J = A.toJson();
+  const nlohmann::json *K4 = entry(J, "step 4/forward", "k");
+  ASSERT_TRUE(K4);
+  EXPECT_EQ((*K4)["launches"], 2);
+  EXPECT_EQ((*K4)["replayed"], 1);
+  EXPECT_EQ((*K4)["total_ns"], 5);
+  EXPECT_EQ((*K4)["first_start_ns"], 70);
+  EXPECT_EQ((*K4)["last_end_ns"], 75);
+  const nlohmann::json *K5 = entry(J, "step 5/forward", "k");
+  ASSERT_TRUE(K5);
+  EXPECT_EQ((*K5)["first_start_ns"], 0);
+  EXPECT_EQ((*K5)["total_ns"], 0);
+}
