@@ -161,7 +161,8 @@ inline constexpr RuntimeSettingInfo RtSettingTable[] = {
        "from one range profiler object in user replay, counter pass p on a later "
        "launch of the record's work key (after --range: the next steps of a "
        "training loop), else of its launch shape (then counters_estimated); the "
-       "program must repeat the recorded work once per pass (8 on GH100), else "
+       "program must repeat the recorded work once per pass (8 on GH100 with every "
+       "tensor type; fewer where the records' tensor pipes show types unused), else "
        "those passes' metrics are not_evaluated. With application or passes, "
        "--launch-limit and --counters-per-shape count recorded launches"},
       {"HROOF_TIMING_RANGE", "timing-range", SettingKind::String, "",

@@ -335,6 +335,14 @@ void ApplicationReplay::leaveOut(uint32_t Corr, const std::vector<std::string> &
   Rec.Types.Partial = true;
 }
 
+std::optional<std::vector<std::string>> ApplicationReplay::idleTypes(uint32_t Corr) const {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Records.find(Corr);
+  if (It == Records.end() || !It->second.Types.Learning || !It->second.PipesIn)
+    return std::nullopt;
+  return It->second.IdleTypes;
+}
+
 void ApplicationReplay::failed(const AppTicket &T) {
   std::lock_guard<std::mutex> L(M);
   auto It = Records.find(T.Record);

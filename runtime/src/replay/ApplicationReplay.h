@@ -201,6 +201,10 @@ public:
   /// reason, in its "not_evaluated"): no tensor type among them is inferred
   /// zero, and the types learned from the record are not cached.
   void leaveOut(uint32_t Corr, const std::vector<std::string> &Metrics, const std::string &Why);
+  /// The tensor type metrics record \p Corr's pipes showed idle (zero),
+  /// once its tensor pipes' values are in; none before, or for a record
+  /// that is not learning its types.
+  std::optional<std::vector<std::string>> idleTypes(uint32_t Corr) const;
   /// The launch of \p T gave no values: its group is missing again; a
   /// recorded launch that failed drops its record (its own record says why).
   void failed(const AppTicket &T);
@@ -283,7 +287,7 @@ private:
   /// Merges the groups' values (lowest group first) and evaluates them.
   nlohmann::json assemble(Record &Rec, std::vector<std::string> *Missing);
 
-  std::mutex M;
+  mutable std::mutex M;
   std::map<uint32_t, Record> Records;                   ///< by correlation id
   std::map<std::string, std::vector<uint32_t>> ByShape; ///< open records, oldest first
   TypeCheck Check;

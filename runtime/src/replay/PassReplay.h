@@ -33,9 +33,18 @@ namespace rt {
 /// and the ticket of each record (none: dropped).
 struct PassContext {
   PassSchedule Schedule;
-  HwConfig *OwnCfg = nullptr; ///< the record's own launch: time, clocks, L2, DRAM
-  HwConfig *Cfg = nullptr;    ///< the rest, in pass rounds
-  std::vector<std::unique_ptr<HwConfig>> Configs; ///< owns the two
+  /// The record's own launch: time, clocks, L2, DRAM, and where they fit in
+  /// the same pass, the tensor pipes (PipesInOwn), which tell the types a
+  /// kernel did not use before its round.
+  HwConfig *OwnCfg = nullptr;
+  bool PipesInOwn = false;
+  HwConfig *FullCfg = nullptr; ///< the rest with every tensor type: a record's group 1
+  HwConfig *Cfg = nullptr;     ///< the round under way's list: the rest, its records' types
+  std::map<unsigned, HwConfig *> CfgOfMask; ///< the rest, by tensor-type mask
+  std::vector<std::unique_ptr<HwConfig>> Configs; ///< owns them
+  /// Each record's tensor types as known when it was recorded (type mask;
+  /// every type while it learns them), by record id.
+  std::map<uint64_t, unsigned> TypeMask;
   std::vector<uint8_t> Data;
   /// The ticket of each record's pass-round group, by record id.
   std::map<uint64_t, AppTicket> Tickets;
@@ -85,6 +94,12 @@ private:
                         std::vector<LaunchRecord> &Done);
   /// The two lists (made at first use): the own group, the rest.
   std::string passConfigs(HwContext &C);
+  /// The rest of the metric set with the tensor types of \p Mask only
+  /// (made at first use), into \p Cfg.
+  std::string restConfig(HwContext &C, unsigned Mask, HwConfig *&Cfg);
+  /// The tensor types the waiting records may have used: each record's
+  /// known types, else every type its pipes did not show idle.
+  unsigned roundTypeMask(const HwContext &C) const;
   std::string startPass(HwContext &C);
   void stopPass(HwContext &C, std::vector<LaunchRecord> &Done);
   void decodeRound(HwContext &C, std::vector<LaunchRecord> &Done);

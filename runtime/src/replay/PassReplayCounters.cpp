@@ -111,36 +111,86 @@ void PassReplay::launchNeedsTime() {
   }
 }
 
+/// Whether \p M belongs to a record's own group: what a user range inflates
+/// (its own work: time, L2 and DRAM traffic) and the clock rates.
+static bool ownGroupMetric(const std::string &M) {
+  return M.rfind("gpu__", 0) == 0 || M.rfind("lts__", 0) == 0 || M.rfind("dram__", 0) == 0 ||
+         M.find("cycles_elapsed") != std::string::npos;
+}
+
 std::string PassReplay::passConfigs(HwContext &C) {
-  if (C.Pass.Cfg)
+  if (C.Pass.FullCfg)
     return "";
-  // The own group: what a user range inflates (its own work: time, L2 and
-  // DRAM traffic) and the clock rates, in one pass.
-  std::vector<std::string> Own, Rest;
-  for (const std::string &M : listOfMask(C.Metrics, (1u << tensorTypeMetrics().size()) - 1))
-    (M.rfind("gpu__", 0) == 0 || M.rfind("lts__", 0) == 0 || M.rfind("dram__", 0) == 0 ||
-             M.find("cycles_elapsed") != std::string::npos
-         ? Own
-         : Rest)
-        .push_back(M);
-  std::unique_ptr<HwConfig> O, R;
-  std::string E = H.makeConfig(C, Own, O);
-  if (O)
-    C.Pass.Configs.push_back(std::move(O));
-  if (!E.empty())
+  unsigned All = (1u << tensorTypeMetrics().size()) - 1;
+  std::vector<std::string> Own;
+  for (const std::string &M : listOfMask(C.Metrics, All))
+    if (ownGroupMetric(M))
+      Own.push_back(M);
+  // With the tensor pipes (and HFMA2.MMA, which the hmma pipe's count
+  // includes in kernels without tensor code) where they fit in the same
+  // pass: a record's pipes then tell, before its round, the tensor types it
+  // did not use, and the round leaves their passes out (roundTypeMask).
+  std::vector<std::string> WithPipes = Own;
+  const std::vector<std::string> &Pipes = tensorPipeMetrics();
+  for (const std::string &M : listOfMask(C.Metrics, All))
+    if (std::find(Pipes.begin(), Pipes.end(), M) != Pipes.end())
+      WithPipes.push_back(M);
+  bool AllPipes = WithPipes.size() == Own.size() + Pipes.size();
+  if (AllPipes)
+    WithPipes.push_back(hfma2PipeMetric());
+  std::unique_ptr<HwConfig> O;
+  if (AllPipes && H.makeConfig(C, WithPipes, O).empty() && O && O->Passes == 1) {
+    C.Pass.PipesInOwn = true;
+  } else {
+    O.reset();
+    std::string E = H.makeConfig(C, Own, O);
+    if (!E.empty())
+      return E;
+    if (O->Passes != 1)
+      return "pass replay: the list of time, clocks, L2 and DRAM needs " +
+             std::to_string(O->Passes) + " passes, not 1";
+  }
+  C.Pass.OwnCfg = O.get();
+  C.Pass.Configs.push_back(std::move(O));
+  if (std::string E = restConfig(C, All, C.Pass.FullCfg); !E.empty())
     return E;
-  if (C.Pass.Configs.back()->Passes != 1)
-    return "pass replay: the list of time, clocks, L2 and DRAM needs " +
-           std::to_string(C.Pass.Configs.back()->Passes) + " passes, not 1";
-  E = H.makeConfig(C, Rest, R);
-  if (R)
-    C.Pass.Configs.push_back(std::move(R));
-  if (!E.empty())
-    return E;
-  C.Pass.OwnCfg = C.Pass.Configs[0].get();
-  C.Pass.Cfg = C.Pass.Configs[1].get();
+  C.Pass.Cfg = C.Pass.FullCfg;
   C.Pass.Schedule = PassSchedule(roundCapacity(H.Host->S.CountersPerShape), IdleLimit, Patience);
   return "";
+}
+
+std::string PassReplay::restConfig(HwContext &C, unsigned Mask, HwConfig *&Cfg) {
+  if (auto It = C.Pass.CfgOfMask.find(Mask); It != C.Pass.CfgOfMask.end()) {
+    Cfg = It->second;
+    return "";
+  }
+  const std::vector<std::string> &Own = C.Pass.OwnCfg->Metrics;
+  std::vector<std::string> Rest;
+  for (const std::string &M : listOfMask(C.Metrics, Mask))
+    if (std::find(Own.begin(), Own.end(), M) == Own.end())
+      Rest.push_back(M);
+  std::unique_ptr<HwConfig> R;
+  std::string E = H.makeConfig(C, Rest, R);
+  if (!E.empty())
+    return E;
+  Cfg = C.Pass.CfgOfMask[Mask] = R.get();
+  C.Pass.Configs.push_back(std::move(R));
+  return "";
+}
+
+unsigned PassReplay::roundTypeMask(const HwContext &C) const {
+  unsigned All = (1u << tensorTypeMetrics().size()) - 1, Mask = 0;
+  for (const PassSchedule::Entry &En : C.Pass.Schedule.pending()) {
+    auto It = C.Pass.TypeMask.find(En.Id);
+    unsigned M = It == C.Pass.TypeMask.end() ? All : It->second;
+    if (M == All && C.Pass.PipesInOwn)
+      if (std::optional<std::vector<std::string>> Idle = App.idleTypes(uint32_t(En.Id)))
+        for (size_t I = 0; I < tensorTypeMetrics().size(); ++I)
+          if (std::find(Idle->begin(), Idle->end(), tensorTypeMetrics()[I]) != Idle->end())
+            M &= ~(1u << I);
+    Mask |= M;
+  }
+  return Mask;
 }
 
 std::string PassReplay::groupConfig(CounterLaunch &IF, HwContext &C, HwConfig *&Cfg) {
@@ -151,8 +201,9 @@ std::string PassReplay::groupConfig(CounterLaunch &IF, HwContext &C, HwConfig *&
   // typeMask first: it sets what kernelTypes reads (learning or known).
   unsigned All = (1u << tensorTypeMetrics().size()) - 1, Mask = H.typeMask(IF, C);
   IF.App = App.startRecord(IF.AppShape, IF.R.Correlation, All,
-                           {C.Pass.OwnCfg->Metrics, C.Pass.Cfg->Metrics}, H.kernelTypes(IF, C),
-                           listOfMask(C.Metrics, Mask));
+                           {C.Pass.OwnCfg->Metrics, C.Pass.FullCfg->Metrics},
+                           H.kernelTypes(IF, C), listOfMask(C.Metrics, Mask));
+  C.Pass.TypeMask[IF.R.Correlation] = Mask;
   AppTicket Rest = *IF.App;
   Rest.Group = 1;
   Rest.NewRecord = false;
@@ -172,8 +223,14 @@ std::string PassReplay::openRound(HwContext &C, CUcontext Ctx, uint32_t Corr,
   for (LaunchRecord &R : C.Sessions.Session.Completed)
     Done.push_back(std::move(R));
   C.Sessions.Session.Completed.clear();
-  std::string E;
-  if (C.ObjCfg && C.ObjCfg != C.Pass.Cfg) {
+  // The round's list: only the tensor types its records may have used.
+  unsigned Mask = roundTypeMask(C);
+  std::string E = restConfig(C, Mask, C.Pass.Cfg);
+  if (E.empty() && H.Host->S.Verbose >= 1)
+    logLine("pass replay: a round of %zu records, %zu of %zu tensor types, %zu passes",
+            C.Pass.Schedule.pending().size(), size_t(__builtin_popcount(Mask)),
+            tensorTypeMetrics().size(), C.Pass.Cfg->Passes);
+  if (E.empty() && C.ObjCfg && C.ObjCfg != C.Pass.Cfg) {
     uint64_t Ns = 0;
     E = H.recreate(C, Ctx, Ns);
     ++AppSwitches;
@@ -286,6 +343,7 @@ void PassReplay::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done) {
       continue;
     if (!Delivered.count(En.Id))
       App.failed(It->second);
+    C.Pass.TypeMask.erase(It->first);
     C.Pass.Tickets.erase(It);
     C.Pass.Spoiled.erase(En.Id);
   }
@@ -432,6 +490,7 @@ void PassReplay::abandonRound(HwContext &C) {
   for (const PassSchedule::Entry &En : S.entries())
     if (auto It = C.Pass.Tickets.find(En.Id); It != C.Pass.Tickets.end()) {
       App.failed(It->second);
+      C.Pass.TypeMask.erase(It->first);
       C.Pass.Tickets.erase(It);
     }
   S.roundDone();

@@ -6,11 +6,13 @@
 #                            examples/pytorch_transformer.py (STEPS=16 steps, step 3)
 #   PREC="fp32 amp"          precisions to run
 #   RUNS=3                   plain and recipe runs each, interleaved
+#   ROUNDS="serial off"      recipe runs with each --round-activity (NAME "recipe" for
+#                            serial, "recipe-off" for off; default serial)
 #   EXACT=1                  kernel-replay runs of the same step (the exact path);
 #                            each recipe profile is compared with the first per
 #                            range (range_compare.py), in $OUT/cost-MODEL/*.compare.md
 # recipe: hroof run --range STEP --timing-range LATER --counters-per-shape 1
-#         --replay passes
+#         --replay passes --round-activity R
 # exact:  hroof run --range STEP (kernel replay, every launch)
 # Wall times go to $OUT/cost-MODEL/times.txt (name, exit status, seconds);
 # profiles and logs under $OUT/cost-MODEL/, archived to $OUT/cost-MODEL.tgz
@@ -42,9 +44,12 @@ for P in ${PREC:-fp32 amp}; do
   A=(); [ "$P" = amp ] && A=(--amp)
   for i in $(seq 1 "${RUNS:-3}"); do
     run "$P-plain-$i" "${PROG[@]}" "${A[@]}"
-    run "$P-recipe-$i" "$HROOF" run --output "$O/$P-recipe-$i" --range "$STEP" \
-      --timing-range "$LATER" --counters-per-shape 1 --replay passes --type-cache none \
-      -- "${PROG[@]}" "${A[@]}"
+    for R in ${ROUNDS:-serial}; do
+      N=recipe; [ "$R" = serial ] || N=recipe-$R
+      run "$P-$N-$i" "$HROOF" run --output "$O/$P-$N-$i" --range "$STEP" \
+        --timing-range "$LATER" --counters-per-shape 1 --replay passes --type-cache none \
+        --round-activity "$R" -- "${PROG[@]}" "${A[@]}"
+    done
   done
   for i in $(seq 1 "${EXACT:-1}"); do
     run "$P-exact-$i" "$HROOF" run --output "$O/$P-exact-$i" --range "$STEP" --type-cache none \
@@ -54,13 +59,13 @@ done
 # Exactness per range: every recipe profile against the precision's first
 # kernel-replay profile (range_compare.py: recipe over exact).
 for P in ${PREC:-fp32 amp}; do
-  for d in "$O/$P"-exact-1 "$O/$P"-recipe-*; do
+  for d in "$O/$P"-exact-1 "$O/$P"-recipe*; do
     [ -d "$d" ] && ls "$d"/hroof-*.json >/dev/null 2>&1 || continue
     timeout 120 "$HROOF" report --by range --range-json "$d.range.json" "$d"/hroof-*.json \
       >"$d.range.txt" 2>&1
   done
   [ -f "$O/$P-exact-1.range.json" ] || continue
-  for r in "$O/$P"-recipe-*.range.json; do
+  for r in "$O/$P"-recipe*.range.json; do
     [ -f "$r" ] && python3 test/gpu/deep-learning/range_compare.py "$O/$P-exact-1.range.json" "$r" \
       --markdown >"${r%.range.json}.compare.md" 2>&1 && tail -1 "${r%.range.json}.compare.md"
   done

@@ -8,6 +8,9 @@
 #   NOCOUNT=1   runs of `hroof run --counters none` (the same ranges, no
 #               replay): the reference compute ratio between the ranks
 #   PREC="fp32" precisions (fp32, amp)
+#   ROUNDS="serial off"  recipe runs with each --round-activity (NAME "recipe"
+#               for serial, "recipe-off" for off; default serial)
+#   NPROC=2     GPUs (ranks); SKEW: rank 1's batch factor
 # recipe: hroof run --range STEP --timing-range LATER --counters-per-shape 1
 #         --replay passes -- torchrun ...
 # Wall times go to $OUT/ddp/times.txt; profiles, logs and `hroof report --by
@@ -42,8 +45,12 @@ for P in ${PREC:-fp32}; do
   done
   for i in $(seq 1 "${RUNS:-3}"); do
     timed_run 300 "$O" "$P-plain-$i" "${PROG[@]}" "${A[@]}"; save
-    timed_run 300 "$O" "$P-recipe-$i" "$HROOF" run --output "$O/$P-recipe-$i" --range "$STEP" \
-      --timing-range "$LATER" --counters-per-shape 1 --replay passes -- "${PROG[@]}" "${A[@]}"
-    report "$P-recipe-$i"; save
+    for R in ${ROUNDS:-serial}; do
+      N=recipe; [ "$R" = serial ] || N=recipe-$R
+      timed_run 300 "$O" "$P-$N-$i" "$HROOF" run --output "$O/$P-$N-$i" --range "$STEP" \
+        --timing-range "$LATER" --counters-per-shape 1 --replay passes --round-activity "$R" \
+        -- "${PROG[@]}" "${A[@]}"
+      report "$P-$N-$i"; save
+    done
   done
 done

@@ -185,3 +185,33 @@ TEST(ApplicationReplay, MissingPipeValueDoesNotStallTheRecord) {
 }
 
 } // namespace
+
+TEST(ApplicationReplay, PassReplayReadsTheIdleTypesOnceTheOwnGroupIsIn) {
+  // Pass replay's two groups: the record's own launch with the tensor pipes,
+  // then the rest with every tensor type (PassReplayCounters.cpp). The round
+  // leaves out the types idleTypes names.
+  const std::vector<std::string> &Types = tensorTypeMetrics();
+  std::vector<std::string> Own = {"gpu__time_duration.sum"}, Rest;
+  for (const std::string &M : tensorPipeMetrics())
+    Own.push_back(M);
+  Own.push_back(hfma2PipeMetric());
+  for (const std::string &M : rooflineMetrics())
+    if (std::find(Own.begin(), Own.end(), M) == Own.end())
+      Rest.push_back(M);
+  ApplicationReplay A;
+  AppTicket T0 = startLearning(A, {Own, Rest}, 5);
+  EXPECT_FALSE(A.idleTypes(5)) << "the pipes are not in yet";
+  std::map<std::string, double> V;
+  for (const std::string &M : Own)
+    V[M] = 0;
+  V["gpu__time_duration.sum"] = 1000;
+  V["sm__inst_executed_pipe_tensor_op_imma.sum"] = 64;
+  A.deliver(T0, V, "");
+  std::optional<std::vector<std::string>> Idle = A.idleTypes(5);
+  ASSERT_TRUE(Idle);
+  std::set<std::string> Got(Idle->begin(), Idle->end());
+  EXPECT_EQ(Got.size(), Types.size() - 2) << "int8 and fp8 are issued by imma";
+  EXPECT_FALSE(Got.count("sm__ops_path_tensor_src_int8.sum"));
+  EXPECT_TRUE(Got.count("sm__ops_path_tensor_src_fp16.sum"));
+  EXPECT_FALSE(A.idleTypes(6)) << "no such record";
+}
