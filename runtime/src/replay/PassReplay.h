@@ -113,6 +113,10 @@ private:
   /// Launches in the range that got no record because the round was full.
   std::atomic<uint64_t> PassFullSkips{0};
   std::atomic<uint64_t> PassOpenNs{0}, PassStartNs{0}, PassStopNs{0}, PassDecodeNs{0};
+  /// The most tensor types a round's list held; what the own list holds
+  /// besides time, clocks, L2 and DRAM (the finish note).
+  std::atomic<uint64_t> RoundTypesMax{0};
+  std::atomic<int> OwnList{0}; ///< 2: pipes and HFMA2.MMA, 1: pipes, 0: neither
   /// One round more (+1) or less (-1) under way in the process: the first
   /// switches the kernel activity to the serial kind, or off
   /// (HROOF_ROUND_ACTIVITY=off), the last back to the concurrent kind.

@@ -130,26 +130,32 @@ std::string PassReplay::passConfigs(HwContext &C) {
   // includes in kernels without tensor code) where they fit in the same
   // pass: a record's pipes then tell, before its round, the tensor types it
   // did not use, and the round leaves their passes out (roundTypeMask).
+  // The lists tried: with the pipes and HFMA2.MMA, with the pipes, without.
   std::vector<std::string> WithPipes = Own;
   const std::vector<std::string> &Pipes = tensorPipeMetrics();
   for (const std::string &M : listOfMask(C.Metrics, All))
     if (std::find(Pipes.begin(), Pipes.end(), M) != Pipes.end())
       WithPipes.push_back(M);
-  bool AllPipes = WithPipes.size() == Own.size() + Pipes.size();
-  if (AllPipes)
-    WithPipes.push_back(hfma2PipeMetric());
-  std::unique_ptr<HwConfig> O;
-  if (AllPipes && H.makeConfig(C, WithPipes, O).empty() && O && O->Passes == 1) {
-    C.Pass.PipesInOwn = true;
-  } else {
-    O.reset();
-    std::string E = H.makeConfig(C, Own, O);
-    if (!E.empty())
-      return E;
-    if (O->Passes != 1)
-      return "pass replay: the list of time, clocks, L2 and DRAM needs " +
-             std::to_string(O->Passes) + " passes, not 1";
+  std::vector<std::vector<std::string>> Tries;
+  if (WithPipes.size() == Own.size() + Pipes.size()) {
+    Tries.push_back(WithPipes);
+    Tries.back().push_back(hfma2PipeMetric());
+    Tries.push_back(WithPipes);
   }
+  Tries.push_back(Own);
+  std::unique_ptr<HwConfig> O;
+  for (const std::vector<std::string> &List : Tries) {
+    O.reset();
+    std::string E = H.makeConfig(C, List, O);
+    if (E.empty() && O && O->Passes == 1)
+      break;
+    if (&List == &Tries.back())
+      return !E.empty() ? E
+                        : "pass replay: the list of time, clocks, L2 and DRAM needs " +
+                              std::to_string(O ? O->Passes : 0) + " passes, not 1";
+  }
+  C.Pass.PipesInOwn = O->Metrics.size() > Own.size();
+  OwnList = O->Metrics.size() == Own.size() + Pipes.size() + 1 ? 2 : C.Pass.PipesInOwn ? 1 : 0;
   C.Pass.OwnCfg = O.get();
   C.Pass.Configs.push_back(std::move(O));
   if (std::string E = restConfig(C, All, C.Pass.FullCfg); !E.empty())
@@ -225,6 +231,9 @@ std::string PassReplay::openRound(HwContext &C, CUcontext Ctx, uint32_t Corr,
   C.Sessions.Session.Completed.clear();
   // The round's list: only the tensor types its records may have used.
   unsigned Mask = roundTypeMask(C);
+  for (uint64_t N = uint64_t(__builtin_popcount(Mask)), Was = RoundTypesMax.load();
+       N > Was && !RoundTypesMax.compare_exchange_weak(Was, N);)
+    ;
   std::string E = restConfig(C, Mask, C.Pass.Cfg);
   if (E.empty() && H.Host->S.Verbose >= 1)
     logLine("pass replay: a round of %zu records, %zu of %zu tensor types, %zu passes",
@@ -594,6 +603,14 @@ std::string PassReplay::passNote() {
   snprintf(Buf + strlen(Buf), sizeof Buf - strlen(Buf),
            "; %llu records started, %llu completed, %llu completed with metrics not evaluated",
            U(S.Records), U(S.Completed), U(S.NotEvaluated));
+  if (Rounds)
+    snprintf(Buf + strlen(Buf), sizeof Buf - strlen(Buf),
+             "; a record's own launch collected %s; the rounds' lists held %llu tensor "
+             "type(s) at most",
+             OwnList == 2   ? "the tensor pipes and HFMA2.MMA"
+             : OwnList == 1 ? "the tensor pipes (HFMA2.MMA did not fit its pass)"
+                            : "no tensor pipes (they did not fit its pass)",
+             U(RoundTypesMax.load()));
   if (uint64_t Full = PassFullSkips.load())
     snprintf(Buf + strlen(Buf), sizeof Buf - strlen(Buf),
              "; %llu launch(es) in the range got no record because the round was full (%zu "
