@@ -55,13 +55,10 @@ std::string shapeMatchedNote(uint64_t Mask, int Passes) {
          "parameter bytes differ from this launch's (no launch of equal bytes came)";
 }
 
-/// Records a round holds at most. The object's first Start costs more the
-/// more ranges its image holds (measured: docs/validation/deep-learning.md,
-/// "what a counter range costs; application replay in batched sessions");
-/// one launch per shape and step (--counters-per-shape 1) stays well below
-/// 128 in the PyTorch example.
-/// Records a round holds: one range each per pass in the counter-data
-/// image, whose size the round's first Start pays for. A training step of a
+/// Records a round holds at most: one range each per pass in the
+/// counter-data image, whose size the round's first Start pays for
+/// (measured: docs/validation/deep-learning.md, "what a counter range
+/// costs; application replay in batched sessions"). A training step of a
 /// transformer has over 128 work keys, so 256 with a per-shape limit.
 size_t roundCapacity(int64_t CountersPerShape) { return CountersPerShape > 0 ? 256 : 512; }
 
@@ -245,7 +242,9 @@ std::string PassReplay::openRound(HwContext &C, CUcontext Ctx, uint32_t Corr,
     ++AppSwitches;
   }
   HwConfig &Cfg = *C.Pass.Cfg;
-  size_t Size = 0, Cap = roundCapacity(H.Host->S.CountersPerShape);
+  // The image holds one range per record of the round (no record joins a
+  // round under way): its first Start costs more the more ranges it holds.
+  size_t Size = 0, Cap = std::max<size_t>(1, C.Pass.Schedule.pending().size());
   if (E.empty())
     E = C.Target.counterDataSize(Cfg.Names, Size, Cap);
   C.DataCfg = nullptr;
