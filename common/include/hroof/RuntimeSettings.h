@@ -172,14 +172,14 @@ inline constexpr RuntimeSettingInfo RtSettingTable[] = {
        "--by range and --by rank then take time, communication and imbalance from "
        "those steps, leaving out every step in which a launch carried counters for "
        "the profiled one (docs/runtime.md \"Timing ranges\"); empty: none"},
-      {"HROOF_ROUND_ACTIVITY", "round-activity", SettingKind::String, "serial",
+      {"HROOF_ROUND_ACTIVITY", "round-activity", SettingKind::String, "off",
        "with --replay passes, the kernel activity records while a round of counter "
-       "passes runs (SASS metrics read 0 beside concurrent-kernel records): serial: "
-       "serial kernel records (the program's kernels run one at a time, NCCL's "
-       "overlap with compute included); off: none (kernels overlap as without "
-       "hroof; launches of --timing-range during a round are counted without "
-       "time, and their steps are left out as replayed); a launch of --range "
-       "during a round turns serial records on (docs/runtime.md \"Pass replay\")"},
+       "passes runs (SASS metrics read 0 beside concurrent-kernel records): off: "
+       "none (kernels overlap as without hroof; launches of --timing-range during "
+       "a round are counted without time, and their steps are left out as "
+       "replayed; a launch of --range during a round turns serial records on); "
+       "serial: serial kernel records (the program's kernels run one at a time, "
+       "NCCL's overlap with compute included) (docs/runtime.md \"Pass replay\")"},
 };
 static_assert(sizeof(RtSettingTable) / sizeof(RtSettingTable[0]) == size_t(RtSetting::Count),
               "one row per RtSetting");

@@ -71,9 +71,8 @@ Settings Settings::fromEnvironment() {
   S.AppReplay = Mode != ReplayMode::Kernel;
   S.PassReplay = Mode == ReplayMode::Passes;
   std::string Round = rtSettingText(RtSetting::RoundActivity);
-  if (Round == "off")
-    S.RoundActivityOff = true;
-  else if (!Round.empty() && Round != "serial")
+  S.RoundActivityOff = Round != "serial";
+  if (!Round.empty() && Round != "serial" && Round != "off")
     S.Problems.push_back(checkRtSetting(RtSetting::RoundActivity, Round) + "; using " +
                          rtSettingInfo(RtSetting::RoundActivity).Default);
   return S;

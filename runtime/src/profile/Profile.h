@@ -53,7 +53,7 @@ struct Settings {
   std::string TypeCache = "auto";    ///< HROOF_TYPE_CACHE (TypeCache.h)
   std::string Range;                 ///< HROOF_RANGE: NVTX range path regex
   std::string TimingRange;           ///< HROOF_TIMING_RANGE (Timing.h)
-  bool RoundActivityOff = false;     ///< HROOF_ROUND_ACTIVITY=off (PassReplayCounters.cpp)
+  bool RoundActivityOff = true;      ///< HROOF_ROUND_ACTIVITY=off (the default) (PassReplayCounters.cpp)
   bool FlushL2 = false;              ///< HROOF_CACHE_CONTROL=all (L2Flush.h)
   int64_t CountersPerShape = 0;      ///< HROOF_COUNTERS_PER_SHAPE (0: off)
   bool AppReplay = false;            ///< HROOF_REPLAY=application or passes (ApplicationReplay.h)

@@ -6,13 +6,16 @@
 #                            examples/pytorch_transformer.py (STEPS=16 steps, step 3)
 #   PREC="fp32 amp"          precisions to run
 #   RUNS=3                   plain and recipe runs each, interleaved
-#   ROUNDS="serial off"      recipe runs with each --round-activity (NAME "recipe" for
-#                            serial, "recipe-off" for off; default serial)
+#   ROUNDS="off serial"      recipe runs with each --round-activity (NAME "recipe" for
+#                            off, "recipe-serial" for serial; default off)
+#   TYPECACHE=none|warm      recipe runs learn the tensor types (none, the default), or
+#                            find them in a type cache a first recipe run (NAME
+#                            PREC-warmup) filled: what a second run of the recipe costs
 #   EXACT=1                  kernel-replay runs of the same step (the exact path);
 #                            each recipe profile is compared with the first per
 #                            range (range_compare.py), in $OUT/cost-MODEL/*.compare.md
 # recipe: hroof run --range STEP --timing-range LATER --counters-per-shape 1
-#         --replay passes --round-activity R
+#         --replay passes --round-activity R --type-cache none|FILE
 # exact:  hroof run --range STEP (kernel replay, every launch)
 # Wall times go to $OUT/cost-MODEL/times.txt (name, exit status, seconds);
 # profiles and logs under $OUT/cost-MODEL/, archived to $OUT/cost-MODEL.tgz
@@ -42,12 +45,18 @@ run() { # NAME CMD...
   python3 -c 'import torch; print("torch", torch.__version__)'; } | tee "$O/env.txt"
 for P in ${PREC:-fp32 amp}; do
   A=(); [ "$P" = amp ] && A=(--amp)
+  TC=none
+  if [ "${TYPECACHE:-none}" = warm ]; then # a second run's types: one recipe run first
+    TC=$O/types-$P.tsv
+    run "$P-warmup" "$HROOF" run --output "$O/$P-warmup" --range "$STEP" --timing-range "$LATER" \
+      --counters-per-shape 1 --replay passes --type-cache "$TC" -- "${PROG[@]}" "${A[@]}"
+  fi
   for i in $(seq 1 "${RUNS:-3}"); do
     run "$P-plain-$i" "${PROG[@]}" "${A[@]}"
-    for R in ${ROUNDS:-serial}; do
-      N=recipe; [ "$R" = serial ] || N=recipe-$R
+    for R in ${ROUNDS:-off}; do
+      N=recipe; [ "$R" = off ] || N=recipe-$R
       run "$P-$N-$i" "$HROOF" run --output "$O/$P-$N-$i" --range "$STEP" \
-        --timing-range "$LATER" --counters-per-shape 1 --replay passes --type-cache none \
+        --timing-range "$LATER" --counters-per-shape 1 --replay passes --type-cache "$TC" \
         --round-activity "$R" -- "${PROG[@]}" "${A[@]}"
     done
   done

@@ -8,8 +8,10 @@
 #   NOCOUNT=1   runs of `hroof run --counters none` (the same ranges, no
 #               replay): the reference compute ratio between the ranks
 #   PREC="fp32" precisions (fp32, amp)
-#   ROUNDS="serial off"  recipe runs with each --round-activity (NAME "recipe"
-#               for serial, "recipe-off" for off; default serial)
+#   ROUNDS="off serial"  recipe runs with each --round-activity (NAME "recipe"
+#               for off, "recipe-serial" for serial; default off)
+#   TYPECACHE=none|warm  the recipe learns the tensor types (none, the
+#               default) or finds them in a cache a first run (PREC-warmup) filled
 #   NPROC=2     GPUs (ranks); SKEW: rank 1's batch factor
 # recipe: hroof run --range STEP --timing-range LATER --counters-per-shape 1
 #         --replay passes -- torchrun ...
@@ -38,6 +40,13 @@ report() { # NAME: --by rank of NAME's profiles
 }
 for P in ${PREC:-fp32}; do
   A=(); [ "$P" = amp ] && A=(--amp)
+  TC=none
+  if [ "${TYPECACHE:-none}" = warm ]; then # a second run's types: one recipe run first
+    TC=$O/types-$P.tsv
+    timed_run 300 "$O" "$P-warmup" "$HROOF" run --output "$O/$P-warmup" --range "$STEP" \
+      --timing-range "$LATER" --counters-per-shape 1 --replay passes --type-cache "$TC" \
+      -- "${PROG[@]}" "${A[@]}"; save
+  fi
   for i in $(seq 1 "${NOCOUNT:-1}"); do
     timed_run 300 "$O" "$P-nocount-$i" "$HROOF" run --output "$O/$P-nocount-$i" --range "$STEP" \
       --timing-range "$LATER" --counters none -- "${PROG[@]}" "${A[@]}"
@@ -45,11 +54,11 @@ for P in ${PREC:-fp32}; do
   done
   for i in $(seq 1 "${RUNS:-3}"); do
     timed_run 300 "$O" "$P-plain-$i" "${PROG[@]}" "${A[@]}"; save
-    for R in ${ROUNDS:-serial}; do
-      N=recipe; [ "$R" = serial ] || N=recipe-$R
+    for R in ${ROUNDS:-off}; do
+      N=recipe; [ "$R" = off ] || N=recipe-$R
       timed_run 300 "$O" "$P-$N-$i" "$HROOF" run --output "$O/$P-$N-$i" --range "$STEP" \
         --timing-range "$LATER" --counters-per-shape 1 --replay passes --round-activity "$R" \
-        -- "${PROG[@]}" "${A[@]}"
+        --type-cache "$TC" -- "${PROG[@]}" "${A[@]}"
       report "$P-$N-$i"; save
     done
   done
