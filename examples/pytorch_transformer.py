@@ -21,7 +21,7 @@ Ranges (start/end ranges belong to the process; push/pop ranges to a thread):
 Under torchrun (WORLD_SIZE > 1) the model is wrapped in DistributedDataParallel
 (NCCL, one GPU per rank): its gradient all-reduces run in "backward".
 Prints one line RESULT {json}: settings, final loss, loop wall time, median
-step time (per rank under torchrun).
+step time and each step's wall time (per rank under torchrun).
 """
 import argparse
 import json
@@ -126,7 +126,8 @@ def main():
     print("RESULT " + json.dumps({"model": "transformer", "steps": a.steps, "amp": a.amp,
                                   "rank": rank, "world_size": world, "batch": batch,
                                   "seq": a.seq, "loss": loss, "wall_s": wall,
-                                  "median_step_s": statistics.median(times)}), flush=True)
+                                  "median_step_s": statistics.median(times),
+                                  "step_s": [round(t, 4) for t in times]}), flush=True)
     if world > 1:
         dist.destroy_process_group()
 
