@@ -21,7 +21,8 @@ Ranges (start/end ranges belong to the process; push/pop ranges to a thread):
 Under torchrun (WORLD_SIZE > 1) the model is wrapped in DistributedDataParallel
 (NCCL, one GPU per rank): its gradient all-reduces run in "backward".
 Prints one line RESULT {json}: settings, final loss, loop wall time, median
-step time and each step's wall time (per rank under torchrun).
+step time, each step's wall time and the loop's start on CLOCK_MONOTONIC (the
+clock of hroof's --verbose 2 lines) (per rank under torchrun).
 """
 import argparse
 import json
@@ -102,6 +103,7 @@ def main():
         dist.barrier()
     torch.cuda.synchronize()
     t0 = time.perf_counter()
+    t0_monotonic = time.monotonic()
     for i in range(a.steps):
         ts = time.perf_counter()
         step = nvtx.range_start("step %d" % i)
@@ -127,7 +129,8 @@ def main():
                                   "rank": rank, "world_size": world, "batch": batch,
                                   "seq": a.seq, "loss": loss, "wall_s": wall,
                                   "median_step_s": statistics.median(times),
-                                  "step_s": [round(t, 4) for t in times]}), flush=True)
+                                  "step_s": [round(t, 4) for t in times],
+                                  "start_monotonic_s": round(t0_monotonic, 3)}), flush=True)
     if world > 1:
         dist.destroy_process_group()
 

@@ -479,6 +479,7 @@ int initialize() {
                    long(std::time(nullptr))};
   nlohmann::json H = headerToJson(PH, T.S);
   H.update(distributedFromEnvironment());
+  setLogTimes(T.S.Verbose >= 2);
   std::string Path = profilePath(T.S.Output, long(getpid()), Rank);
   std::string E = T.P->open(Path, H);
   if (!E.empty())

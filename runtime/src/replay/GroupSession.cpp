@@ -139,6 +139,8 @@ void SessionReplay::closeSession(HwContext &C, std::vector<LaunchRecord> &Done) 
     H.off("application replay: closing a batched session: " + E);
   }
   SessionCloseNs += nowNs() - T0;
+  if (H.Host->S.Verbose >= 2)
+    logLine("batched session closed: %zu ranges, %.2f ms", Ranges, double(nowNs() - T0) / 1e6);
 }
 
 bool SessionReplay::joinSession(CounterLaunch &IF, HwContext &C, HwConfig &Cfg) {

@@ -263,6 +263,8 @@ std::string PassReplay::openRound(HwContext &C, CUcontext Ctx, uint32_t Corr,
   ++PassRounds;
   E = startPass(C);
   PassOpenNs += nowNs() - T0;
+  if (H.Host->S.Verbose >= 2)
+    logLine("pass replay: round opened in %.2f ms", double(nowNs() - T0) / 1e6);
   return E;
 }
 
@@ -362,6 +364,8 @@ void PassReplay::decodeRound(HwContext &C, std::vector<LaunchRecord> &Done) {
   C.Pass.Schedule.roundDone();
   roundsOpen(-1);
   PassDecodeNs += nowNs() - T0;
+  if (H.Host->S.Verbose >= 2)
+    logLine("pass replay: round delivered in %.2f ms", double(nowNs() - T0) / 1e6);
 }
 
 bool PassReplay::admit(const FuncInfo &F, CUcontext Ctx, const std::string &WorkKey,

@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <ctime>
@@ -13,14 +14,21 @@
 namespace hroof {
 namespace rt {
 
+static std::atomic<bool> LogTimes{false};
+
 void logLine(const char *Fmt, ...) {
   char Buf[1024];
   va_list Ap;
   va_start(Ap, Fmt);
   vsnprintf(Buf, sizeof Buf, Fmt, Ap);
   va_end(Ap);
-  std::fprintf(stderr, "hroof: %s\n", Buf);
+  if (LogTimes.load(std::memory_order_relaxed))
+    std::fprintf(stderr, "hroof: [%.3f] %s\n", double(nowNs()) / 1e9, Buf);
+  else
+    std::fprintf(stderr, "hroof: %s\n", Buf);
 }
+
+void setLogTimes(bool On) { LogTimes = On; }
 
 const char *cuErr(CUresult R) {
   const char *S = nullptr;

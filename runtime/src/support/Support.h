@@ -17,8 +17,12 @@
 namespace hroof {
 namespace rt {
 
-/// One stderr line "hroof: ...", printf-style.
+/// One stderr line "hroof: ...", printf-style; "hroof: [SECONDS] ..." with
+/// CLOCK_MONOTONIC's seconds once setLogTimes(true) (HROOF_VERBOSE >= 2:
+/// lines set beside the program's own monotonic clock, e.g. Python's
+/// time.monotonic()).
 void logLine(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+void setLogTimes(bool On);
 /// The CUDA driver's name of \p R.
 const char *cuErr(CUresult R);
 /// The calling thread's kernel thread id.
