@@ -118,6 +118,7 @@ static bool ownGroupMetric(const std::string &M) {
 std::string PassReplay::passConfigs(HwContext &C) {
   if (C.Pass.FullCfg)
     return "";
+  uint64_t T0 = nowNs();
   unsigned All = (1u << tensorTypeMetrics().size()) - 1;
   std::vector<std::string> Own;
   for (const std::string &M : listOfMask(C.Metrics, All))
@@ -159,6 +160,9 @@ std::string PassReplay::passConfigs(HwContext &C) {
     return E;
   C.Pass.Cfg = C.Pass.FullCfg;
   C.Pass.Schedule = PassSchedule(roundCapacity(H.Host->S.CountersPerShape), IdleLimit, Patience);
+  if (H.Host->S.Verbose >= 2)
+    logLine("pass replay: the lists made in %.2f ms (own list: %zu metrics)",
+            double(nowNs() - T0) / 1e6, C.Pass.OwnCfg->Metrics.size());
   return "";
 }
 
