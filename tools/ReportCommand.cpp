@@ -542,6 +542,8 @@ std::vector<std::string> reportNotes(const Dataset &D, const std::vector<KernelA
     if (!A.HierarchyFlag.empty())
       Notes.push_back(A.Id + " " + compactName(A.K->Name) + ": memory levels " + A.HierarchyFlag +
                       " (its points are outlined in red where the chart draws them)");
+    if (A.FlopSource == "counters" && A.K->Counters.Estimated)
+      Notes.push_back(A.Id + " " + compactName(A.K->Name) + ": " + estimatedCountersNote(*A.K));
   }
   return Notes;
 }

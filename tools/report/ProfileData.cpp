@@ -260,6 +260,8 @@ void Reader::source(SourceCounts &S, const json &Obj, const std::string &Where) 
   S.Launches = N;
   if (Obj.contains(pk::Total))
     flatten(Obj[pk::Total], "", S.Counts);
+  if (Obj.contains(pk::EstimatedLaunches))
+    S.Estimated = F.count(Obj, Where, pk::EstimatedLaunches);
 }
 
 /// Dotted keys of the nulls in \p J (counters without an upper bound).

@@ -40,6 +40,9 @@ void addInto(Flat &Sum, const Flat &Add);
 /// One source of counts for one kernel, summed over the launches it covers.
 struct SourceCounts {
   uint64_t Launches = 0; ///< launches these counts cover
+  /// Of them, launches whose counters may not be their own (hardware
+  /// counters' estimated_launches: counters_estimated in their records).
+  uint64_t Estimated = 0;
   Flat Counts;
   bool present() const { return Launches > 0; }
 };

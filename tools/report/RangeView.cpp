@@ -135,6 +135,8 @@ void addKernelToRow(RangeRow &R, const KernelAnalysis &A, const KernelAnalysis *
     Counts = Whole;
     R.EstimatedLaunches += A.K->Launches;
   }
+  if (Counts == &A && A.FlopSource == "counters")
+    R.CountersEstimated += A.K->Counters.Estimated;
   double Time = A.TotalTimeNs > 0 ? A.TotalTimeNs : (Whole ? Whole->TimeNsPerLaunch * N : 0);
   R.Launches += A.K->Launches;
   ++R.Kernels;
@@ -312,6 +314,11 @@ RangeView buildRangeView(const std::vector<InputFile> &Inputs, const Dataset &Al
     if (R.EstimatedLaunches)
       V.Notes.push_back("range '" + R.Range + "': " + std::to_string(R.EstimatedLaunches) +
                         " launch(es) past the launch limit counted at their kernel's mean");
+    if (R.CountersEstimated)
+      V.Notes.push_back("range '" + R.Range + "': " + std::to_string(R.CountersEstimated) +
+                        " launch(es) carry counters_estimated (counters, or some counter "
+                        "passes, from launches of the same launch shape whose parameter bytes "
+                        "differ: see the records)");
     V.Rows.push_back(std::move(R));
   }
   orderRows(V.Rows);
@@ -435,6 +442,7 @@ nlohmann::json rangeViewJson(const RangeView &V) {
          {"no_flop_time_share", R.TimeNs > 0 ? R.NoFlopTimeNs / R.TimeNs : 0.0},
          {"unknown_flop_time_ns", R.UnknownFlopTimeNs},
          {"estimated_launches", R.EstimatedLaunches},
+         {"counters_estimated_launches", R.CountersEstimated},
          {"transfers",
           {{"count", R.Transfers}, {"bytes", R.TransferBytes}, {"duration_ns", R.TransferNs}}}});
     if (R.UnprofiledNsPerStep >= 0)

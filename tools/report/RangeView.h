@@ -43,6 +43,9 @@ struct RangeRow {
   /// Launches without counts of their own in this range (past the launch
   /// limit), counted at their kernel's mean over the launches that had them.
   uint64_t EstimatedLaunches = 0;
+  /// Launches whose counters carry counters_estimated (the FLOPs and bytes
+  /// are theirs only if the launches that served them did the same work).
+  uint64_t CountersEstimated = 0;
   uint64_t Transfers = 0;
   double TransferBytes = 0, TransferNs = 0;
   // The range as a point of the hierarchical roofline.

@@ -403,6 +403,13 @@ void analyzeBound(const Machine *M, KernelAnalysis &A) {
 
 } // namespace
 
+std::string estimatedCountersNote(const KernelData &K) {
+  return std::to_string(K.Counters.Estimated) + " of " + std::to_string(K.Counters.Launches) +
+         " launches with counters carry counters_estimated (counters, or some counter passes, "
+         "from launches of the same launch shape whose parameter bytes differ, or of a "
+         "duration outside the tolerance: see the records)";
+}
+
 std::string hierarchyFlag(const std::vector<LevelPoint> &Levels) {
   double L1 = 0, Hbm = 0;
   for (const LevelPoint &L : Levels) {

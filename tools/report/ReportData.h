@@ -213,6 +213,11 @@ std::vector<KernelAnalysis> analyze(const Dataset &D, const Machine *M);
 std::string hierarchyFlag(const std::vector<LevelPoint> &Levels);
 constexpr double HierarchySpreadLimit = 1e4;
 
+/// "N of M launches' counters came from ...": a kernel some of whose
+/// launches carry counters_estimated (per-shape sampling, pass or
+/// application replay served by launches of other parameter bytes).
+std::string estimatedCountersNote(const KernelData &K);
+
 /// Signature key that matches ncu's and the runtime's demangling of one
 /// kernel ("f(const float *)" and "f(float const*)"): no spaces, no const.
 std::string signatureKey(const std::string &Name);

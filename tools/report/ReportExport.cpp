@@ -115,6 +115,8 @@ nlohmann::json kernelJson(const KernelAnalysis &A) {
           {"short_name", shortName(A.K->Name)},
           {"mangled", A.K->Mangled},
           {"launches", A.K->Launches},
+          // launches whose counters carry counters_estimated (their records say why)
+          {"counters_estimated_launches", A.K->Counters.Estimated},
           {"time_ns_total", A.TotalTimeNs},
           {"time_share_pct", A.TimeShare},
           {"time_ns_per_launch", num(A.TimeNsPerLaunch)},

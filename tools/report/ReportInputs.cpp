@@ -49,6 +49,7 @@ void addSource(SourceCounts &S, const SourceCounts &Add) {
   if (!Add.Launches)
     return;
   S.Launches += Add.Launches;
+  S.Estimated += Add.Estimated;
   addInto(S.Counts, Add.Counts);
 }
 

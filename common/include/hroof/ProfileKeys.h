@@ -146,6 +146,7 @@ inline constexpr const char *L2BytesPerS = "l2_bytes_per_s";
 inline constexpr const char *DramBytesPerS = "dram_bytes_per_s";
 // A kernel aggregate (and Kernel, Mangled, Instrumented, Launches, ...).
 inline constexpr const char *RecordedLaunches = "recorded_launches";
+inline constexpr const char *EstimatedLaunches = "estimated_launches";
 inline constexpr const char *Errors = "errors";
 inline constexpr const char *ByDevice = "by_device";
 // Its sums: duration_ns, counters, dynamic, static, static_warp.
@@ -323,7 +324,7 @@ inline constexpr ProfileKeyInfo ProfileKeyTable[] = {
     {"kernel", GraphLaunches, "int", "launches inside CUDA graphs"},
     {"kernel", Errors, "int", "launches with an error"},
     {"kernel", DurationNs, "object", "duration sums of the timed launches"},
-    {"kernel", Counters, "object", "{launches, total}: summed hardware counters"},
+    {"kernel", Counters, "object", "{launches, total, estimated_launches}: summed hardware counters"},
     {"kernel", Device, "int", "device ordinal when every launch ran on one"},
     {"kernel", ByDevice, "array", "per device, when the launches ran on several"},
     {"kernel", Dynamic, "object", "{launches, total, from_model}: summed exact counts"},
@@ -339,6 +340,7 @@ inline constexpr ProfileKeyInfo ProfileKeyTable[] = {
     {"sum", Launches, "int", "launches summed"},
     {"sum", Total, "counts", "their sum"},
     {"sum", FromModel, "int", "(dynamic) launches whose counts are the exact model's"},
+    {"sum", EstimatedLaunches, "int", "(counters) launches whose counters carry counters_estimated"},
     {"static_sum", Launches, "int", "launches with static totals"},
     {"static_sum", Exact, "bool", "the model claims exactness at every one"},
     {"static_sum", Total, "counts", "summed static totals"},

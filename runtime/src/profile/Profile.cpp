@@ -360,6 +360,7 @@ void KernelAggregate::add(const LaunchRecord &R) {
   bool HwComplete = R.Hw && R.HwIncomplete.empty();
   if (HwComplete) {
     ++HwLaunches;
+    HwEstimated += !R.CountersEstimated.empty();
     addCounters(HwTotal, *R.Hw);
   }
   DeviceShare &Dv = ByDevice[R.Device];
@@ -424,8 +425,11 @@ nlohmann::json KernelAggregate::toJson() const {
     D[pk::Mean] = double(TotalNs) / double(Timed);
   }
   J[pk::DurationNs] = D;
-  if (HwLaunches)
+  if (HwLaunches) {
     J[pk::Counters] = {{pk::Launches, HwLaunches}, {pk::Total, HwTotal}};
+    if (HwEstimated)
+      J[pk::Counters][pk::EstimatedLaunches] = HwEstimated;
+  }
   if (ByDevice.size() == 1)
     J[pk::Device] = ByDevice.begin()->first;
   else if (ByDevice.size() > 1)

@@ -184,6 +184,7 @@ struct KernelAggregate {
   bool WarpExact = true;
   std::map<std::string, Bounds> Warp; ///< their summed warp-level traffic
   uint64_t HwLaunches = 0;            ///< launches with hardware counters
+  uint64_t HwEstimated = 0;           ///< of them, with counters_estimated
   nlohmann::json HwTotal;             ///< their summed counters (addCounters)
   /// The launches of one CUDA device: a process may drive several GPUs,
   /// and `hroof report --by rank` places each (rank, device) apart.
