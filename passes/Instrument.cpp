@@ -57,6 +57,14 @@ namespace hroof {
 
 bool dynamicModeEnabled() { return Mode != "static"; }
 
+bool warpModelComplete(const IRFunctionModel &FM) {
+  return FM.WarpUnknown.empty() &&
+         std::all_of(FM.Accesses.begin(), FM.Accesses.end(), [](const IRWarpAccess &A) {
+           return A.Unmodelled.empty() && A.Guarded.empty() && A.Unbounded.empty() &&
+                  A.Offset.has_value();
+         });
+}
+
 std::string counterArrayName(StringRef Mangled) { return (CounterArrayPrefix + Mangled).str(); }
 
 namespace {
@@ -573,19 +581,25 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
   // Embed the static model of the code as the optimizer left it. A kernel
   // whose model is exact needs no counting code: the runtime evaluates the
-  // model at each launch ("counted_by_model"). Not with the warp-level
-  // counts, whose static model may still be bounds where this one is exact.
+  // model at each launch ("counted_by_model"). With the warp-level counts,
+  // only where the warp model also reads every access (warpModelComplete):
+  // the runtime then takes the warp-level counts from the warp model at each
+  // launch ("warp_counted_by_model"), exact or, at a launch it cannot
+  // evaluate exactly, said to be missing.
   const IRModuleModel &Model = MAM.getResult<KernelModelAnalysis>(M);
   std::set<std::string> ByModel;
-  if (dynamicModeEnabled() && !InstrumentExact && !warpCountsEnabled())
+  if (dynamicModeEnabled() && !InstrumentExact)
     for (auto &[F, FM] : Model)
-      if (FM.IsKernel && FM.exact())
+      if (FM.IsKernel && FM.exact() && (!warpCountsEnabled() || warpModelComplete(FM)))
         ByModel.insert(F->getName().str());
   json::Value J = modelToJson(M, Model);
   if (json::Array *Ks = J.getAsObject()->getArray("kernels"))
     for (json::Value &K : *Ks)
-      if (auto Name = K.getAsObject()->getString("mangled"); Name && ByModel.count(Name->str()))
+      if (auto Name = K.getAsObject()->getString("mangled"); Name && ByModel.count(Name->str())) {
         (*K.getAsObject())[model_keys::CountedByModel] = true;
+        if (warpCountsEnabled())
+          (*K.getAsObject())[model_keys::WarpCountedByModel] = true;
+      }
   std::string Text = formatv("{0}", J).str();
   Constant *Str = ConstantDataArray::getString(M.getContext(), Text, true);
   auto *G = new GlobalVariable(M, Str->getType(), true, GlobalValue::ExternalLinkage, Str,

@@ -40,6 +40,13 @@ public:
 /// True unless -hroof-mode=static.
 bool dynamicModeEnabled();
 
+struct IRFunctionModel;
+/// Whether the warp-level model reads every access of \p FM (an address
+/// form, a multiplicity without a missing condition or trip count, nothing
+/// left out): with an exact thread-level model, the kernel's warp-level
+/// counts can come from the warp model at each launch, uninstrumented.
+bool warpModelComplete(const IRFunctionModel &FM);
+
 } // namespace hroof
 
 #endif

@@ -23,8 +23,10 @@ static cl::opt<bool>
                cl::desc("hroof: in dynamic mode, also count the exact warp-level traffic "
                         "(warp_bytes, sectors, wavefronts) of every global and shared load "
                         "and store (shuffles and votes per request, match.any.sync where "
-                        "addresses are not monotonic); off by default: it costs 2.1x kernel "
-                        "time geomean on the H100, docs/instrumentation.md"),
+                        "addresses are not monotonic); kernels whose thread- and warp-level "
+                        "models are exact and complete stay uninstrumented, counted by the "
+                        "models at each launch; off by default for its cost "
+                        "(docs/instrumentation.md, docs/validation/overhead.md)"),
                cl::init(false));
 
 namespace hroof {

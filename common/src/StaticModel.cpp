@@ -118,6 +118,7 @@ StaticModule parseStaticModel(const nlohmann::json &J) {
     K.Exact = KJ.value(model_keys::Exact, false);
     // Only an exact model can stand for the counts.
     K.CountedByModel = K.Exact && KJ.value(model_keys::CountedByModel, false);
+    K.WarpCountedByModel = K.CountedByModel && KJ.value(model_keys::WarpCountedByModel, false);
     for (const auto &U : KJ.value(model_keys::Unknown, nlohmann::json::array()))
       K.Unknown.push_back(U.get<std::string>());
     for (const auto &U : KJ.value(model_keys::NoUpperBound, nlohmann::json::array()))

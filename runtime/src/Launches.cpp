@@ -612,7 +612,25 @@ void evaluateStatic(InFlight &IF) {
 
 /// A kernel counted by its exact model: the launch's counts are the model's
 /// totals at this launch, or the reason there are none.
-void countsFromModel(LaunchRecord &LR) {
+/// A kernel whose warp-level counts are its warp model's (a build with
+/// -hroof-warp-counts, warp_counted_by_model): the dynamic counts' warp
+/// counters from the warp model at this launch when exact; else 0, and why.
+void warpCountsFromModel(LaunchRecord &LR, CountVector &C) {
+  if (!LR.StaticWarp || !LR.StaticWarp->exact()) {
+    LR.DynamicWarpProblem =
+        "its warp-level counts are its warp model's, which is not exact at this launch" +
+        (LR.StaticWarpProblem.empty() ? std::string() : ": " + LR.StaticWarpProblem);
+    return;
+  }
+  for (int I = 0; I < NumWarpCounters; ++I) {
+    std::string Key = std::string(WarpCounterKeys[I][0]) + "." + WarpCounterKeys[I][1] + "." +
+                      WarpCounterKeys[I][2];
+    auto It = LR.StaticWarp->Counts.find(Key);
+    C[WarpBase + I] = It == LR.StaticWarp->Counts.end() ? 0 : uint64_t(It->second.Lo);
+  }
+}
+
+void countsFromModel(LaunchRecord &LR, const FuncInfo &F) {
   if (!LR.Static) {
     LR.DynamicProblem = "counted by its exact static model, which was not evaluated here: " +
                         LR.StaticProblem;
@@ -626,6 +644,8 @@ void countsFromModel(LaunchRecord &LR) {
     }
     C[K] = uint64_t((*LR.Static)[K]);
   }
+  if (F.Model && F.Model->WarpCountedByModel)
+    warpCountsFromModel(LR, C);
   LR.Dynamic = C;
   LR.DynamicFromModel = true;
 }
@@ -670,7 +690,7 @@ void onLaunchExit(const CUpti_CallbackData *CB) {
   // Static model at this launch (outside the array lock).
   evaluateStatic(*IF);
   if (IF->F->ByModel && LaunchResult == CUDA_SUCCESS && !LR.Dynamic)
-    countsFromModel(LR);
+    countsFromModel(LR, *IF->F);
   if (T.S.Verbose >= 2)
     logLine("launch %u %s grid %u,%u,%u block %u,%u,%u%s%s", LR.Correlation, LR.Name.c_str(),
             LR.Grid[0], LR.Grid[1], LR.Grid[2], LR.Block[0], LR.Block[1], LR.Block[2],

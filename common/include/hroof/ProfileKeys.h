@@ -101,6 +101,7 @@ inline constexpr const char *Args = "args";
 inline constexpr const char *Dynamic = "dynamic";
 inline constexpr const char *DynamicSource = "dynamic_source";
 inline constexpr const char *DynamicProblem = "dynamic_problem";
+inline constexpr const char *DynamicWarpProblem = "dynamic_warp_problem";
 inline constexpr const char *Static = "static";
 inline constexpr const char *StaticExact = "static_exact";
 inline constexpr const char *StaticBounds = "static_bounds";
@@ -265,6 +266,7 @@ inline constexpr ProfileKeyInfo ProfileKeyTable[] = {
     {"launch", Dynamic, "counts|null", "this launch's exact counts"},
     {"launch", DynamicSource, "string", "\"model\": the exact static model evaluated"},
     {"launch", DynamicProblem, "string", "why no dynamic counts"},
+    {"launch", DynamicWarpProblem, "string", "why the dynamic warp-level counts are 0 (not counted)"},
     {"launch", Static, "counts|null", "static model at this launch"},
     {"launch", StaticExact, "bool", "the model claims exactness"},
     {"launch", StaticBounds, "object", "[lo, hi] totals of a model that is not exact"},

@@ -51,6 +51,10 @@ struct KernelModel {
   /// Not instrumented: the model is exact, so the runtime takes the
   /// launch's counts from it (the plugin's "counted_by_model").
   bool CountedByModel = false;
+  /// In a build with warp-level counts (-hroof-warp-counts): also its
+  /// warp-level counts are the warp model's at each launch (every access
+  /// has an address and a multiplicity the model reads).
+  bool WarpCountedByModel = false;
   std::vector<std::string> Unknown;
   /// The reasons among Unknown that leave counts out (calls, inline asm...):
   /// with any, the terms' sum is no upper bound.

@@ -27,6 +27,7 @@ inline constexpr const char *Name = "name";
 inline constexpr const char *Mangled = "mangled";
 inline constexpr const char *Exact = "exact";
 inline constexpr const char *CountedByModel = "counted_by_model";
+inline constexpr const char *WarpCountedByModel = "warp_counted_by_model";
 inline constexpr const char *Unknown = "unknown";
 inline constexpr const char *NoUpperBound = "no_upper_bound";
 inline constexpr const char *Functions = "functions";
@@ -74,6 +75,8 @@ inline constexpr KeyInfo StaticModelKeyTable[] = {
     {"kernel", Mangled, "mangled name"},
     {"kernel", Exact, "the model claims exact totals"},
     {"kernel", CountedByModel, "the kernel is not instrumented: its counts are the model's"},
+    {"kernel", WarpCountedByModel,
+     "(-hroof-warp-counts) not instrumented: its warp-level counts are its warp model's"},
     {"kernel", Unknown, "why the model is not exact"},
     {"kernel", NoUpperBound, "why some counter has no upper bound"},
     {"kernel", Functions, "device functions whose counts are in the kernel's"},

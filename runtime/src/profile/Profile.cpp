@@ -291,6 +291,8 @@ nlohmann::json launchToJson(const LaunchRecord &R, uint64_t Index) {
       J[pk::Dynamic] = countsToJson(*R.Dynamic);
       if (R.DynamicFromModel)
         J[pk::DynamicSource] = "model";
+      if (!R.DynamicWarpProblem.empty())
+        J[pk::DynamicWarpProblem] = R.DynamicWarpProblem;
     } else {
       J[pk::Dynamic] = nullptr;
       J[pk::DynamicProblem] = R.DynamicProblem;

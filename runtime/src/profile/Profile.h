@@ -136,6 +136,7 @@ struct LaunchRecord {
   bool Graph = false;                                ///< ran inside a CUDA graph (not attributed)
   std::optional<CountVector> Dynamic;                ///< this launch's exact counts
   bool DynamicFromModel = false;                     ///< Dynamic is the exact model's
+  std::string DynamicWarpProblem; ///< why Dynamic's warp-level counters are 0 (not counted)
   std::string DynamicProblem;                        ///< why no counts (instrumented only)
   std::optional<TotalVector> Static;                 ///< static model at this launch
   std::optional<TotalBounds> StaticBounds;           ///< [lo, hi] when not exact

@@ -5,12 +5,14 @@
 // LLVM 22 loads as one vector with a gap) stay one ld.shared.v4. The PTX's
 // loads and stores are the same with and without the plugin; the
 // instrumented one has the match.any.sync of the counts, one request per
-// merged access (two per float4 copy: load and store).
+// merged access (two per float4 copy: load and store). -hroof-instrument-exact:
+// kernels whose models are exact and complete would be counted by the model.
 //
 // RUN: %clang -O2 -x cuda --cuda-gpu-arch=sm_90 --cuda-device-only --cuda-path=%cuda_path \
 // RUN:   -Wno-unknown-cuda-version -S %s -o %t.plain.ptx
 // RUN: %clang -O2 -x cuda --cuda-gpu-arch=sm_90 --cuda-device-only --cuda-path=%cuda_path \
-// RUN:   -Wno-unknown-cuda-version -fpass-plugin=%hroof -mllvm -hroof-warp-counts -S %s -o %t.inst.ptx
+// RUN:   -Wno-unknown-cuda-version -fpass-plugin=%hroof -mllvm -hroof-warp-counts \
+// RUN:   -mllvm -hroof-instrument-exact -S %s -o %t.inst.ptx
 // RUN: grep -oE '(ld|st)\.(global|shared)[.a-z]*(v[248])?\.[a-z0-9]+' %t.plain.ptx | sort > %t.plain.txt
 // RUN: grep -oE '(ld|st)\.(global|shared)[.a-z]*(v[248])?\.[a-z0-9]+' %t.inst.ptx | sort > %t.inst.txt
 // RUN: diff %t.plain.txt %t.inst.txt

@@ -11,7 +11,10 @@
 ; - the match.any path of instrument-warp-counts.ll.
 ; Both join in a phi before the access, which the split leaves after them;
 ; the block's own counts and its return stay in the last part (the flush).
-; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-warp-counts -S %s | FileCheck %s
+; -hroof-instrument-exact: the kernel's models are exact and complete, which
+; would leave it uninstrumented (instrument-exact-by-model.ll).
+; RUN: %opt -load-pass-plugin=%hroof -passes=hroof-instrument -hroof-warp-counts \
+; RUN:   -hroof-instrument-exact -S %s | FileCheck %s
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
