@@ -19,23 +19,32 @@ TEST(StepTiming, TheStepIsThePathUpToItsFirstNumberedElement) {
   EXPECT_EQ(pathBelowStep("warmup/forward"), "forward");
 }
 
+namespace {
+
+/// One timing entry of one launch; \p Start 0: counted without time.
+json entry(const char *Range, const char *Kernel, uint64_t Ns, uint64_t Start,
+           uint64_t Replayed = 0) {
+  return json{{"range", Range}, {"kernel", Kernel}, {"device", 0}, {"launches", 1},
+              {"replayed", Replayed}, {"total_ns", Ns}, {"first_start_ns", Start},
+              {"last_end_ns", Start ? Start + Ns : 0}, {"communication", false}};
+}
+
+/// A profile with only a timing section of \p Entries.
+json profileWithTiming(json Entries) {
+  return {{"hroof_profile", 1},
+          {"kernels", json::array()},
+          {"timing", {{"range_filter", "x"}, {"dropped", 0}, {"entries", std::move(Entries)}}}};
+}
+
+} // namespace
+
 TEST(StepTiming, StepsWithAReplayedLaunchAndTheNextAreLeftOutOthersAveraged) {
-  auto E = [](const char *Range, const char *Kernel, uint64_t Ns, uint64_t Start,
-              uint64_t Replayed = 0) {
-    return json{{"range", Range}, {"kernel", Kernel}, {"device", 0}, {"launches", 1},
-                {"replayed", Replayed}, {"total_ns", Ns}, {"first_start_ns", Start},
-                {"last_end_ns", Start + Ns}, {"communication", false}};
-  };
-  json P = {{"hroof_profile", 1},
-            {"kernels", json::array()},
-            {"timing",
-             {{"range_filter", "x"},
-              {"dropped", 0},
-              {"entries",
-               {E("train/step 6/forward", "gemm", 300, 30), E("train/step 4/forward", "gemm", 900, 10, 1),
-                E("train/step 5/forward", "gemm", 100, 20), E("train/step 7/forward", "gemm", 500, 40),
-                E("train/step 7/backward", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 70, 45),
-                E("train/step 5/backward", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 50, 25)}}}}};
+  const char *Nccl = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+  json P = profileWithTiming(
+      {entry("train/step 6/forward", "gemm", 300, 30),
+       entry("train/step 4/forward", "gemm", 900, 10, 1),
+       entry("train/step 5/forward", "gemm", 100, 20), entry("train/step 7/forward", "gemm", 500, 40),
+       entry("train/step 7/backward", Nccl, 70, 45), entry("train/step 5/backward", Nccl, 50, 25)});
   StepTiming S = readStepTiming(readProfileData("p.json", P), -1);
   // Step 4 replayed; step 5 follows it (the round's host work): both out.
   ASSERT_EQ(S.Steps, (std::vector<std::string>{"train/step 6", "train/step 7"}));
@@ -52,20 +61,10 @@ TEST(StepTiming, StepsCountedWithoutTimeAreLeftOutAndDoNotReorderTheOthers) {
   // A round with the kernel activity off: its steps' launches are counted,
   // replayed, with no time (first_start_ns 0); the round's last step has
   // timed launches after the activity came back.
-  auto E = [](const char *Range, uint64_t Ns, uint64_t Start, uint64_t Replayed) {
-    return json{{"range", Range}, {"kernel", "gemm"}, {"device", 0}, {"launches", 1},
-                {"replayed", Replayed}, {"total_ns", Ns}, {"first_start_ns", Start},
-                {"last_end_ns", Start ? Start + Ns : 0}, {"communication", false}};
-  };
-  json P = {{"hroof_profile", 1},
-            {"kernels", json::array()},
-            {"timing",
-             {{"range_filter", "x"},
-              {"dropped", 0},
-              {"entries",
-               {E("step 4/forward", 0, 0, 1), E("step 5/forward", 0, 0, 1),
-                E("step 6/forward", 200, 60, 1), E("step 7/forward", 300, 70, 0),
-                E("step 8/forward", 500, 80, 0), E("step 9/forward", 700, 90, 0)}}}}};
+  json P = profileWithTiming(
+      {entry("step 4/forward", "gemm", 0, 0, 1), entry("step 5/forward", "gemm", 0, 0, 1),
+       entry("step 6/forward", "gemm", 200, 60, 1), entry("step 7/forward", "gemm", 300, 70),
+       entry("step 8/forward", "gemm", 500, 80), entry("step 9/forward", "gemm", 700, 90)});
   StepTiming S = readStepTiming(readProfileData("p.json", P), -1);
   // 4 and 5 without time, 6 replayed, 7 after it: out; 8 and 9 averaged.
   ASSERT_EQ(S.Steps, (std::vector<std::string>{"step 8", "step 9"}));
