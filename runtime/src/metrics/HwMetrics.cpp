@@ -156,11 +156,15 @@ std::vector<std::string> typesIdleByPipes(const std::map<std::string, double> &V
       {"fp16", {"hmma", "gmma"}},          {"bf16_dst_fp32", {"hmma", "gmma"}},
       {"tf32_dst_fp32", {"hmma", "gmma"}}, {"fp64", {"dmma"}},
       {"int8", {"imma", "gmma"}},          {"fp8_sparsity_off", {"hmma", "gmma", "imma"}}};
+  // A pipe not measured counts as busy: the types it may issue are not
+  // known to be idle (the others still are).
   std::set<std::string> Busy;
   for (const char *Pipe : TensorPipes) {
     auto It = Values.find(pipeMetric(Pipe));
-    if (It == Values.end() || !(It->second >= 0))
-      return {}; // a pipe not measured: nothing is known
+    if (It == Values.end() || !(It->second >= 0)) {
+      Busy.insert(Pipe);
+      continue;
+    }
     double Issued = It->second;
     // HFMA2.MMA runs on the hmma pipe with no tensor type (ptxas moves
     // constants with it, also in a kernel with no tensor code; measured:

@@ -104,8 +104,8 @@ const std::string &hfma2PipeMetric();
 /// measured). Which pipe issues which type was measured on GH100
 /// (test/gpu/counters/pipe-types.sh; docs/runtime.md "Application replay"):
 /// mma.sync f16, bf16, tf32 and e4m3 (counted as fp16) on hmma, f64 on dmma,
-/// s8 on imma; wgmma on gmma plus hmma or imma. Empty unless all four pipes
-/// were measured.
+/// s8 on imma; wgmma on gmma plus hmma or imma. A pipe not measured counts
+/// as busy (the types it may issue are never inferred idle).
 std::vector<std::string> typesIdleByPipes(const std::map<std::string, double> &Values);
 
 /// One launch's values by metric name -> the profile's "counters" object:

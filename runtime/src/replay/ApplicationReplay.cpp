@@ -250,8 +250,8 @@ bool pipeMetric(const std::string &Metric) {
 /// The pipes' values of \p Rec, once group 0 (the recorded launch, which
 /// dropOtherWork checks every other group against) and every group holding
 /// a pipe metric are collected; null before. A value CUPTI left NaN, or a
-/// pipe the chip lacks, is simply absent: typesIdleByPipes then infers
-/// nothing, and the record's type groups are collected.
+/// pipe the chip lacks, is simply absent: typesIdleByPipes then infers none
+/// of the types that pipe may issue, and their groups are collected.
 std::optional<std::map<std::string, double>> ApplicationReplay::pipeValues(const Record &Rec) const {
   if (Rec.State.empty() || Rec.State[0] != GroupState::Done)
     return std::nullopt;

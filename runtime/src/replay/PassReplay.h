@@ -116,7 +116,8 @@ private:
   /// The most tensor types a round's list held; what the own list holds
   /// besides time, clocks, L2 and DRAM (the finish note).
   std::atomic<uint64_t> RoundTypesMax{0};
-  std::atomic<int> OwnList{0}; ///< 2: pipes and HFMA2.MMA, 1: pipes, 0: neither
+  /// 3: the pipes and HFMA2.MMA, 2: the same but dmma, 1: the pipes, 0: none
+  std::atomic<int> OwnList{0};
   /// One round more (+1) or less (-1) under way in the process: the first
   /// switches the kernel activity to the serial kind, or off
   /// (HROOF_ROUND_ACTIVITY=off), the last back to the concurrent kind.

@@ -128,7 +128,9 @@ std::string PassReplay::passConfigs(HwContext &C) {
   // includes in kernels without tensor code) where they fit in the same
   // pass: a record's pipes then tell, before its round, the tensor types it
   // did not use, and the round leaves their passes out (roundTypeMask).
-  // The lists tried: with the pipes and HFMA2.MMA, with the pipes, without.
+  // The lists tried: with the pipes and HFMA2.MMA; the same without the
+  // dmma pipe (it only tells fp64, rare in training, from the rest); with
+  // the pipes; without any.
   std::vector<std::string> WithPipes = Own;
   const std::vector<std::string> &Pipes = tensorPipeMetrics();
   for (const std::string &M : listOfMask(C.Metrics, All))
@@ -138,6 +140,13 @@ std::string PassReplay::passConfigs(HwContext &C) {
   if (WithPipes.size() == Own.size() + Pipes.size()) {
     Tries.push_back(WithPipes);
     Tries.back().push_back(hfma2PipeMetric());
+    Tries.push_back(Tries.back());
+    auto &NoDmma = Tries.back();
+    NoDmma.erase(std::remove_if(NoDmma.begin(), NoDmma.end(),
+                                [](const std::string &M) {
+                                  return M.find("pipe_tensor_op_dmma") != std::string::npos;
+                                }),
+                 NoDmma.end());
     Tries.push_back(WithPipes);
   }
   Tries.push_back(Own);
@@ -153,7 +162,10 @@ std::string PassReplay::passConfigs(HwContext &C) {
                               std::to_string(O ? O->Passes : 0) + " passes, not 1";
   }
   C.Pass.PipesInOwn = O->Metrics.size() > Own.size();
-  OwnList = O->Metrics.size() == Own.size() + Pipes.size() + 1 ? 2 : C.Pass.PipesInOwn ? 1 : 0;
+  bool Hfma2 = std::find(O->Metrics.begin(), O->Metrics.end(), hfma2PipeMetric()) !=
+               O->Metrics.end();
+  OwnList = !Hfma2 ? (C.Pass.PipesInOwn ? 1 : 0)
+            : O->Metrics.size() == Own.size() + Pipes.size() + 1 ? 3 : 2;
   C.Pass.OwnCfg = O.get();
   C.Pass.Configs.push_back(std::move(O));
   if (std::string E = restConfig(C, All, C.Pass.FullCfg); !E.empty())
@@ -614,7 +626,8 @@ std::string PassReplay::passNote() {
     snprintf(Buf + strlen(Buf), sizeof Buf - strlen(Buf),
              "; a record's own launch collected %s; the rounds' lists held %llu tensor "
              "type(s) at most",
-             OwnList == 2   ? "the tensor pipes and HFMA2.MMA"
+             OwnList == 3   ? "the tensor pipes and HFMA2.MMA"
+             : OwnList == 2 ? "the tensor pipes but dmma, and HFMA2.MMA (all did not fit its pass)"
              : OwnList == 1 ? "the tensor pipes (HFMA2.MMA did not fit its pass)"
                             : "no tensor pipes (they did not fit its pass)",
              U(RoundTypesMax.load()));

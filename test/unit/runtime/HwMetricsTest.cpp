@@ -157,6 +157,7 @@ TEST(HwMetrics, TypesIdleByPipesFollowTheIssuingPipes) {
   // s8 mma.sync (imma): int8 is not known zero.
   EXPECT_FALSE(Has(typesIdleByPipes(Pipes({{"imma", 1}})), "int8"));
   EXPECT_FALSE(Has(typesIdleByPipes(Pipes({{"dmma", 1}})), "fp64"));
+  EXPECT_TRUE(typesIdleByPipes({}).empty()) << "no pipe measured: nothing known";
   // HFMA2.MMA on the hmma pipe (a constant moved by ptxas) is no tensor
   // instruction; an HMMA beside it is.
   std::map<std::string, double> M = Pipes({{"hmma", 528}});
@@ -164,13 +165,17 @@ TEST(HwMetrics, TypesIdleByPipesFollowTheIssuingPipes) {
   EXPECT_EQ(typesIdleByPipes(M).size(), tensorTypeMetrics().size());
   M["sm__inst_executed_pipe_tensor_op_hmma.sum"] = 529;
   EXPECT_FALSE(Has(typesIdleByPipes(M), "fp16"));
-  // A pipe not measured (or NaN): nothing is inferred.
+  // A pipe not measured (or NaN) counts as busy: imma may issue int8 and
+  // fp8, dmma fp64; those are not inferred, the others are.
   std::map<std::string, double> V = Pipes({});
   V.erase("sm__inst_executed_pipe_tensor_op_imma.sum");
-  EXPECT_TRUE(typesIdleByPipes(V).empty());
+  std::vector<std::string> NI = typesIdleByPipes(V);
+  EXPECT_FALSE(Has(NI, "int8") || Has(NI, "fp8_sparsity_off"));
+  EXPECT_TRUE(Has(NI, "fp16") && Has(NI, "fp64"));
   V = Pipes({});
   V["sm__inst_executed_pipe_tensor_op_dmma.sum"] = std::nan("");
-  EXPECT_TRUE(typesIdleByPipes(V).empty());
+  EXPECT_EQ(typesIdleByPipes(V).size(), tensorTypeMetrics().size() - 1);
+  EXPECT_FALSE(Has(typesIdleByPipes(V), "fp64"));
 }
 
 TEST(HwMetrics, FlopFormulasAndKeys) {
