@@ -35,6 +35,10 @@ if lit_config.params.get("plugin") == "asan":
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
     config.name = "hroof (ASan plugin)"
+    # ctest runs "lit" and "lit.asan" side by side: each needs its own
+    # Output/ (scripts and %t files), or one overwrites the other's script
+    # while bash is reading it.
+    config.test_exec_root = os.path.join(config.hroof_obj_root, "test", "lit-asan")
 
 opt = os.path.join(config.llvm_tools_dir, "opt")
 config.substitutions.append(("%opt-hroof", f"{opt} -load-pass-plugin={config.hroof_plugin} -disable-output"))
