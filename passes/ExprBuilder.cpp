@@ -136,6 +136,20 @@ bool usesIterVar(const JExpr &E, int Id) {
   return false;
 }
 
+void collectIterVars(const JExpr &E, std::set<int64_t> &Out) {
+  const json::Array *A = E.getAsArray();
+  if (!A || A->empty())
+    return;
+  auto Op = (*A)[0].getAsString();
+  if (Op && *Op == exprOpName(ExprOp::IterVar)) {
+    if (auto Id = (*A)[1].getAsInteger())
+      Out.insert(*Id);
+    return;
+  }
+  for (size_t K = 1; K < A->size(); ++K)
+    collectIterVars((*A)[K], Out);
+}
+
 static bool hasFreeIterVar(const JExpr &E, std::vector<int64_t> &Bound) {
   const json::Array *A = E.getAsArray();
   if (!A || A->empty())

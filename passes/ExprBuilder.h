@@ -35,6 +35,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 
 namespace hroof {
 
@@ -78,6 +79,13 @@ public:
     IterVars.erase(L);
     ++Scope;
   }
+  /// The loop bound to sum \p Id, or null.
+  const llvm::Loop *loopOfIterVar(int Id) const {
+    for (const auto &[L, I] : IterVars)
+      if (I == Id)
+        return L;
+    return nullptr;
+  }
 
 private:
   std::optional<JExpr> buildUncached(const llvm::Value *V);
@@ -110,6 +118,8 @@ private:
 /// Id < 0, any) anywhere, or contains a sum.
 JExpr jIterVar(int Id);
 bool usesIterVar(const JExpr &E, int Id);
+/// The iteration indices \p E uses (inside sums or not), in \p Out.
+void collectIterVars(const JExpr &E, std::set<int64_t> &Out);
 bool containsSum(const JExpr &E);
 /// Whether \p E uses an iteration index outside a sum over it (a defect:
 /// KernelModel checks every product it emits).

@@ -254,17 +254,38 @@ std::vector<JExpr> foldIterationSums(std::vector<JExpr> P) {
   return P;
 }
 
+void enumerateAddressLoop(IRWarpAccess &W, const Loop *Innermost, const ExprBuilder &EB,
+                          function_ref<std::optional<JExpr>(Loop *)> TripCount) {
+  if (!W.Unmodelled.empty() || !W.Offset || !W.Loops.empty() || !Innermost)
+    return;
+  std::set<int64_t> Read;
+  collectIterVars(*W.Offset, Read);
+  if (Read.size() != 1 || EB.loopOfIterVar(int(*Read.begin())) != Innermost)
+    return;
+  std::optional<JExpr> Trips = TripCount(const_cast<Loop *>(Innermost));
+  if (!Trips || usesIterVar(*Trips, -1))
+    return;
+  W.Loops.push_back({JExpr(0), std::move(*Trips), int(*Read.begin())});
+}
+
 /// The warp-level model describes an access by its address's steps over
 /// a rectangular nest of loops and one multiplicity per lane; an access
 /// whose multiplicity is summed over a loop's iterations, or whose loops or
-/// address use a loop variable that way, is left to the bounds.
+/// address use a loop variable that way, is left to the bounds. The one
+/// exception: an offset that reads the index of its enumerated loop
+/// (IRWarpLoop::IterVar).
 void leaveSummedAccessOut(IRWarpAccess &W) {
   if (!W.Unmodelled.empty())
     return;
   bool Summed = std::any_of(W.Alternatives.begin(), W.Alternatives.end(), [](const auto &P) {
     return std::any_of(P.begin(), P.end(), [](const JExpr &E) { return containsSum(E); });
   });
-  bool Uses = W.Offset && usesIterVar(*W.Offset, -1);
+  std::set<int64_t> Read;
+  if (W.Offset)
+    collectIterVars(*W.Offset, Read);
+  if (W.Loops.size() == 1 && W.Loops[0].IterVar >= 0)
+    Read.erase(W.Loops[0].IterVar);
+  bool Uses = !Read.empty();
   for (const IRWarpLoop &L : W.Loops)
     Uses |= usesIterVar(L.Step, -1) || usesIterVar(L.Trips, -1);
   if (!Summed && !Uses)

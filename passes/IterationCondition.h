@@ -64,6 +64,13 @@ std::vector<JExpr> foldIterationSums(std::vector<JExpr> P);
 /// that way (its multiplicity is no longer one rectangular nest).
 void leaveSummedAccessOut(IRWarpAccess &W);
 
+/// An access in loop \p Innermost whose offset reads that loop's iteration
+/// index other than by a step (`s[i % G * K + i / G]`, i = tid + k * ntid):
+/// gives it the loop as its one enumerated loop (IRWarpLoop::IterVar, trip
+/// count from \p TripCount), where no other loop moves its address.
+void enumerateAddressLoop(IRWarpAccess &W, const llvm::Loop *Innermost, const ExprBuilder &EB,
+                          llvm::function_ref<std::optional<JExpr>(llvm::Loop *)> TripCount);
+
 } // namespace hroof
 
 #endif // HROOF_PASSES_ITERATIONCONDITION_H

@@ -419,11 +419,12 @@ private:
     bool Any = std::any_of(C.Counts.begin(), C.Counts.end(), [](uint64_t V) { return V != 0; }) ||
                !C.ArgBytes.empty();
     std::vector<IRWarpAccess> Accesses;
-    if (WithAccesses) // an early-exit loop's accesses run at most its maximum
-      Accesses = describeBlockAccesses(*BB, at(*BB), SE, LI, EB, [this](Loop *L) {
-        auto It = MaxRuns.find(L);
-        return It != MaxRuns.end() ? std::optional<JExpr>(It->second) : tripCount(L);
-      });
+    auto AccessTrips = [this](Loop *L) { // an early-exit loop's accesses run at most its maximum
+      auto It = MaxRuns.find(L);
+      return It != MaxRuns.end() ? std::optional<JExpr>(It->second) : tripCount(L);
+    };
+    if (WithAccesses)
+      Accesses = describeBlockAccesses(*BB, at(*BB), SE, LI, EB, AccessTrips);
     if (Any || !C.Unknown.empty() || !C.ShflGuarded.empty() || !C.Calls.empty() ||
         !Accesses.empty() || !C.SpaceSelects.empty())
       reportGuards(Here);
@@ -453,6 +454,7 @@ private:
     for (IRWarpAccess &W : Accesses) {
       for (const Product &P : AccessMult ? *AccessMult : Mult)
         W.Alternatives.push_back(finished(P));
+      enumerateAddressLoop(W, LI.getLoopFor(BB), EB, AccessTrips);
       leaveSummedAccessOut(W);
       if (Opaque == Opacity::Guard)
         W.Guarded = "it runs under a condition on data or on a loop variable";

@@ -483,8 +483,12 @@ json::Value warpAccessToJson(const IRWarpAccess &W) {
   if (W.AssumesNoIndexWrap)
     O[model_keys::Assumes] = "loop indices do not wrap at their width";
   json::Array Loops;
-  for (const IRWarpLoop &L : W.Loops)
-    Loops.push_back(json::Object{{model_keys::LoopStep, L.Step}, {model_keys::LoopTrips, L.Trips}});
+  for (const IRWarpLoop &L : W.Loops) {
+    json::Object Lp{{model_keys::LoopStep, L.Step}, {model_keys::LoopTrips, L.Trips}};
+    if (L.IterVar >= 0)
+      Lp[model_keys::LoopIterVar] = L.IterVar;
+    Loops.push_back(std::move(Lp));
+  }
   O[model_keys::Loops] = std::move(Loops);
   return O;
 }

@@ -37,6 +37,9 @@ namespace hroof {
 struct IRWarpLoop {
   JExpr Step;  ///< bytes the address advances per iteration
   JExpr Trips; ///< iterations per entry into the loop
+  /// >= 0: the offset reads the loop's iteration index ["ivar", IterVar]
+  /// other than by a step (Step 0); the model enumerates its iterations.
+  int IterVar = -1;
 };
 
 struct IRWarpAccess {

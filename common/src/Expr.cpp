@@ -208,10 +208,12 @@ void checkIterVarsBound(const Expr &E, std::vector<int64_t> &Open) {
 }
 } // namespace
 
-ExprPtr Expr::parse(const nlohmann::json &J) {
+ExprPtr Expr::parse(const nlohmann::json &J) { return parse(J, {}); }
+
+ExprPtr Expr::parse(const nlohmann::json &J, const std::vector<int64_t> &Open) {
   ExprPtr E = parseNode(J);
-  std::vector<int64_t> Open;
-  checkIterVarsBound(*E, Open);
+  std::vector<int64_t> Bound = Open;
+  checkIterVarsBound(*E, Bound);
   return E;
 }
 

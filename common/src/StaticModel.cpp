@@ -90,12 +90,24 @@ WarpAccess parseWarpAccess(const nlohmann::json &J) {
     Fail("'base' names neither a parameter nor an object");
   if (!J.contains(model_keys::Offset))
     Fail("no 'offset'");
-  A.Offset = Expr::parse(J[model_keys::Offset]);
-  for (const auto &Lp : J.value(model_keys::Loops, nlohmann::json::array())) {
+  std::vector<int64_t> Enumerated; // iteration indices the offset may read
+  const auto &Loops = J.value(model_keys::Loops, nlohmann::json::array());
+  for (const auto &Lp : Loops) {
     if (!Lp.contains(model_keys::LoopStep) || !Lp.contains(model_keys::LoopTrips))
       Fail("a loop without 'step' or 'trips'");
-    A.Loops.push_back({Expr::parse(Lp[model_keys::LoopStep]), Expr::parse(Lp[model_keys::LoopTrips])});
+    WarpLoop L{Expr::parse(Lp[model_keys::LoopStep]), Expr::parse(Lp[model_keys::LoopTrips])};
+    if (Lp.contains(model_keys::LoopIterVar)) {
+      const auto &V = Lp[model_keys::LoopIterVar];
+      if (!V.is_number_integer() || V.get<int64_t>() < 0 || V.get<int64_t>() >= MaxIterVarId)
+        Fail("a loop's 'ivar' must be an iteration index");
+      if (Loops.size() != 1)
+        Fail("an enumerated loop ('ivar') must be the access's only loop");
+      L.IterVar = V.get<int>();
+      Enumerated.push_back(L.IterVar);
+    }
+    A.Loops.push_back(std::move(L));
   }
+  A.Offset = Expr::parse(J[model_keys::Offset], Enumerated);
   A.Assumes = J.value(model_keys::Assumes, "");
   return A;
 }

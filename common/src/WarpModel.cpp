@@ -47,8 +47,12 @@ private:
     bool Active = false;
     u128 Mult = 0;
     int64_t Addr = 0;
+    int64_t Thread = 0; ///< index in the block
     std::vector<int64_t> Steps, Trips;
   };
+  /// The enumerated loop's index (WarpLoop::IterVar), or -1.
+  int enumeratedVar() const { return A.Loops.empty() ? -1 : A.Loops[0].IterVar; }
+  template <typename Fn> void enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn Each);
   void warp(int64_t FirstThread, int64_t BlockThreads);
   /// runByShift()'s affine address and ctaid guards, where the access has them.
   struct ShiftPlan {
@@ -125,9 +129,11 @@ void AccessEvaluator::lane(int64_t T, Lane &Out) {
   }
   Out.Active = M != 0;
   Out.Mult = M;
+  Out.Thread = T;
   if (!Out.Active || !A.Offset)
     return;
-  Out.Addr = A.Offset->eval(Env) + Shift;
+  if (enumeratedVar() < 0) // else the address is one per iteration: enumeratedWarp()
+    Out.Addr = A.Offset->eval(Env) + Shift;
   for (const WarpLoop &Lp : A.Loops) {
     Out.Steps.push_back(value(*Lp.Step));
     Out.Trips.push_back(std::max<int64_t>(value(*Lp.Trips), 0));
@@ -464,11 +470,59 @@ void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
     return bound(Lanes, A.Guarded + " at " + A.Where, /*MayNotRun=*/true);
   if (!A.Guarded.empty() && Inexact.empty())
     Inexact = A.Guarded + " at " + A.Where;
-  if (A.Dir == MemDir::Atomic && A.Offset)
-    return atomicWarp(Lanes);
   if (!A.Offset)
     return bound(Lanes, A.Unmodelled + " at " + A.Where);
+  if (enumeratedVar() >= 0)
+    return enumeratedWarp(Lanes, [&](const std::array<Lane, WarpSize> &K) {
+      A.Dir == MemDir::Atomic ? atomicWarp(K) : exactWarp(K);
+    });
+  if (A.Dir == MemDir::Atomic)
+    return atomicWarp(Lanes);
   exactWarp(Lanes);
+}
+
+/// An access whose address reads its loop's iteration index other than by a
+/// step (a shuffle `i % G * K + i / G` of i = tid + k * ntid): iteration k
+/// of the warp is one request of the lanes whose trip count exceeds k, at
+/// the addresses of index k, handed to \p Each as a loop of one iteration.
+/// Costs one lane evaluation per lane and iteration.
+template <typename Fn>
+void AccessEvaluator::enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn Each) {
+  int64_t Most = 0;
+  for (const Lane &Ln : Lanes)
+    if (Ln.Active) {
+      if (!Ln.Trips[0] || Ln.Mult % u128(Ln.Trips[0]))
+        return bound(Lanes, "lanes of a warp take different paths or loop counts at " + A.Where,
+                     !A.Guarded.empty());
+      Most = std::max(Most, Ln.Trips[0]);
+    }
+  auto Id = size_t(enumeratedVar());
+  if (Env.IterVals.size() <= Id) {
+    Env.IterVals.resize(Id + 1);
+    Env.IterBound.resize(Id + 1);
+  }
+  Env.IterBound[Id] = true;
+  std::array<Lane, WarpSize> K;
+  for (int64_t It = 0; It < Most; ++It) {
+    Env.IterVals[Id] = It;
+    for (size_t I = 0; I < WarpSize; ++I) {
+      const Lane &Ln = Lanes[I];
+      K[I] = Lane{};
+      if (!Ln.Active || Ln.Trips[0] <= It)
+        continue;
+      if (Budget-- == 0)
+        throw ExprError("the warp-level model needs more lane evaluations than allowed for "
+                        "this launch");
+      int64_t T = Ln.Thread;
+      Env.Tid = {T % L.Block[0], (T / L.Block[0]) % L.Block[1], T / (L.Block[0] * L.Block[1])};
+      K[I] = Ln;
+      K[I].Mult = Ln.Mult / u128(Ln.Trips[0]);
+      K[I].Trips[0] = 1;
+      K[I].Addr = A.Offset->eval(Env) + Shift;
+    }
+    Each(K);
+  }
+  Env.IterBound[Id] = false;
 }
 
 /// Bounds for a warp whose requests the model cannot follow: at least one

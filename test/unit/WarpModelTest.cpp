@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 
 using namespace hroof;
 using nlohmann::json;
@@ -145,4 +146,58 @@ TEST(WarpModel, LaunchOverTheLaneBudgetIsRefusedUpFront) {
   Small.MaxLaneEvaluations = 2 * 64 * 256 + 64 * 2; // + one visit per block and access
   WarpTraffic T = evaluateWarpTraffic({A, A}, X.L, X.Env, X.Ptr, {"p"}, Small);
   EXPECT_TRUE(T.Counts.at("warp_bytes.global.load").exact());
+}
+
+// An offset that reads its loop's index ["ivar", 0] other than by a step,
+// s[ctaid * stride + (i % G) * K + i / G] for i = tid + k * ntid, k < trips
+// (each lane's own count, (C - tid) / ntid rounded up): each iteration is a
+// request of the lanes still in the loop. Sectors and bytes against a count
+// of distinct sectors and lanes per (block, warp, iteration) done here.
+TEST(WarpModel, EnumeratedLoopEqualsDistinctSectorsPerIteration) {
+  std::mt19937 Rng(5);
+  json K = json::array({"ivar", 0}), Ntid = sreg("ntid.x"), Tid = sreg("tid.x");
+  json I = add(Tid, mul(K, Ntid));
+  json Elem = add(add(mul(sreg("ctaid.x"), arg(2)),
+                      mul(json::array({"urem", 64, I, arg(0)}), arg(1))),
+                  json::array({"udiv", 64, I, arg(0)}));
+  json C = mul(arg(0), arg(1));
+  json Trips = json::array({"ceildiv", json::array({"sub", C, Tid}), Ntid});
+  json Loops = json::array({{{"step", 0}, {"trips", Trips}, {"ivar", 0}}});
+  WarpAccess A = access("global", 4, mul(4, Elem), {Trips}, Loops);
+  for (int Trial = 0; Trial < 25; ++Trial) {
+    int64_t G = 1 + Rng() % 6, Kc = 1 + Rng() % 40, Stride = Rng() % 300;
+    int64_t Block = 32 * (1 + Rng() % 4) - (Trial % 4 == 0 ? 7 : 0), Grid = 1 + Rng() % 5;
+    uint64_t Ptr = 0x7f0000000000 + 4 * (Rng() % 64);
+    int64_t Cn = G * Kc;
+    u128 Sectors = 0, Bytes = 0;
+    for (int64_t B = 0; B < Grid; ++B)
+      for (int64_t W = 0; W < Block; W += 32)
+        for (int64_t It = 0; It * Block < Cn; ++It) {
+          std::set<uint64_t> S;
+          for (int64_t T = W; T < std::min(W + 32, Block); ++T) {
+            int64_t Idx = T + It * Block;
+            if (Idx >= Cn)
+              continue;
+            uint64_t Addr = Ptr + 4 * uint64_t(B * Stride + (Idx % G) * Kc + Idx / G);
+            S.insert(Addr / 32);
+            Bytes += 4;
+          }
+          Sectors += S.size();
+        }
+    Launch X = launch({Grid, 1, 1}, {Block, 1, 1}, {G, Kc, Stride}, Ptr);
+    EXPECT_EQ(count(A, X, "sectors.global.load"), Sectors) << G << " " << Kc << " " << Block;
+    EXPECT_EQ(count(A, X, "warp_bytes.global.load"), Bytes) << G << " " << Kc << " " << Block;
+    expectSame(A, X);
+  }
+}
+
+// The index of an enumerated loop only: another free one, or an enumerated
+// loop beside a second loop, is a malformed model.
+TEST(WarpModel, EnumeratedLoopIndexMustBeTheAccessOwn) {
+  json K1 = json::array({"ivar", 1});
+  json One = json::array({{{"step", 0}, {"trips", 4}, {"ivar", 0}}});
+  EXPECT_THROW(access("global", 4, mul(4, K1), {4}, One), std::exception);
+  json Two = json::array({{{"step", 0}, {"trips", 4}, {"ivar", 0}}, {{"step", 4}, {"trips", 2}}});
+  EXPECT_THROW(access("global", 4, mul(4, json::array({"ivar", 0})), {8}, Two), std::exception);
+  EXPECT_NO_THROW(access("global", 4, mul(4, json::array({"ivar", 0})), {4}, One));
 }

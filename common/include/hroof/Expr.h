@@ -118,6 +118,9 @@ struct Expr {
   std::vector<ExprPtr> Ops;
 
   static ExprPtr parse(const nlohmann::json &J);
+  /// parse(), where ["ivar", I] for I in \p Open may also stand outside a
+  /// sum: its value is bound by the caller (a warp access's enumerated loop).
+  static ExprPtr parse(const nlohmann::json &J, const std::vector<int64_t> &Open);
   static ExprPtr constant(int64_t V);
   nlohmann::json toJson() const;
   /// Human-readable infix form, e.g. "max(0, n - (ctaid.x*ntid.x + tid.x))";

@@ -60,6 +60,7 @@ inline constexpr const char *BaseObject = "object";
 inline constexpr const char *BaseAlign = "align";
 inline constexpr const char *LoopStep = "step";
 inline constexpr const char *LoopTrips = "trips";
+inline constexpr const char *LoopIterVar = "ivar";
 
 /// One key: the object that holds it, the key, what it holds.
 struct KeyInfo {
@@ -109,6 +110,7 @@ inline constexpr KeyInfo StaticModelKeyTable[] = {
     {"base", BaseAlign, "alignment of that object"},
     {"loop", LoopStep, "bytes per iteration"},
     {"loop", LoopTrips, "iterations"},
+    {"loop", LoopIterVar, "iteration index the offset reads (step 0): iterations enumerated"},
 };
 
 } // namespace model_keys

@@ -36,6 +36,10 @@ namespace hroof {
 
 struct WarpLoop {
   ExprPtr Step, Trips;
+  /// >= 0: the offset reads this loop's iteration index ["ivar", IterVar]
+  /// other than by a step (Step is 0): its iterations are enumerated, each
+  /// a request of its own. Only the innermost loop, only with Loops of one.
+  int IterVar = -1;
 };
 
 /// One global or shared load or store of a kernel (the pass's IRWarpAccess).
