@@ -254,6 +254,51 @@ std::vector<JExpr> foldIterationSums(std::vector<JExpr> P) {
   return P;
 }
 
+void windowAccessLoops(IRWarpAccess &W, const std::vector<std::vector<JExpr>> &Products,
+                       const ExprBuilder &EB) {
+  if (!W.Unmodelled.empty() || !W.Offset)
+    return;
+  struct Cut {
+    const Loop *L;
+    JExpr Lo, Hi;
+  };
+  std::vector<Cut> Cuts;
+  for (const std::vector<JExpr> &P : Products)
+    for (size_t I = 0; I + 1 < P.size(); ++I) {
+      const json::Array *M = P[I].getAsArray();
+      if (!M || M->size() != 4 || !isLoopMarkerName((*M)[0].getAsString()))
+        continue;
+      if ((*M)[2] == JExpr(0) && P[I + 1] == (*M)[3])
+        continue; // every iteration runs the access
+      Cuts.push_back({EB.loopOfIterVar(int((*M)[1].getAsInteger().value_or(-1))), (*M)[2], (*M)[3]});
+    }
+  if (Cuts.empty())
+    return;
+  auto Leave = [&](const char *Why) {
+    W.Unmodelled = Why;
+    W.Offset.reset();
+    W.Loops.clear();
+  };
+  const Cut &C = Cuts[0];
+  if (Cuts.size() > 1 || Products.size() > 1 || !C.L)
+    return Leave("conditions on loop variables cut its iterations in more than one way");
+  if (usesIterVar(C.Lo, -1) || usesIterVar(C.Hi, -1))
+    return Leave("a condition on a loop variable cuts its iterations at bounds that move "
+                 "with another loop");
+  if (!W.Loops.empty() && W.Loops[0].L == C.L) {
+    W.Loops[0].First = C.Lo;
+    W.Loops[0].Trips = C.Hi;
+    return;
+  }
+  bool Inner = W.Loops.empty() ||
+               (W.Loops[0].IterVar < 0 && W.Loops[0].L && W.Loops[0].L != C.L &&
+                W.Loops[0].L->contains(C.L));
+  if (!Inner)
+    return Leave("a condition on a loop variable cuts the iterations of a loop other than the "
+                 "innermost one that moves its address");
+  W.Loops.insert(W.Loops.begin(), IRWarpLoop{JExpr(0), C.Hi, -1, C.Lo, C.L});
+}
+
 void enumerateAddressLoop(IRWarpAccess &W, const Loop *Innermost, const ExprBuilder &EB,
                           function_ref<std::optional<JExpr>(Loop *)> TripCount) {
   if (!W.Unmodelled.empty() || !W.Offset || !W.Loops.empty() || !Innermost)
@@ -265,7 +310,7 @@ void enumerateAddressLoop(IRWarpAccess &W, const Loop *Innermost, const ExprBuil
   std::optional<JExpr> Trips = TripCount(const_cast<Loop *>(Innermost));
   if (!Trips || usesIterVar(*Trips, -1))
     return;
-  W.Loops.push_back({JExpr(0), std::move(*Trips), int(*Read.begin())});
+  W.Loops.push_back({JExpr(0), std::move(*Trips), int(*Read.begin()), std::nullopt, Innermost});
 }
 
 /// The warp-level model describes an access by its address's steps over
@@ -287,7 +332,8 @@ void leaveSummedAccessOut(IRWarpAccess &W) {
     Read.erase(W.Loops[0].IterVar);
   bool Uses = !Read.empty();
   for (const IRWarpLoop &L : W.Loops)
-    Uses |= usesIterVar(L.Step, -1) || usesIterVar(L.Trips, -1);
+    Uses |= usesIterVar(L.Step, -1) || usesIterVar(L.Trips, -1) ||
+            (L.First && usesIterVar(*L.First, -1));
   if (!Summed && !Uses)
     return;
   W.Unmodelled = Summed ? "it runs a number of times summed over a loop's iterations "

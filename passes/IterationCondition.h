@@ -68,6 +68,17 @@ void leaveSummedAccessOut(IRWarpAccess &W);
 /// index other than by a step (`s[i % G * K + i / G]`, i = tid + k * ntid):
 /// gives it the loop as its one enumerated loop (IRWarpLoop::IterVar, trip
 /// count from \p TripCount), where no other loop moves its address.
+/// A condition on a loop's variable (`if (t < off)` in a halving loop,
+/// `if (k >= m)`) cuts the iterations that run access \p W, per lane, to
+/// [lo, hi) (the loop marker's window in \p Products, the access's
+/// multiplicity before its sums are folded): the warp-level model must know
+/// which iterations, not only how many. The innermost loop that moves the
+/// address gets the window (IRWarpLoop::First); a loop inside it that does
+/// not move the address joins the loops with step 0; any other cut leaves
+/// the access to the bounds, with the reason.
+void windowAccessLoops(IRWarpAccess &W, const std::vector<std::vector<JExpr>> &Products,
+                       const ExprBuilder &EB);
+
 void enumerateAddressLoop(IRWarpAccess &W, const llvm::Loop *Innermost, const ExprBuilder &EB,
                           llvm::function_ref<std::optional<JExpr>(llvm::Loop *)> TripCount);
 

@@ -455,6 +455,7 @@ private:
       for (const Product &P : AccessMult ? *AccessMult : Mult)
         W.Alternatives.push_back(finished(P));
       enumerateAddressLoop(W, LI.getLoopFor(BB), EB, AccessTrips);
+      windowAccessLoops(W, AccessMult ? *AccessMult : Mult, EB);
       leaveSummedAccessOut(W);
       if (Opaque == Opacity::Guard)
         W.Guarded = "it runs under a condition on data or on a loop variable";

@@ -235,7 +235,7 @@ void describeAddress(IRWarpAccess &W, const SCEV *Address, const Instruction &I,
                            : "a loop around the access has an inexpressible trip count";
       return;
     }
-    W.Loops.push_back({std::move(*Step), std::move(*Trips)});
+    W.Loops.push_back({std::move(*Step), std::move(*Trips), -1, std::nullopt, L});
     P = AR->getStart();
   }
   if (!setBase(W, SE.getPointerBase(P)))
@@ -487,6 +487,8 @@ json::Value warpAccessToJson(const IRWarpAccess &W) {
     json::Object Lp{{model_keys::LoopStep, L.Step}, {model_keys::LoopTrips, L.Trips}};
     if (L.IterVar >= 0)
       Lp[model_keys::LoopIterVar] = L.IterVar;
+    if (L.First)
+      Lp[model_keys::LoopFirst] = *L.First;
     Loops.push_back(std::move(Lp));
   }
   O[model_keys::Loops] = std::move(Loops);

@@ -40,6 +40,10 @@ struct IRWarpLoop {
   /// >= 0: the offset reads the loop's iteration index ["ivar", IterVar]
   /// other than by a step (Step 0); the model enumerates its iterations.
   int IterVar = -1;
+  /// The first iteration that runs the access where a condition on the
+  /// loop's variable cuts its iterations to [First, Trips) (innermost only).
+  std::optional<JExpr> First;
+  const llvm::Loop *L = nullptr; ///< the loop (not written)
 };
 
 struct IRWarpAccess {

@@ -105,6 +105,11 @@ WarpAccess parseWarpAccess(const nlohmann::json &J) {
       L.IterVar = V.get<int>();
       Enumerated.push_back(L.IterVar);
     }
+    if (Lp.contains(model_keys::LoopFirst)) {
+      if (!A.Loops.empty())
+        Fail("only the innermost loop may have a 'first' iteration");
+      L.First = Expr::parse(Lp[model_keys::LoopFirst]);
+    }
     A.Loops.push_back(std::move(L));
   }
   A.Offset = Expr::parse(J[model_keys::Offset], Enumerated);

@@ -1,10 +1,7 @@
 //===- WarpModel.cpp - memory traffic at the hardware's granularity -------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hroof/WarpModel.h"
-#include "AffineForm.h"
-#include "Footprint.h"
-#include "WarpClasses.h"
-#include "WarpCost.h"
+#include "WarpEvaluator.h"
 
 #include <algorithm>
 #include <array>
@@ -14,102 +11,7 @@
 
 namespace hroof {
 
-namespace {
-
-/// Accumulates one access over the launch.
-class AccessEvaluator {
-public:
-  AccessEvaluator(const WarpAccess &A, const LaunchShape &L, const EvalEnv &Env,
-                  std::vector<int64_t> BaseResidues, uint64_t &Budget, bool ByShift)
-      : Totals(BaseResidues.size()), A(A), L(L), Env(Env), BaseResidues(std::move(BaseResidues)),
-        Budget(Budget), ByShift(ByShift) {
-    this->Env.NTid = L.Block;
-    this->Env.NCtaId = L.Grid;
-  }
-  /// Also collect the access's footprint into \p FP: its spans (at \p AbsBase
-  /// plus the offset) into the sets of memory object \p Object, as certain
-  /// unless \p OnlyPossible.
-  void collectFootprint(FootprintSets &FP, const std::string &Object, int64_t AbsBase,
-                        bool OnlyPossible);
-
-  void run();
-  /// Evaluations that run() needs: per class of blocks where the access has
-  /// them (WarpClasses.h); none up front where full blocks are counted by
-  /// shift (that costs a few blocks); else one per thread of the launch.
-  u128 evaluationsNeeded() const;
-  /// Per candidate base residue (one when the base is known).
-  std::vector<std::array<u128, 3>> Totals; ///< bytes, sectors, wavefronts
-  std::array<u128, 3> BoundLo{}, BoundHi{};
-  std::string Inexact;
-
-private:
-  struct Lane {
-    bool Active = false;
-    u128 Mult = 0;
-    int64_t Addr = 0;
-    int64_t Thread = 0; ///< index in the block
-    std::vector<int64_t> Steps, Trips;
-  };
-  /// The enumerated loop's index (WarpLoop::IterVar), or -1.
-  int enumeratedVar() const { return A.Loops.empty() ? -1 : A.Loops[0].IterVar; }
-  template <typename Fn> void enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn Each);
-  void warp(int64_t FirstThread, int64_t BlockThreads);
-  /// runByShift()'s affine address and ctaid guards, where the access has them.
-  struct ShiftPlan {
-    AffineForm Off;
-    std::vector<std::pair<const Expr *, AffineGuard>> Guards;
-  };
-  std::optional<ShiftPlan> planByShift() const;
-  bool runByShift();
-  /// runByClasses()'s address shifts, classes of blocks and their cost.
-  struct ClassPlan : BlockClasses {
-    uint64_t Work = 0; ///< interval evaluations spent finding the classes
-    u128 Lanes = 0;    ///< lane evaluations of the classes, at most
-  };
-  std::optional<ClassPlan> planClasses() const;
-  bool runByClasses();
-  bool deadClass(const BlockClass &C) const;
-  void lane(int64_t T, Lane &Out);
-  /// \p E in the current lane: its value from Fixed, or evaluated.
-  int64_t value(const Expr &E) const;
-  void bound(const std::array<Lane, WarpSize> &Lanes, const std::string &Why,
-             bool MayNotRun = false);
-  void exactWarp(const std::array<Lane, WarpSize> &Lanes);
-  void atomicWarp(const std::array<Lane, WarpSize> &Lanes);
-  void addHistogram(const std::array<int64_t, WarpSize> &Rel, int64_t Res, const Histogram &H,
-                    u128 Repeat);
-
-  void addFootprint(const std::array<Lane, WarpSize> &Lanes, const Lane &First, int64_t From,
-                    int64_t To);
-  void footprintOfFullBlocks(SpanFamilies *ToCertain, SpanFamilies *ToPossible,
-                             const std::vector<int64_t> &Shifts, int64_t BlockThreads);
-  void footprintOverBudget();
-  /// Where the footprint goes (null: not collected, or not in this pass).
-  FootprintSets *FP = nullptr;
-  SpanFamilies *Certain = nullptr, *Possible = nullptr;
-  u128 *Unplaced = nullptr;
-  int64_t AbsBase = 0;
-  /// A pass that only collects the footprint (runByShift's block 0).
-  bool FootprintOnly = false;
-  /// atomicWarp(): placing an atomic's bytes (bound() adds to Unplaced
-  /// only), or bounding its requests (a reason only where the bounds differ).
-  bool Placing = false, AtomicCounts = false;
-
-  const WarpAccess &A;
-  const LaunchShape &L;
-  EvalEnv Env;
-  std::vector<int64_t> BaseResidues;
-  uint64_t &Budget;
-  bool ByShift;
-  /// runByClasses(), runByShift(): the factors with one value in every
-  /// thread of the blocks a pass stands for (guards that hold: 1), the shift
-  /// added to every address, and how many blocks a pass stands for.
-  std::vector<std::pair<const Expr *, int64_t>> Fixed;
-  int64_t Shift = 0;
-  u128 Scale = 1;
-  /// Warps of a launch mostly repeat the same lane pattern.
-  std::map<std::pair<std::array<int64_t, WarpSize>, int64_t>, RequestCost> Costs;
-};
+namespace warp_eval {
 
 void AccessEvaluator::lane(int64_t T, Lane &Out) {
   Env.Tid = {T % L.Block[0], (T / L.Block[0]) % L.Block[1], T / (L.Block[0] * L.Block[1])};
@@ -138,6 +40,8 @@ void AccessEvaluator::lane(int64_t T, Lane &Out) {
     Out.Steps.push_back(value(*Lp.Step));
     Out.Trips.push_back(std::max<int64_t>(value(*Lp.Trips), 0));
   }
+  if (!A.Loops.empty() && A.Loops[0].First)
+    Out.Start = std::max<int64_t>(0, value(*A.Loops[0].First));
 }
 
 int64_t AccessEvaluator::value(const Expr &E) const {
@@ -145,316 +49,6 @@ int64_t AccessEvaluator::value(const Expr &E) const {
     if (F == &E)
       return V;
   return E.eval(Env);
-}
-
-/// Launches of many blocks: when the address is affine in the indices and
-/// every factor that depends on ctaid is an affine guard, a block whose
-/// guards hold for all its threads costs what block 0 costs with all its
-/// addresses shifted by the block's part of the address. Such blocks are
-/// counted by that shift modulo 128 and evaluated once per shift; the others
-/// (edges, where a guard holds for some threads) lane by lane. Returns false
-/// when the access has another shape (then every block is evaluated).
-std::optional<AccessEvaluator::ShiftPlan> AccessEvaluator::planByShift() const {
-  if (!A.Offset || A.Alternatives.size() != 1)
-    return std::nullopt;
-  ShiftPlan P;
-  auto Off = affineForm(*A.Offset, L, Env);
-  if (!Off)
-    return std::nullopt;
-  P.Off = *Off;
-  constexpr unsigned CtaBits = 0x38;
-  for (const WarpLoop &Lp : A.Loops)
-    if ((Lp.Step->threadVarMask() | Lp.Trips->threadVarMask()) & CtaBits)
-      return std::nullopt;
-  for (const ExprPtr &F : A.Alternatives[0]) {
-    if (!(F->threadVarMask() & CtaBits))
-      continue;
-    auto G = affineGuard(*F, L, Env);
-    if (!G)
-      return std::nullopt;
-    P.Guards.push_back({F.get(), *G});
-  }
-  return P;
-}
-
-u128 AccessEvaluator::evaluationsNeeded() const {
-  if (!ByShift)
-    return u128(L.Grid[0]) * u128(L.Grid[1]) * u128(L.Grid[2]) *
-           u128(L.Block[0] * L.Block[1] * L.Block[2]);
-  if (auto P = planClasses())
-    return P->Work + P->Lanes;
-  if (planByShift())
-    return 0; // a few blocks' worth, paid as it goes
-  return u128(L.Grid[0]) * u128(L.Grid[1]) * u128(L.Grid[2]) *
-         u128(L.Block[0] * L.Block[1] * L.Block[2]);
-}
-
-bool AccessEvaluator::runByShift() {
-  auto Plan = planByShift();
-  if (!Plan)
-    return false;
-  const AffineForm *Off = &Plan->Off;
-  const auto &Guards = Plan->Guards;
-  int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
-  std::array<u128, Period> Full{};
-  std::vector<int64_t> FullShifts; // exact, for the footprint
-  for (int64_t Z = 0; Z < L.Grid[2]; ++Z)
-    for (int64_t Y = 0; Y < L.Grid[1]; ++Y)
-      for (int64_t X = 0; X < L.Grid[0]; ++X) {
-        std::array<int64_t, 3> C{X, Y, Z};
-        int State = 1;
-        for (const auto &G : Guards)
-          State = std::min(State, G.second.decide(L, C));
-        if (State == 0)
-          continue; // no thread of the block runs the access
-        if (State == 1) {
-          i128 S = Off->Coef[3] * X + Off->Coef[4] * Y + Off->Coef[5] * Z;
-          ++Full[size_t(residue(int64_t(S % Period)))];
-          if (Possible && FullShifts.size() >= FP->Budget)
-            footprintOverBudget();
-          if (Possible)
-            FullShifts.push_back(int64_t(S));
-          continue;
-        }
-        Env.CtaId = C; // an edge block
-        for (int64_t T = 0; T < BlockThreads; T += WarpSize)
-          warp(T, BlockThreads);
-      }
-  for (const auto &G : Guards)
-    Fixed.push_back({G.first, 1});
-  Env.CtaId = {0, 0, 0};
-  SpanFamilies *KeepCertain = Certain, *KeepPossible = Possible;
-  Certain = Possible = nullptr; // the residue passes below have no real addresses
-  for (int64_t S = 0; S < Period; ++S) {
-    if (!Full[size_t(S)])
-      continue;
-    Shift = S;
-    Scale = Full[size_t(S)];
-    for (int64_t T = 0; T < BlockThreads; T += WarpSize)
-      warp(T, BlockThreads);
-  }
-  Shift = 0;
-  Scale = 1;
-  if (KeepPossible && !FullShifts.empty())
-    footprintOfFullBlocks(KeepCertain, KeepPossible, FullShifts, BlockThreads);
-  Fixed.clear();
-  Shift = 0;
-  Scale = 1;
-  return true;
-}
-
-/// Blocks grouped into classes that cost the same but for their address
-/// shift (WarpClasses.h): where the address is affine in the indices (or
-/// reads no ctaid at all: every block then has the same addresses) and each
-/// factor, loop step and trip count that reads ctaid reads one grid
-/// dimension (a grid-stride loop's trip count: its value is one in every
-/// thread of most runs of blocks). nullopt otherwise, or where finding the
-/// classes would cost more than the budget left.
-std::optional<AccessEvaluator::ClassPlan> AccessEvaluator::planClasses() const {
-  ClassPlan P;
-  std::vector<const Expr *> Factors;
-  auto Add = [&](const Expr *F) {
-    if (std::find(Factors.begin(), Factors.end(), F) == Factors.end())
-      Factors.push_back(F);
-  };
-  for (const auto &Alt : A.Alternatives)
-    for (const ExprPtr &F : Alt)
-      Add(F.get());
-  for (const WarpLoop &Lp : A.Loops) {
-    Add(Lp.Step.get());
-    Add(Lp.Trips.get());
-  }
-  // Every class costs at least one block's threads, so a plan of more runs
-  // than the budget has blocks' worth of evaluations is of no use: finding
-  // it stops there (a grid of 2^31 blocks with a 32-bit index that wraps
-  // would otherwise split runs for minutes before the refusal).
-  uint64_t BlockLanes = uint64_t(L.Block[0] * L.Block[1] * L.Block[2]);
-  uint64_t BlocksAffordable = Budget / std::max<uint64_t>(1, BlockLanes);
-  uint64_t PlanWork =
-      std::min<uint64_t>(Budget, std::max<uint64_t>(4096, 8 * (Factors.size() + 1) * BlocksAffordable));
-  auto Classes = planBlockClasses(Factors, A.Offset.get(), L, Env, PlanWork, P.Work);
-  if (!Classes)
-    return std::nullopt;
-  static_cast<BlockClasses &>(P) = std::move(*Classes);
-  u128 BlockThreads = u128(L.Block[0] * L.Block[1] * L.Block[2]);
-  for (const BlockClass &C : P.Classes)
-    if (deadClass(C))
-      continue;
-    else if (C.Irregular) // every block
-      P.Lanes += C.blocks() * BlockThreads;
-    else // one pass per shift, one for the footprint
-      P.Lanes += (u128(std::count_if(C.Shifts.begin(), C.Shifts.end(),
-                                     [](u128 N) { return N != 0; })) + 1) * BlockThreads;
-  return P;
-}
-
-/// Whether no thread of the class runs the access: in every alternative, a
-/// factor of the class is 0 (or negative) and only factors of the class
-/// precede it (lane() would evaluate nothing that could fail).
-bool AccessEvaluator::deadClass(const BlockClass &C) const {
-  for (const auto &Alt : A.Alternatives) {
-    bool Dead = false;
-    for (const ExprPtr &F : Alt) {
-      auto It = std::find_if(C.Fixed.begin(), C.Fixed.end(),
-                             [&](const auto &KV) { return KV.first == F.get(); });
-      if (It == C.Fixed.end())
-        break;
-      if (It->second <= 0) {
-        Dead = true;
-        break;
-      }
-    }
-    if (!Dead)
-      return false;
-  }
-  return true;
-}
-
-/// Each class of blocks is evaluated once per address shift modulo 128 that
-/// its blocks have, as the block C.CtaId with the class's factors fixed,
-/// scaled by its blocks of that shift; its footprint is that block's spans
-/// moved by every block's exact shift. An irregular class's blocks are
-/// evaluated one by one.
-bool AccessEvaluator::runByClasses() {
-  auto Plan = planClasses();
-  if (!Plan)
-    return false;
-  Budget -= std::min<uint64_t>(Budget, Plan->Work);
-  int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
-  SpanFamilies *KeepCertain = Certain, *KeepPossible = Possible;
-  for (const BlockClass &C : Plan->Classes) {
-    if (deadClass(C))
-      continue;
-    Fixed = C.Fixed;
-    if (C.Irregular) {
-      Certain = KeepCertain;
-      Possible = KeepPossible;
-      forEachBlock(C, Plan->Off, [&](const std::array<int64_t, 3> &Cta, int64_t) {
-        Env.CtaId = Cta;
-        for (int64_t T = 0; T < BlockThreads; T += WarpSize)
-          warp(T, BlockThreads);
-        return true;
-      });
-      if (FP && !FP->Problem.empty())
-        KeepCertain = KeepPossible = nullptr;
-      continue;
-    }
-    Env.CtaId = C.CtaId;
-    Certain = Possible = nullptr; // the shift passes have no real addresses
-    for (int64_t S = 0; S < Period; ++S) {
-      if (!C.Shifts[size_t(S)])
-        continue;
-      Shift = S;
-      Scale = C.Shifts[size_t(S)];
-      for (int64_t T = 0; T < BlockThreads; T += WarpSize)
-        warp(T, BlockThreads);
-    }
-    Shift = 0;
-    Scale = 1;
-    if (!KeepPossible || !FP->Problem.empty())
-      continue;
-    if (C.blocks() > FP->Budget) {
-      footprintOverBudget();
-      continue;
-    }
-    std::vector<int64_t> Shifts;
-    forEachBlock(C, Plan->Off, [&](const std::array<int64_t, 3> &, int64_t X) {
-      Shifts.push_back(X);
-      return true;
-    });
-    footprintOfFullBlocks(KeepCertain, KeepPossible, Shifts, BlockThreads);
-  }
-  Fixed.clear();
-  Env.CtaId = {0, 0, 0};
-  return true;
-}
-
-void AccessEvaluator::collectFootprint(FootprintSets &Sets, const std::string &Object, int64_t Base,
-                                       bool OnlyPossible) {
-  FP = &Sets;
-  int D = int(A.Dir);
-  Possible = &Sets.Possible[D][Object];
-  Certain = OnlyPossible || !A.Guarded.empty() ? nullptr : &Sets.Certain[D][Object];
-  Unplaced = &Sets.Unplaced[D];
-  AbsBase = Base;
-}
-
-void AccessEvaluator::footprintOverBudget() {
-  if (FP->Problem.empty())
-    FP->Problem =
-        "the footprint needs more intervals than allowed for this launch (at " + A.Where + ")";
-  Certain = Possible = nullptr;
-  Unplaced = nullptr;
-}
-
-/// The union of the requests of a warp segment (the lanes still in the
-/// innermost loop during iterations [From, To)) over the loops' iterations.
-void AccessEvaluator::addFootprint(const std::array<Lane, WarpSize> &Lanes, const Lane &First,
-                                   int64_t From, int64_t To) {
-  std::vector<Span> Spans;
-  for (const Lane &Ln : Lanes)
-    if (Ln.Active && (Ln.Trips.empty() ? 1 : Ln.Trips[0]) >= To)
-      Spans.push_back({AbsBase + Ln.Addr, AbsBase + Ln.Addr + int64_t(A.Width)});
-  Spans = mergeSpans(std::move(Spans));
-  if (!Possible->add(First.Steps, First.Trips, From, To, Spans, FP->Budget) ||
-      (Certain && !Certain->add(First.Steps, First.Trips, From, To, Spans, FP->Budget)))
-    footprintOverBudget();
-}
-
-/// Full blocks touch block 0's bytes moved by their exact shift: block 0 is
-/// evaluated once more for its spans, which are then added at every shift.
-void AccessEvaluator::footprintOfFullBlocks(SpanFamilies *ToCertain, SpanFamilies *ToPossible,
-                                            const std::vector<int64_t> &Shifts,
-                                            int64_t BlockThreads) {
-  SpanFamilies Block0Certain, Block0Possible;
-  u128 *KeepUnplaced = Unplaced;
-  Certain = ToCertain ? &Block0Certain : nullptr;
-  Possible = &Block0Possible;
-  Unplaced = nullptr; // bound() already added these blocks' upper bytes
-  FootprintOnly = true;
-  for (int64_t T = 0; T < BlockThreads && Possible; T += WarpSize)
-    warp(T, BlockThreads);
-  FootprintOnly = false;
-  if (!Possible) // over budget in block 0
-    return;
-  Certain = ToCertain;
-  Possible = ToPossible;
-  Unplaced = KeepUnplaced;
-  // The spans move with their loops, so that they still merge with those of
-  // other accesses (an unrolled loop's copies) when the sets are expanded;
-  // block 0's warps are merged first (a coalesced block is one span).
-  Block0Possible.compact();
-  Block0Certain.compact();
-  for (int64_t S : Shifts)
-    if (!Possible->addShifted(Block0Possible, S, FP->Budget) ||
-        (Certain && !Certain->addShifted(Block0Certain, S, FP->Budget)))
-      return footprintOverBudget();
-}
-
-void AccessEvaluator::run() {
-  if (ByShift && runByClasses())
-    return;
-  // Every block is visited at least once (by shift: to decide its guards),
-  // which a lane evaluation's budget pays for: a launch of billions of blocks
-  // is refused at once instead of after minutes.
-  u128 Blocks = u128(L.Grid[0]) * u128(L.Grid[1]) * u128(L.Grid[2]);
-  if (Blocks > Budget)
-    throw ExprError("the warp-level model needs more lane evaluations than allowed for "
-                    "this launch (" +
-                    u128ToString(Blocks) + " blocks; it visits every block, at most " +
-                    std::to_string(Budget) +
-                    " here): give a grid of fewer blocks for the warp-level traffic");
-  Budget -= uint64_t(Blocks);
-  if (ByShift && runByShift())
-    return;
-  int64_t BlockThreads = L.Block[0] * L.Block[1] * L.Block[2];
-  for (int64_t Z = 0; Z < L.Grid[2]; ++Z)
-    for (int64_t Y = 0; Y < L.Grid[1]; ++Y)
-      for (int64_t X = 0; X < L.Grid[0]; ++X) {
-        Env.CtaId = {X, Y, Z};
-        for (int64_t T = 0; T < BlockThreads; T += WarpSize)
-          warp(T, BlockThreads);
-      }
 }
 
 void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
@@ -483,17 +77,18 @@ void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
 
 /// An access whose address reads its loop's iteration index other than by a
 /// step (a shuffle `i % G * K + i / G` of i = tid + k * ntid): iteration k
-/// of the warp is one request of the lanes whose trip count exceeds k, at
-/// the addresses of index k, handed to \p Each as a loop of one iteration.
-/// Costs one lane evaluation per lane and iteration.
+/// of the warp is one request of the lanes that run it (Start <= k < Trips),
+/// at the addresses of index k, handed to \p Each as a loop of one
+/// iteration. Costs one lane evaluation per lane and iteration.
 template <typename Fn>
 void AccessEvaluator::enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn Each) {
-  int64_t Most = 0;
+  int64_t Least = INT64_MAX, Most = 0;
   for (const Lane &Ln : Lanes)
     if (Ln.Active) {
-      if (!Ln.Trips[0] || Ln.Mult % u128(Ln.Trips[0]))
+      if (!Ln.innermost() || Ln.Mult % u128(Ln.innermost()))
         return bound(Lanes, "lanes of a warp take different paths or loop counts at " + A.Where,
                      !A.Guarded.empty());
+      Least = std::min(Least, Ln.Start);
       Most = std::max(Most, Ln.Trips[0]);
     }
   auto Id = size_t(enumeratedVar());
@@ -503,12 +98,12 @@ void AccessEvaluator::enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn
   }
   Env.IterBound[Id] = true;
   std::array<Lane, WarpSize> K;
-  for (int64_t It = 0; It < Most; ++It) {
+  for (int64_t It = Least; It < Most; ++It) {
     Env.IterVals[Id] = It;
     for (size_t I = 0; I < WarpSize; ++I) {
       const Lane &Ln = Lanes[I];
       K[I] = Lane{};
-      if (!Ln.Active || Ln.Trips[0] <= It)
+      if (!Ln.runs(It, It + 1))
         continue;
       if (Budget-- == 0)
         throw ExprError("the warp-level model needs more lane evaluations than allowed for "
@@ -516,7 +111,8 @@ void AccessEvaluator::enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn
       int64_t T = Ln.Thread;
       Env.Tid = {T % L.Block[0], (T / L.Block[0]) % L.Block[1], T / (L.Block[0] * L.Block[1])};
       K[I] = Ln;
-      K[I].Mult = Ln.Mult / u128(Ln.Trips[0]);
+      K[I].Mult = Ln.Mult / u128(Ln.innermost());
+      K[I].Start = 0;
       K[I].Trips[0] = 1;
       K[I].Addr = A.Offset->eval(Env) + Shift;
     }
@@ -590,47 +186,54 @@ void AccessEvaluator::exactWarp(const std::array<Lane, WarpSize> &Lanes) {
   for (const Lane &Ln : Lanes)
     if (Ln.Active && !First)
       First = &Ln;
-  // Lanes must agree on the steps and (but for the innermost loop, below)
-  // on the trip counts; the rest of the multiplicity must be the same.
-  u128 Chain = 1;
-  for (int64_t T : First->Trips)
-    Chain *= u128(T);
+  // Lanes must agree on the steps and (but for the innermost loop's
+  // iterations, below) on the trip counts; the rest of the multiplicity
+  // must be the same.
+  auto Chain = [](const Lane &Ln) {
+    u128 C = u128(Ln.innermost());
+    for (size_t J = 1; J < Ln.Trips.size(); ++J)
+      C *= u128(Ln.Trips[J]);
+    return C;
+  };
+  u128 FirstChain = Chain(*First);
   for (const Lane &Ln : Lanes) {
     if (!Ln.Active)
       continue;
     bool Same = Ln.Steps == First->Steps &&
                 std::equal(Ln.Trips.begin() + (Ln.Trips.empty() ? 0 : 1), Ln.Trips.end(),
                            First->Trips.begin() + (First->Trips.empty() ? 0 : 1));
-    u128 LaneChain = 1;
-    for (int64_t T : Ln.Trips)
-      LaneChain *= u128(T);
+    u128 LaneChain = Chain(Ln);
     if (!Same || !LaneChain || Ln.Mult % LaneChain ||
-        (Chain && Ln.Mult / LaneChain != First->Mult / Chain))
+        (FirstChain && Ln.Mult / LaneChain != First->Mult / FirstChain))
       return bound(Lanes, "lanes of a warp take different paths or loop counts at " + A.Where,
                    !A.Guarded.empty());
   }
-  u128 Repeat = (Chain ? First->Mult / Chain : 0) * Scale;
-  // Lanes leave the innermost loop as their trip counts run out: iterations
-  // [From, To) run with the lanes whose count is at least To.
+  u128 Repeat = (FirstChain ? First->Mult / FirstChain : 0) * Scale;
+  // Each lane runs iterations [Start, Trips) of the innermost loop (a
+  // condition on the loop's variable moves Start; lanes leave as their trip
+  // counts run out): between two consecutive ends of those windows, the
+  // same lanes run every iteration.
   std::vector<int64_t> Ends;
   for (const Lane &Ln : Lanes)
-    if (Ln.Active)
+    if (Ln.Active) {
+      Ends.push_back(Ln.Start);
       Ends.push_back(Ln.Trips.empty() ? 1 : Ln.Trips[0]);
+    }
   std::sort(Ends.begin(), Ends.end());
   Ends.erase(std::unique(Ends.begin(), Ends.end()), Ends.end());
-  int64_t From = 0;
-  for (int64_t To : Ends) {
-    if (To <= From)
-      continue;
+  for (size_t E = 0; E + 1 < Ends.size(); ++E) {
+    int64_t From = Ends[E], To = Ends[E + 1];
     std::array<int64_t, WarpSize> Rel;
     int64_t Low = INT64_MAX;
     for (int I = 0; I < WarpSize; ++I) {
       const Lane &Ln = Lanes[size_t(I)];
-      bool In = Ln.Active && (Ln.Trips.empty() ? 1 : Ln.Trips[0]) >= To;
+      bool In = Ln.runs(From, To);
       Rel[size_t(I)] = In ? Ln.Addr : NoLane;
       if (In)
         Low = std::min(Low, Ln.Addr);
     }
+    if (Low == INT64_MAX)
+      continue; // no lane runs these iterations
     for (int64_t &R : Rel)
       if (R != NoLane)
         R -= Low;
@@ -642,7 +245,6 @@ void AccessEvaluator::exactWarp(const std::array<Lane, WarpSize> &Lanes) {
       addHistogram(Rel, Low, H, Repeat);
     if (Possible)
       addFootprint(Lanes, *First, From, To);
-    From = To;
   }
 }
 
@@ -678,6 +280,12 @@ void AccessEvaluator::addHistogram(const std::array<int64_t, WarpSize> &Rel, int
   for (int Q = 0; Q < 3; ++Q)
     BoundHi[size_t(Q)] += Most[size_t(Q)];
 }
+
+} // namespace warp_eval
+
+namespace {
+
+using warp_eval::AccessEvaluator;
 
 std::string key(const char *Quantity, const WarpAccess &A) {
   return std::string(Quantity) + "." + MemSpaceNames[int(A.Space)] + "." + MemDirNames[int(A.Dir)];
@@ -737,6 +345,8 @@ WarpAccess foldAccess(const WarpAccess &A, const EvalEnv &UniformEnv) {
   for (WarpLoop &Lp : F.Loops) {
     Lp.Step = foldLaunchUniform(Lp.Step, UniformEnv);
     Lp.Trips = foldLaunchUniform(Lp.Trips, UniformEnv);
+    if (Lp.First)
+      Lp.First = foldLaunchUniform(Lp.First, UniformEnv);
   }
   for (auto &P : F.Alternatives)
     for (ExprPtr &X : P)

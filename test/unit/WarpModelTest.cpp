@@ -201,3 +201,40 @@ TEST(WarpModel, EnumeratedLoopIndexMustBeTheAccessOwn) {
   EXPECT_THROW(access("global", 4, mul(4, json::array({"ivar", 0})), {8}, Two), std::exception);
   EXPECT_NO_THROW(access("global", 4, mul(4, json::array({"ivar", 0})), {4}, One));
 }
+
+// A loop whose iterations [first, trips) run the access (a condition on the
+// loop variable): rows k of 33 floats for first <= k < trips, against the
+// distinct sectors of each (warp, row) counted here, and the same through
+// the every-block path. first = tid / 8 (lanes leave the window at
+// different rows) and trips = arg 0.
+TEST(WarpModel, LoopWindowEqualsDistinctSectorsPerIteration) {
+  json First = json::array({"udiv", 32, sreg("tid.x"), 8});
+  json Loops = json::array({{{"step", 4 * 33}, {"trips", arg(0)}, {"first", First}}});
+  json Count = json::array({"max", 0, json::array({"sub", arg(0), First})});
+  WarpAccess A = access("global", 4, mul(4, sext(gid('x'))), {Count}, Loops);
+  for (int64_t Trips : {0, 1, 3, 6}) {
+    for (int64_t Block : {32, 64, 40}) {
+      uint64_t Ptr = 0x7f0000000000 + 12;
+      u128 Sectors = 0, Bytes = 0;
+      for (int64_t B = 0; B < 3; ++B)
+        for (int64_t W = 0; W < Block; W += 32)
+          for (int64_t K = 0; K < Trips; ++K) {
+            std::set<uint64_t> S;
+            for (int64_t T = W; T < std::min(W + 32, Block); ++T)
+              if (T / 8 <= K) {
+                S.insert((Ptr + 4 * uint64_t(B * Block + T) + uint64_t(K) * 4 * 33) / 32);
+                Bytes += 4;
+              }
+            Sectors += S.size();
+          }
+      Launch X = launch({3, 1, 1}, {Block, 1, 1}, {Trips}, Ptr);
+      if (Bytes == 0)
+        continue; // no request: the quantities are not listed
+      EXPECT_EQ(count(A, X, "sectors.global.load"), Sectors) << Trips << " " << Block;
+      EXPECT_EQ(count(A, X, "warp_bytes.global.load"), Bytes) << Trips << " " << Block;
+      expectSame(A, X);
+    }
+  }
+  json Two = json::array({{{"step", 4}, {"trips", 2}}, {{"step", 8}, {"trips", 2}, {"first", 1}}});
+  EXPECT_THROW(access("global", 4, 0, {4}, Two), std::exception);
+}

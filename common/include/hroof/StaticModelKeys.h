@@ -61,6 +61,7 @@ inline constexpr const char *BaseAlign = "align";
 inline constexpr const char *LoopStep = "step";
 inline constexpr const char *LoopTrips = "trips";
 inline constexpr const char *LoopIterVar = "ivar";
+inline constexpr const char *LoopFirst = "first";
 
 /// One key: the object that holds it, the key, what it holds.
 struct KeyInfo {
@@ -111,6 +112,7 @@ inline constexpr KeyInfo StaticModelKeyTable[] = {
     {"loop", LoopStep, "bytes per iteration"},
     {"loop", LoopTrips, "iterations"},
     {"loop", LoopIterVar, "iteration index the offset reads (step 0): iterations enumerated"},
+    {"loop", LoopFirst, "first iteration that runs the access (innermost loop; default 0)"},
 };
 
 } // namespace model_keys

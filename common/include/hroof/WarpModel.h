@@ -40,6 +40,10 @@ struct WarpLoop {
   /// other than by a step (Step is 0): its iterations are enumerated, each
   /// a request of its own. Only the innermost loop, only with Loops of one.
   int IterVar = -1;
+  /// The first iteration that runs the access (null: 0): a condition on the
+  /// loop's variable leaves each lane the iterations [First, Trips). Only
+  /// the innermost loop has one.
+  ExprPtr First;
 };
 
 /// One global or shared load or store of a kernel (the pass's IRWarpAccess).

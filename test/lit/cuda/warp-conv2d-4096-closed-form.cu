@@ -15,6 +15,7 @@
 // RUN:   --block 32,8 --arg w=4096 --arg h=4096 | FileCheck %s --check-prefix=C5
 // RUN: env HROOF_WARP_EVAL_LIMIT=1048576 %hroof-static %s --kernel conv5x5_padded \
 // RUN:   --grid 256,256 --block 16,16 --arg w=4096 --arg h=4096 | FileCheck %s --check-prefix=PAD
+// RUN: python3 %S/Inputs/conv5x5_padded_count.py 4096 | FileCheck %s --check-prefix=PADCOUNT
 // RUN: env HROOF_WARP_EVAL_LIMIT=1048576 %hroof-static %s --kernel conv3x3 --grid 128,512 \
 // RUN:   --block 32,8 --arg w=4096 --arg h=4096 --arg in=0x7f0000000010 | FileCheck %s --check-prefix=MIS
 
@@ -103,10 +104,10 @@ __global__ void conv5x5(const float *__restrict__ in, const float *__restrict__ 
 // C5-NEXT: warp_bytes.global.load{{ +}}1726824000{{$}}
 // C5-NEXT: warp_bytes.global.store{{ +}}66977856{{$}}
 
-// Zero padding: a guard per tap. An edge warp's lanes run different taps
-// (the model follows the iterations a lane runs as a count, not which
-// ones), so its requests are bounded; the other warps are exact. The launch
-// is evaluated within the budget, not refused.
+// Zero padding: a guard per tap. The lanes of an edge warp run different
+// taps: the model follows which taps each lane runs (the iterations a
+// condition on the loop variable leaves it), and the launch is exact,
+// within the budget.
 __global__ void conv5x5_padded(const float *__restrict__ in, const float *__restrict__ filt,
                                float *__restrict__ out, int w, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -125,10 +126,13 @@ __global__ void conv5x5_padded(const float *__restrict__ in, const float *__rest
 // Stores: every pixel, 16 x 16 blocks: a warp is two rows of 16 pixels
 // (64 B, 2 sectors each): 4096^2 / 32 = 524288 warps x 4 = 2097152 sectors,
 // 67108864 B.
+// Loads: Inputs/conv5x5_padded_count.py counts them row by row without
+// hroof (PADCOUNT); both give the same numbers.
 // PAD-LABEL: kernel conv5x5_padded(
-// PAD: warp-level traffic  [bounds]:
-// PAD: sectors.global.load{{ +}}[{{[0-9]+}}, {{[0-9]+}}]
+// PAD: warp-level traffic  [exact]:
+// PAD: sectors.global.load{{ +}}86401560{{$}}
 // PAD-NEXT: sectors.global.store{{ +}}2097152{{$}}
-// PAD-NEXT: warp_bytes.global.load{{ +}}[{{[0-9]+}}, {{[0-9]+}}]
+// PAD-NEXT: warp_bytes.global.load{{ +}}1729157264{{$}}
 // PAD-NEXT: warp_bytes.global.store{{ +}}67108864{{$}}
-// PAD: inexact: lanes of a warp take different paths or loop counts
+// PADCOUNT: sectors.global.load 86401560{{$}}
+// PADCOUNT-NEXT: warp_bytes.global.load 1729157264{{$}}
