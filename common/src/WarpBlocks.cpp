@@ -306,7 +306,7 @@ void AccessEvaluator::run() {
   // is refused at once instead of after minutes.
   u128 Blocks = u128(L.Grid[0]) * u128(L.Grid[1]) * u128(L.Grid[2]);
   if (Blocks > Budget)
-    throw ExprError("the warp-level model needs more lane evaluations than allowed for "
+    throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed for "
                     "this launch (" +
                     u128ToString(Blocks) + " blocks; it visits every block, at most " +
                     std::to_string(Budget) +

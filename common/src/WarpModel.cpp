@@ -16,7 +16,7 @@ namespace warp_eval {
 void AccessEvaluator::lane(int64_t T, Lane &Out) {
   Env.Tid = {T % L.Block[0], (T / L.Block[0]) % L.Block[1], T / (L.Block[0] * L.Block[1])};
   if (Budget-- == 0)
-    throw ExprError("the warp-level model needs more lane evaluations than allowed for "
+    throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed for "
                     "this launch");
   u128 M = 0;
   for (const auto &P : A.Alternatives) {
@@ -106,7 +106,7 @@ void AccessEvaluator::enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn
       if (!Ln.runs(It, It + 1))
         continue;
       if (Budget-- == 0)
-        throw ExprError("the warp-level model needs more lane evaluations than allowed for "
+        throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed for "
                         "this launch");
       int64_t T = Ln.Thread;
       Env.Tid = {T % L.Block[0], (T / L.Block[0]) % L.Block[1], T / (L.Block[0] * L.Block[1])};
@@ -356,10 +356,12 @@ WarpAccess foldAccess(const WarpAccess &A, const EvalEnv &UniformEnv) {
 
 } // namespace
 
-WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const LaunchShape &L,
-                                const EvalEnv &Env, const PointerValues &Pointers,
-                                const std::vector<std::string> &ParamNames,
-                                const WarpModelOptions &Opts) {
+namespace {
+
+WarpTraffic evaluateOnce(const std::vector<WarpAccess> &Accesses, const LaunchShape &L,
+                         const EvalEnv &Env, const PointerValues &Pointers,
+                         const std::vector<std::string> &ParamNames,
+                         const WarpModelOptions &Opts) {
   WarpTraffic Out;
   uint64_t Budget = Opts.MaxLaneEvaluations;
   FootprintSets FP;
@@ -380,7 +382,7 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
   for (const WarpAccess &A : Folded)
     Needed += AccessEvaluator(A, L, Env, {0}, Budget, Opts.ByShift).evaluationsNeeded();
   if (Needed > Budget)
-    throw ExprError("the warp-level model needs more lane evaluations than allowed for this "
+    throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed for this "
                     "launch (" + u128ToString(Needed) +
                     " for the accesses whose address is not affine in the block index, at most " +
                     std::to_string(Budget) + ")");
@@ -448,6 +450,35 @@ WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const L
   }
   writeFootprint(Out, FP);
   return Out;
+}
+
+} // namespace
+
+WarpTraffic evaluateWarpTraffic(const std::vector<WarpAccess> &Accesses, const LaunchShape &L,
+                                const EvalEnv &Env, const PointerValues &Pointers,
+                                const std::vector<std::string> &ParamNames,
+                                const WarpModelOptions &Opts) {
+  try {
+    return evaluateOnce(Accesses, L, Env, Pointers, ParamNames, Opts);
+  } catch (const LaneBudgetExceeded &) {
+    // Iterations enumerated one by one (WarpLoop::IterVar) cost one lane
+    // evaluation per lane and iteration, and rule out the closed forms over
+    // blocks: over the budget, such accesses get the bounds they had before
+    // (their multiplicities alone), and the launch is evaluated again.
+    std::vector<WarpAccess> Demoted = Accesses;
+    bool Any = false;
+    for (WarpAccess &A : Demoted)
+      if (A.Offset && !A.Loops.empty() && A.Loops[0].IterVar >= 0) {
+        A.Unmodelled = "evaluating its loop's iterations one by one needs more lane "
+                       "evaluations than allowed for this launch";
+        A.Offset = nullptr;
+        A.Loops.clear();
+        Any = true;
+      }
+    if (!Any)
+      throw;
+    return evaluateOnce(Demoted, L, Env, Pointers, ParamNames, Opts);
+  }
 }
 
 } // namespace hroof

@@ -238,3 +238,26 @@ TEST(WarpModel, LoopWindowEqualsDistinctSectorsPerIteration) {
   json Two = json::array({{{"step", 4}, {"trips", 2}}, {{"step", 8}, {"trips", 2}, {"first", 1}}});
   EXPECT_THROW(access("global", 4, 0, {4}, Two), std::exception);
 }
+
+// Enumerated iterations over the lane budget: the access gets the bounds of
+// its multiplicity alone, with the reason, instead of the launch losing its
+// numbers.
+TEST(WarpModel, EnumeratedLoopOverTheBudgetFallsBackToBounds) {
+  json K = json::array({"ivar", 0});
+  json Loops = json::array({{{"step", 0}, {"trips", arg(0)}, {"ivar", 0}}});
+  json Elem = json::array({"urem", 64, add(gid('x'), mul(K, 4096)), 1000});
+  WarpAccess A = access("global", 4, mul(4, Elem), {arg(0)}, Loops);
+  Launch X = launch({16, 1, 1}, {256, 1, 1}, {8}, 0x7f0000000000);
+  WarpModelOptions Small;
+  Small.MaxLaneEvaluations = 16 * 256 * 4; // fewer than 8 iterations of every lane
+  WarpTraffic T = evaluateWarpTraffic({A}, X.L, X.Env, X.Ptr, {"p"}, Small);
+  EXPECT_FALSE(T.exact());
+  ASSERT_FALSE(T.Inexact.empty());
+  EXPECT_NE(T.Inexact[0].find("one by one needs more lane evaluations"), std::string::npos)
+      << T.Inexact[0];
+  const Bounds &B = T.Counts.at("warp_bytes.global.load");
+  EXPECT_LE(B.Lo, u128(16 * 256 * 8 * 4));
+  EXPECT_EQ(B.Hi, u128(16 * 256 * 8 * 4));
+  WarpTraffic Full = evaluateWarpTraffic({A}, X.L, X.Env, X.Ptr, {"p"});
+  EXPECT_TRUE(Full.exact());
+}

@@ -70,6 +70,11 @@ struct WarpAccess {
   bool AsyncCopy = false;
 };
 
+/// The launch needs more lane evaluations than WarpModelOptions allows.
+struct LaneBudgetExceeded : ExprError {
+  using ExprError::ExprError;
+};
+
 struct Bounds {
   u128 Lo = 0, Hi = 0;
   bool exact() const { return Lo == Hi; }
