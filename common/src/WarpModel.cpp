@@ -336,6 +336,34 @@ void writeFootprint(WarpTraffic &Out, FootprintSets &FP) {
               "(the arrays do not overlap); give the pointer values to merge them");
 }
 
+/// Whether \p E is a multiple of \p M in every thread (from its form:
+/// constants, and sums and products of such).
+bool multipleOf(const Expr &E, uint64_t M) {
+  switch (E.Op) {
+  case ExprOp::Const:
+    return uint64_t(E.Imm) % M == 0;
+  case ExprOp::Mul:
+    return multipleOf(*E.Ops[0], M) || multipleOf(*E.Ops[1], M);
+  case ExprOp::Add:
+  case ExprOp::Sub:
+    return multipleOf(*E.Ops[0], M) && multipleOf(*E.Ops[1], M);
+  case ExprOp::Shl:
+    return multipleOf(*E.Ops[0], M) ||
+           (E.Ops[1]->isConst() && E.Ops[1]->Imm >= 0 && E.Ops[1]->Imm < 63 &&
+            (uint64_t(1) << E.Ops[1]->Imm) % M == 0);
+  default:
+    return false;
+  }
+}
+
+/// Whether every address of \p A lies a multiple of \p M from its base.
+bool stepsMultipleOf(const WarpAccess &A, uint64_t M) {
+  if (!A.Offset || !multipleOf(*A.Offset, M))
+    return false;
+  return std::all_of(A.Loops.begin(), A.Loops.end(),
+                     [M](const WarpLoop &Lp) { return multipleOf(*Lp.Step, M); });
+}
+
 /// \p A with its launch-uniform parts evaluated once (foldLaunchUniform):
 /// the evaluator runs its expressions once per thread, and an address
 /// expression is mostly arguments and block sizes.
@@ -401,8 +429,14 @@ WarpTraffic evaluateOnce(const std::vector<WarpAccess> &Accesses, const LaunchSh
                            : "arg" + std::to_string(A.BaseParam)) +
                       " is 256-byte aligned (cudaMalloc); give its value to use another");
     } else if (A.Offset) {
+      // PTX faults on a misaligned access: where every offset is a multiple
+      // of the access width, so is the variable's address (an `extern
+      // __shared__ unsigned char` buffer read as floats).
+      uint64_t Align = std::clamp<uint64_t>(A.BaseAlign, 1, Period);
+      if (stepsMultipleOf(A, A.Width))
+        Align = std::max(Align, std::min<uint64_t>(A.Width, Period));
       Bases.clear();
-      for (int64_t R = 0; R < Period; R += int64_t(std::clamp<uint64_t>(A.BaseAlign, 1, Period)))
+      for (int64_t R = 0; R < Period; R += int64_t(Align))
         Bases.push_back(R);
     }
     if (A.Offset && !A.Assumes.empty())
