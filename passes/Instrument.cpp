@@ -57,11 +57,30 @@ namespace hroof {
 
 bool dynamicModeEnabled() { return Mode != "static"; }
 
+namespace {
+/// Whether \p E reads blockIdx.
+bool readsBlockIndex(const JExpr &E) {
+  const json::Array *A = E.getAsArray();
+  if (!A || A->empty())
+    return false;
+  if (auto Op = (*A)[0].getAsString(); Op && *Op == "sreg" && A->size() == 2)
+    if (auto R = (*A)[1].getAsString())
+      return R->starts_with("ctaid");
+  return std::any_of(A->begin() + 1, A->end(), readsBlockIndex);
+}
+} // namespace
+
 bool warpModelComplete(const IRFunctionModel &FM) {
+  // An access whose iterations are enumerated (IRWarpLoop::IterVar) at
+  // addresses that move with the block is evaluated block by block, lane
+  // by lane and iteration by iteration: large launches would go over the
+  // runtime's budget and have no warp-level counts at all, so such kernels
+  // keep their instrumentation.
   return FM.WarpUnknown.empty() &&
          std::all_of(FM.Accesses.begin(), FM.Accesses.end(), [](const IRWarpAccess &A) {
+           bool Enumerated = !A.Loops.empty() && A.Loops[0].IterVar >= 0;
            return A.Unmodelled.empty() && A.Guarded.empty() && A.Unbounded.empty() &&
-                  A.Offset.has_value();
+                  A.Offset.has_value() && !(Enumerated && readsBlockIndex(*A.Offset));
          });
 }
 
