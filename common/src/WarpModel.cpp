@@ -83,6 +83,7 @@ void AccessEvaluator::warp(int64_t FirstThread, int64_t BlockThreads) {
 template <typename Fn>
 void AccessEvaluator::enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn Each) {
   int64_t Least = INT64_MAX, Most = 0;
+  u128 Cost = 0;
   for (const Lane &Ln : Lanes)
     if (Ln.Active) {
       if (!Ln.innermost() || Ln.Mult % u128(Ln.innermost()))
@@ -90,7 +91,12 @@ void AccessEvaluator::enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn
                      !A.Guarded.empty());
       Least = std::min(Least, Ln.Start);
       Most = std::max(Most, Ln.Trips[0]);
+      Cost += u128(Ln.innermost());
     }
+  // Refused before the work, not after it (a trip count of 2^31).
+  if (Cost > Budget)
+    throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed "
+                             "for this launch");
   auto Id = size_t(enumeratedVar());
   if (Env.IterVals.size() <= Id) {
     Env.IterVals.resize(Id + 1);
