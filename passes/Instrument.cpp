@@ -63,8 +63,8 @@ bool readsBlockIndex(const JExpr &E) {
   const json::Array *A = E.getAsArray();
   if (!A || A->empty())
     return false;
-  if (auto Op = (*A)[0].getAsString(); Op && *Op == "sreg" && A->size() == 2)
-    if (auto R = (*A)[1].getAsString())
+  if (auto Op = (*A)[0].getAsString(); Op && *Op == exprOpName(ExprOp::SReg) && A->size() == 2)
+    if (auto R = (*A)[1].getAsString()) // "ctaid.x", not "nctaid.x" (the same in every block)
       return R->starts_with("ctaid");
   return std::any_of(A->begin() + 1, A->end(), readsBlockIndex);
 }

@@ -64,10 +64,6 @@ std::vector<JExpr> foldIterationSums(std::vector<JExpr> P);
 /// that way (its multiplicity is no longer one rectangular nest).
 void leaveSummedAccessOut(IRWarpAccess &W);
 
-/// An access in loop \p Innermost whose offset reads that loop's iteration
-/// index other than by a step (`s[i % G * K + i / G]`, i = tid + k * ntid):
-/// gives it the loop as its one enumerated loop (IRWarpLoop::IterVar, trip
-/// count from \p TripCount), where no other loop moves its address.
 /// A condition on a loop's variable (`if (t < off)` in a halving loop,
 /// `if (k >= m)`) cuts the iterations that run access \p W, per lane, to
 /// [lo, hi) (the loop marker's window in \p Products, the access's
@@ -79,6 +75,10 @@ void leaveSummedAccessOut(IRWarpAccess &W);
 void windowAccessLoops(IRWarpAccess &W, const std::vector<std::vector<JExpr>> &Products,
                        const ExprBuilder &EB);
 
+/// An access in loop \p Innermost whose offset reads that loop's iteration
+/// index other than by a step (`s[i % G * K + i / G]`, i = tid + k * ntid):
+/// gives it the loop as its one enumerated loop (IRWarpLoop::IterVar, trip
+/// count from \p TripCount), where no other loop moves its address.
 void enumerateAddressLoop(IRWarpAccess &W, const llvm::Loop *Innermost, const ExprBuilder &EB,
                           llvm::function_ref<std::optional<JExpr>(llvm::Loop *)> TripCount);
 
