@@ -306,11 +306,10 @@ void AccessEvaluator::run() {
   // is refused at once instead of after minutes.
   u128 Blocks = u128(L.Grid[0]) * u128(L.Grid[1]) * u128(L.Grid[2]);
   if (Blocks > Budget)
-    throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed for "
-                    "this launch (" +
-                    u128ToString(Blocks) + " blocks; it visits every block, at most " +
-                    std::to_string(Budget) +
-                    " here): give a grid of fewer blocks for the warp-level traffic");
+    throw LaneBudgetExceeded(
+        "the warp-level model needs more lane evaluations than allowed for this launch (" +
+        u128ToString(Blocks) + " blocks; it visits every block, at most " +
+        std::to_string(Budget) + " here): give a grid of fewer blocks for the warp-level traffic");
   Budget -= uint64_t(Blocks);
   if (ByShift && runByShift())
     return;

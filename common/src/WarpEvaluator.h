@@ -67,6 +67,14 @@ private:
       return Trips.empty() ? 1 : std::max<int64_t>(0, Trips[0] - Start);
     }
   };
+  /// Env's thread index for thread \p T of the block.
+  void enterThread(int64_t T) {
+    Env.Tid = {T % L.Block[0], (T / L.Block[0]) % L.Block[1], T / (L.Block[0] * L.Block[1])};
+  }
+  static LaneBudgetExceeded overBudget() {
+    return LaneBudgetExceeded(
+        "the warp-level model needs more lane evaluations than allowed for this launch");
+  }
   /// The enumerated loop's index (WarpLoop::IterVar), or -1.
   int enumeratedVar() const { return A.Loops.empty() ? -1 : A.Loops[0].IterVar; }
   template <typename Fn> void enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn Each);

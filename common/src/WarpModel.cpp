@@ -14,10 +14,9 @@ namespace hroof {
 namespace warp_eval {
 
 void AccessEvaluator::lane(int64_t T, Lane &Out) {
-  Env.Tid = {T % L.Block[0], (T / L.Block[0]) % L.Block[1], T / (L.Block[0] * L.Block[1])};
+  enterThread(T);
   if (Budget-- == 0)
-    throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed for "
-                    "this launch");
+    throw overBudget();
   u128 M = 0;
   for (const auto &P : A.Alternatives) {
     u128 X = 1;
@@ -95,8 +94,8 @@ void AccessEvaluator::enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn
     }
   // Refused before the work, not after it (a trip count of 2^31).
   if (Cost > Budget)
-    throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed "
-                             "for this launch");
+    throw overBudget();
+  Budget -= uint64_t(Cost); // one evaluation per lane and iteration, below
   auto Id = size_t(enumeratedVar());
   if (Env.IterVals.size() <= Id) {
     Env.IterVals.resize(Id + 1);
@@ -111,11 +110,7 @@ void AccessEvaluator::enumeratedWarp(const std::array<Lane, WarpSize> &Lanes, Fn
       K[I] = Lane{};
       if (!Ln.runs(It, It + 1))
         continue;
-      if (Budget-- == 0)
-        throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed for "
-                        "this launch");
-      int64_t T = Ln.Thread;
-      Env.Tid = {T % L.Block[0], (T / L.Block[0]) % L.Block[1], T / (L.Block[0] * L.Block[1])};
+      enterThread(Ln.Thread);
       K[I] = Ln;
       K[I].Mult = Ln.Mult / u128(Ln.innermost());
       K[I].Start = 0;
@@ -416,10 +411,11 @@ WarpTraffic evaluateOnce(const std::vector<WarpAccess> &Accesses, const LaunchSh
   for (const WarpAccess &A : Folded)
     Needed += AccessEvaluator(A, L, Env, {0}, Budget, Opts.ByShift).evaluationsNeeded();
   if (Needed > Budget)
-    throw LaneBudgetExceeded("the warp-level model needs more lane evaluations than allowed for this "
-                    "launch (" + u128ToString(Needed) +
-                    " for the accesses whose address is not affine in the block index, at most " +
-                    std::to_string(Budget) + ")");
+    throw LaneBudgetExceeded(
+        "the warp-level model needs more lane evaluations than allowed for this launch (" +
+        u128ToString(Needed) +
+        " for the accesses whose address is not affine in the block index, at most " +
+        std::to_string(Budget) + ")");
   for (const WarpAccess &A : Folded) {
     // Where the base lies modulo 128: a given pointer, cudaMalloc's
     // alignment, or every placement a variable's alignment allows.
